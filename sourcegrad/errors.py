@@ -1,0 +1,64 @@
+"""The project's own exceptions.
+
+Every error raised while transforming a user's function points at the user's file and line,
+quotes the offending code and says what to do instead: the user should never have to read
+sourcegrad's own code to understand why their function was refused.
+"""
+
+from __future__ import annotations
+
+
+class SourcegradError(Exception):
+    """Base class of every error sourcegrad raises on its own account."""
+
+
+class UnsupportedSyntaxError(SourcegradError):
+    """A construct the transformer cannot differentiate.
+
+    Attributes mirror ``SyntaxError`` so that editors and tracebacks can point at the spot.
+    """
+
+    def __init__(
+        self,
+        construct: str,
+        advice: str,
+        filename: str = "<unknown>",
+        lineno: int = 0,
+        col_offset: int = 0,
+        line: str = "",
+    ) -> None:
+        self.construct = construct
+        self.advice = advice
+        self.filename = filename
+        self.lineno = lineno
+        self.col_offset = col_offset
+        self.line = line
+        super().__init__(format_located(f"{construct} is not supported", advice, filename,
+                                        lineno, col_offset, line))
+
+
+class NoDerivativeError(SourcegradError):
+    """A call with no derivative rule and no source to differentiate."""
+
+    def __init__(self, message: str, filename: str = "<unknown>", lineno: int = 0,
+                 col_offset: int = 0, line: str = "") -> None:
+        self.filename = filename
+        self.lineno = lineno
+        self.col_offset = col_offset
+        self.line = line
+        super().__init__(format_located(message, "", filename, lineno, col_offset, line))
+
+
+def format_located(headline: str, advice: str, filename: str, lineno: int, col_offset: int,
+                   line: str) -> str:
+    """``File "f.py", line 3`` + the quoted line + a caret + advice, like Python's own errors."""
+    parts = [headline, f'  File "{filename}", line {lineno}']
+    if line:
+        stripped = line.rstrip()
+        indent = len(stripped) - len(stripped.lstrip())
+        parts.append("    " + stripped.lstrip())
+        caret_at = max(col_offset - indent, 0)
+        parts.append("    " + " " * caret_at + "^")
+    if advice:
+        parts.append(advice)
+    return "\n".join(parts)

@@ -1,0 +1,11 @@
+"""The derivative rule table: one module per family of primitives, one registry.
+
+Importing this package registers every rule. ``registry.RULES`` maps each primitive
+(``np.tanh``, ``math.sin``, ...) to its ``Rule``; ``registry.NONDIFF`` lists the functions
+whose results carry no derivative.
+"""
+
+from . import arithmetic, elementwise, reductions  # noqa: F401  (registration)
+from .registry import NONDIFF, RULES, Rule, is_nondifferentiable, lookup, rule, table_version
+
+__all__ = ["NONDIFF", "RULES", "Rule", "is_nondifferentiable", "lookup", "rule", "table_version"]

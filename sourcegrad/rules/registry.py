@@ -1,0 +1,212 @@
+"""The one table of derivative rules.
+
+A rule is a class named after its primitive, holding small ``def``s with a single
+``return``::
+
+    @rule(np.tanh)
+    class tanh:
+        def vjp_x(g, ans, x):
+            return g * (1 - ans * ans)
+
+        def jvp_x(t, ans, x):
+            return t * (1 - ans * ans)
+
+``vjp_<param>`` maps the output's cotangent ``g`` to the cotangent of parameter ``<param>``;
+``jvp_<param>`` maps the tangent ``t`` of ``<param>`` to its contribution to the output's
+tangent (the contributions of several parameters are added). The parameters after ``g``/``t``
+and ``ans`` spell the primitive's own signature, keyword parameters with their defaults.
+
+The same ``def`` serves three users: the runtime layer *calls* it, the source transformer
+*inlines* its return expression into generated code (reverse and forward mode alike), and
+the tests check it against finite differences. No derivative is written twice.
+
+Class attributes:
+
+- ``nondiff``: parameters that have no derivative by nature (integer indices, shapes, axes
+  passed positionally); a differentiated value reaching any other parameter that lacks a
+  rule is an error, never a silent zero.
+- ``linear``: the primitive is linear in its (single) differentiable parameter, so its JVP
+  is the primitive applied to the tangent; ``jvp_*`` may then be omitted.
+- ``torch_name``: the stem PyTorch gives the node (``Mul`` for ``MulBackward0``).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import inspect
+import textwrap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from types import FunctionType
+from typing import Any
+
+_RULE_KINDS = ("vjp", "jvp")
+
+
+@dataclass(eq=False)
+class Rule:
+    """Everything sourcegrad knows about differentiating one primitive."""
+
+    name: str
+    primitives: tuple[Any, ...]
+    params: tuple[str, ...]
+    defaults: dict[str, Any]
+    vjps: dict[str, FunctionType] = field(default_factory=dict)
+    jvps: dict[str, FunctionType] = field(default_factory=dict)
+    nondiff: frozenset[str] = frozenset()
+    linear: bool = False
+    torch_name: str | None = None
+    fingerprint: str = ""
+
+    @property
+    def diff_params(self) -> tuple[str, ...]:
+        """Parameters that carry a derivative, in signature order."""
+        return tuple(p for p in self.params if p in self.vjps or p in self.jvps)
+
+    def vjp(self, param: str) -> FunctionType:
+        return self.vjps[param]
+
+    def has_jvp(self, param: str) -> bool:
+        return param in self.jvps or (self.linear and param in self.vjps)
+
+
+# primitive object -> Rule. Keyed by identity of the function object (np.tanh, math.sin, ...).
+RULES: dict[Any, Rule] = {}
+# Functions whose output carries no derivative (shape queries, constructors, argmax, ...).
+NONDIFF: dict[Any, str] = {}
+
+
+def _primitive_key(fn: Any) -> Any:
+    return fn
+
+
+def _single_return(fn: FunctionType) -> ast.expr:
+    """The expression of a rule's sole ``return``; rules must be inlinable."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    fdef = tree.body[0]
+    assert isinstance(fdef, ast.FunctionDef)
+    body = [s for s in fdef.body if not _is_docstring(s)]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        raise TypeError(
+            f"rule {fn.__qualname__} must consist of a single `return <expression>` so that it "
+            "can be inlined into generated code"
+        )
+    return body[0].value
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
+        stmt.value.value, str
+    )
+
+
+def _params_of(fn: FunctionType, kind: str) -> tuple[tuple[str, ...], dict[str, Any]]:
+    sig = inspect.signature(fn)
+    names = list(sig.parameters)
+    expected_head = ["g", "ans"] if kind == "vjp" else ["t", "ans"]
+    if names[:2] != expected_head:
+        raise TypeError(
+            f"rule {fn.__qualname__} must start with parameters ({', '.join(expected_head)}, ...)"
+        )
+    params = tuple(names[2:])
+    defaults = {
+        n: p.default
+        for n, p in sig.parameters.items()
+        if p.default is not inspect.Parameter.empty
+    }
+    return params, defaults
+
+
+def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Rule]:
+    """Register the class below as the derivative rule of ``primitives`` (aliases allowed)."""
+
+    def register(cls: type) -> Rule:
+        methods = {
+            name: fn
+            for name, fn in vars(cls).items()
+            if isinstance(fn, FunctionType) and name.split("_", 1)[0] in _RULE_KINDS
+        }
+        signatures = {}
+        vjps: dict[str, FunctionType] = {}
+        jvps: dict[str, FunctionType] = {}
+        for name, fn in methods.items():
+            kind, param = name.split("_", 1)
+            signatures[name] = _params_of(fn, kind)
+            _single_return(fn)
+            (vjps if kind == "vjp" else jvps)[param] = fn
+        if not signatures:
+            raise TypeError(f"rule {cls.__name__} defines no vjp_*/jvp_* method")
+        (params, defaults), *others = signatures.values()
+        for other_params, _ in others:
+            if other_params != params:
+                raise TypeError(f"rule {cls.__name__}: every method must share one signature")
+        for param in [*vjps, *jvps]:
+            if param not in params:
+                raise TypeError(f"rule {cls.__name__}: {param!r} is not a parameter")
+        record = Rule(
+            name=cls.__name__,
+            primitives=tuple(primitives),
+            params=params,
+            defaults=defaults,
+            vjps=vjps,
+            jvps=jvps,
+            nondiff=frozenset(getattr(cls, "nondiff", ())),
+            linear=bool(getattr(cls, "linear", False)),
+            torch_name=torch_name or getattr(cls, "torch_name", None),
+            fingerprint=_fingerprint(methods.values()),
+        )
+        for prim in primitives:
+            RULES[_primitive_key(prim)] = record
+            NONDIFF.pop(_primitive_key(prim), None)
+        return record
+
+    return register
+
+
+def nondifferentiable(*functions: Any, reason: str = "") -> None:
+    """Declare functions whose results carry no derivative (``np.argmax``, ``np.zeros``...)."""
+    for fn in functions:
+        if fn is not None:
+            NONDIFF[_primitive_key(fn)] = reason
+
+
+def lookup(fn: Any) -> Rule | None:
+    try:
+        return RULES.get(_primitive_key(fn))
+    except TypeError:  # unhashable callables
+        return None
+
+
+def is_nondifferentiable(fn: Any) -> bool:
+    try:
+        return _primitive_key(fn) in NONDIFF
+    except TypeError:
+        return False
+
+
+_PARSED: dict[FunctionType, ast.expr] = {}
+
+
+def rule_expression(fn: FunctionType) -> ast.expr:
+    """A fresh copy of the rule's return expression, ready to be substituted and inlined."""
+    if fn not in _PARSED:
+        _PARSED[fn] = _single_return(fn)
+    return copy.deepcopy(_PARSED[fn])
+
+
+def _fingerprint(functions: Iterable[FunctionType]) -> str:
+    digest = hashlib.sha256()
+    for fn in functions:
+        digest.update(inspect.getsource(fn).encode())
+    return digest.hexdigest()[:16]
+
+
+def table_version() -> str:
+    """A hash of every registered rule: part of each cache key, so editing a rule invalidates."""
+    digest = hashlib.sha256()
+    for record in sorted({id(r): r for r in RULES.values()}.values(), key=lambda r: r.name):
+        digest.update(record.name.encode())
+        digest.update(record.fingerprint.encode())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,111 @@
+"""Inline a rule's return expression into generated code, as a person would write it.
+
+``rule.vjp_x(g, ans, x, axis=None, keepdims=False)`` returning
+``unreduce(g, x, axis=axis, keepdims=keepdims)``, applied to the user's ``np.sum(h, axis=1)``
+with cotangent ``grad_s``, becomes ``unreduce(grad_s, h, axis=1)``: parameters are replaced
+by the call's arguments, keyword arguments the user left at their default disappear, and
+trivial arithmetic on constants is folded (``x ** (2 - 1)`` -> ``x``).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import operator
+from types import FunctionType
+from typing import Any
+
+from ..rules.registry import rule_expression
+
+_FOLDABLE = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+}
+
+
+def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.expr],
+           defaults: dict[str, Any]) -> ast.expr:
+    """The rule's expression with ``g``/``t``, ``ans`` and the parameters substituted.
+
+    ``head`` holds the expressions for the rule's first two parameters; ``params`` the
+    call's arguments by parameter name; unbound parameters take ``defaults``.
+    """
+    names = list(rule_fn.__code__.co_varnames[: rule_fn.__code__.co_argcount])
+    bindings = dict(zip(names[:2], head, strict=True))
+    left_default = set()
+    for param in names[2:]:
+        if param in params:
+            bindings[param] = params[param]
+        else:
+            bindings[param] = ast.Constant(defaults.get(param))
+            left_default.add(param)
+    expr = rule_expression(rule_fn)
+    expr = _DropDefaults(left_default).visit(expr)
+    expr = _Substitute(bindings).visit(expr)
+    return fold(expr)
+
+
+class _DropDefaults(ast.NodeTransformer):
+    """``f(..., axis=axis)`` loses ``axis=`` when the user did not pass ``axis``."""
+
+    def __init__(self, left_default: set[str]) -> None:
+        self.left_default = left_default
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        self.generic_visit(node)
+        node.keywords = [
+            kw for kw in node.keywords
+            if not (isinstance(kw.value, ast.Name) and kw.value.id in self.left_default)
+        ]
+        return node
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, bindings: dict[str, ast.expr]) -> None:
+        self.bindings = bindings
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id in self.bindings and isinstance(node.ctx, ast.Load):
+            return copy.deepcopy(self.bindings[node.id])
+        return node
+
+
+def fold(expr: ast.expr) -> ast.expr:
+    """Fold constant arithmetic and identities that substitution leaves behind."""
+    return _Fold().visit(expr)
+
+
+class _Fold(ast.NodeTransformer):
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        left, right, op = node.left, node.right, node.op
+        if _is_number(left) and _is_number(right) and type(op) in _FOLDABLE:
+            return ast.Constant(_FOLDABLE[type(op)](left.value, right.value))
+        if isinstance(op, ast.Pow) and _is_number(right, 1):
+            return left
+        if isinstance(op, ast.Mult) and _is_number(right, 1):
+            return left
+        if isinstance(op, ast.Mult) and _is_number(left, 1):
+            return right
+        if isinstance(op, (ast.Add, ast.Sub)) and _is_number(right, 0):
+            return left
+        if isinstance(op, ast.Div) and _is_number(right, 1):
+            return left
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.UnaryOp) and (
+            isinstance(node.operand.op, ast.USub)
+        ):
+            return node.operand.operand
+        return node
+
+
+def _is_number(node: ast.expr, value: float | None = None) -> bool:
+    if not isinstance(node, ast.Constant) or isinstance(node.value, bool):
+        return False
+    if not isinstance(node.value, (int, float)):
+        return False
+    return value is None or node.value == value

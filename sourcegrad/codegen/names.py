@@ -1,0 +1,166 @@
+"""Every name the generated code introduces, derived from the user's names.
+
+The scheme, so that a reader can predict it:
+
+- the adjoint of ``x`` is ``grad_x``, its tangent ``tangent_x``;
+- a temporary holding part of an expression is named after what it computes:
+  ``np.tanh(z)`` -> ``tanh_z``, ``x @ w`` -> ``x_at_w``, ``a * b`` -> ``a_times_b``,
+  ``h[t]`` -> ``h_t``; names longer than ``MAX_LENGTH`` keep their first words;
+- a value saved across loop iterations lives in ``<name>_stack``;
+- a collision with any name already in use gets the smallest free suffix ``_2``, ``_3``...
+
+Names depend only on the function's text, never on ids or hashes, so the same function
+always gives byte-identical generated code.
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import re
+
+MAX_LENGTH = 24
+
+_OPERATOR_WORDS = {
+    ast.Add: "plus",
+    ast.Sub: "minus",
+    ast.Mult: "times",
+    ast.Div: "over",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.Pow: "pow",
+    ast.MatMult: "at",
+}
+_UNARY_WORDS = {ast.USub: "neg", ast.UAdd: "pos", ast.Not: "not", ast.Invert: "inv"}
+_COMPARE_WORDS = {
+    ast.Gt: "gt", ast.GtE: "ge", ast.Lt: "lt", ast.LtE: "le", ast.Eq: "eq", ast.NotEq: "ne",
+    ast.Is: "is", ast.IsNot: "isnot", ast.In: "in", ast.NotIn: "notin",
+}
+
+
+class Namer:
+    """Hands out fresh, readable, deterministic names for one generated function."""
+
+    def __init__(self, taken: set[str] = frozenset()) -> None:
+        self.taken: set[str] = set(taken)
+
+    def reserve(self, *names: str) -> None:
+        self.taken.update(names)
+
+    def fresh(self, base: str) -> str:
+        base = _shorten(_sanitize(base))
+        if base not in self.taken:
+            self.taken.add(base)
+            return base
+        n = 2
+        while f"{base}_{n}" in self.taken:
+            n += 1
+        name = f"{base}_{n}"
+        self.taken.add(name)
+        return name
+
+    def temp_for(self, expr: ast.expr) -> str:
+        return self.fresh(describe(expr))
+
+
+def adjoint_base(name: str) -> str:
+    return f"grad_{name}"
+
+
+def tangent_base(name: str) -> str:
+    return f"tangent_{name}"
+
+
+def describe(expr: ast.expr) -> str:
+    """A short identifier saying what ``expr`` computes."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Constant):
+        value = expr.value
+        if isinstance(value, bool) or value is None:
+            return str(value).lower()
+        if isinstance(value, int):
+            return str(value) if value >= 0 else f"neg{-value}"
+        return "c"
+    if isinstance(expr, ast.BinOp):
+        word = _OPERATOR_WORDS.get(type(expr.op), "op")
+        if isinstance(expr.op, ast.Pow) and _is_const(expr.right, 2):
+            return f"{describe(expr.left)}_sq"
+        return f"{describe(expr.left)}_{word}_{describe(expr.right)}"
+    if isinstance(expr, ast.UnaryOp):
+        return f"{_UNARY_WORDS.get(type(expr.op), 'op')}_{describe(expr.operand)}"
+    if isinstance(expr, ast.Call):
+        fname = _callee_word(expr.func)
+        if isinstance(expr.func, ast.Attribute) and not _is_module_path(expr.func.value):
+            return f"{describe(expr.func.value)}_{fname}"
+        if expr.args:
+            return f"{fname}_{describe(expr.args[0])}"
+        return fname
+    if isinstance(expr, ast.Attribute):
+        return f"{describe(expr.value)}_{expr.attr}"
+    if isinstance(expr, ast.Subscript):
+        return f"{describe(expr.value)}_{_describe_index(expr.slice)}"
+    if isinstance(expr, ast.Compare):
+        word = _COMPARE_WORDS.get(type(expr.ops[0]), "cmp")
+        return f"{describe(expr.left)}_{word}_{describe(expr.comparators[0])}"
+    if isinstance(expr, ast.BoolOp):
+        return "cond"
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return "items" if isinstance(expr, ast.List) else "pair" if len(expr.elts) == 2 else "group"
+    if isinstance(expr, ast.IfExp):
+        return "choice"
+    return "value"
+
+
+def _describe_index(index: ast.expr) -> str:
+    if isinstance(index, ast.Tuple):
+        parts = [_describe_index(e) for e in index.elts]
+        return "_".join(p for p in parts if p) or "part"
+    if isinstance(index, ast.Slice):
+        return "slice"
+    if isinstance(index, ast.Constant) and index.value is Ellipsis:
+        return ""
+    if isinstance(index, ast.Constant) and index.value is None:
+        return "new"
+    return describe(index)
+
+
+def _callee_word(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return "call"
+
+
+def _is_module_path(expr: ast.expr) -> bool:
+    """``np`` or ``np.linalg``: a namespace, not a value whose method is called."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id in {"np", "numpy", "math", "sg", "linalg"}
+
+
+def _is_const(expr: ast.expr, value: object) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value == value and type(expr.value) is int
+
+
+def _sanitize(text: str) -> str:
+    text = re.sub(r"\W+", "_", text).strip("_") or "value"
+    text = re.sub(r"_+", "_", text)
+    if text[0].isdigit():
+        text = f"v{text}"
+    if keyword.iskeyword(text):
+        text = f"{text}_"
+    return text
+
+
+def _shorten(name: str) -> str:
+    if len(name) <= MAX_LENGTH:
+        return name
+    words = name.split("_")
+    short = words[0]
+    for word in words[1:]:
+        if len(short) + 1 + len(word) > MAX_LENGTH:
+            break
+        short = f"{short}_{word}"
+    return short[:MAX_LENGTH].rstrip("_")

@@ -1,0 +1,229 @@
+"""What each operation in the user's code is, as far as differentiation is concerned.
+
+``classify(expr)`` turns one right-hand side into an ``Op``: a primitive with a rule and its
+arguments bound to the rule's parameter names, a call of another user function, a
+non-differentiable computation, or one of the structural operations (copy, subscript,
+tuple/list display). Names are looked up the way Python would at call time: locals first,
+then closure, globals and builtins.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from dataclasses import dataclass, field
+from types import FunctionType, ModuleType
+from typing import Any
+
+import numpy as np
+
+from ..rules import registry
+from ..rules.methods import (
+    ATTRIBUTES,
+    BUILTINS,
+    METHODS,
+    NONDIFF_ATTRIBUTES,
+    NONDIFF_METHODS,
+    OPERATORS,
+    UNARY_OPERATORS,
+)
+from .source import Parsed, is_missing
+
+# Op kinds
+RULE = "rule"  # a primitive with a derivative rule
+USER = "user"  # a call of another user function, differentiated from its source
+NONDIFF = "nondiff"  # no derivative: the value is a constant for differentiation
+COPY = "copy"  # y = x
+SUBSCRIPT = "subscript"  # y = x[index]
+DISPLAY = "display"  # y = (a, b) / [a, b] / {"k": a}
+UNKNOWN = "unknown"  # a callable with neither rule nor source
+
+
+@dataclass
+class Op:
+    kind: str
+    rule: registry.Rule | None = None
+    args: dict[str, ast.expr] = field(default_factory=dict)  # rule parameter -> argument
+    varargs: list[ast.expr] = field(default_factory=list)  # a variadic parameter's arguments
+    callee: Any = None
+    label: str = ""  # how the user spelled the callee, for messages
+
+    def differentiable_args(self) -> dict[str, ast.expr]:
+        """The arguments through which a derivative can flow."""
+        if self.kind == RULE:
+            assert self.rule is not None
+            return {p: a for p, a in self.args.items() if p not in self.rule.nondiff}
+        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY):
+            return dict(self.args)
+        return {}
+
+
+class Resolver:
+    def __init__(self, parsed: Parsed, local_names: set[str]) -> None:
+        self.parsed = parsed
+        self.locals = local_names
+
+    def value_of(self, expr: ast.expr) -> Any:
+        """The object a callee expression denotes, or ``None`` for a local value."""
+        if isinstance(expr, ast.Name):
+            if expr.id in self.locals:
+                return None
+            value = self.parsed.lookup(expr.id)
+            return None if is_missing(value) else value
+        if isinstance(expr, ast.Attribute):
+            base = self.value_of(expr.value)
+            if base is not None:
+                return getattr(base, expr.attr, None)
+        return None
+
+    def classify(self, expr: ast.expr) -> Op:
+        if isinstance(expr, (ast.Name, ast.Constant)):
+            return Op(COPY, args={"x": expr}) if isinstance(expr, ast.Name) else Op(NONDIFF)
+        if isinstance(expr, ast.BinOp):
+            return self._primitive(OPERATORS[type(expr.op)], [expr.left, expr.right], [],
+                                   label=type(expr.op).__name__)
+        if isinstance(expr, ast.UnaryOp):
+            if type(expr.op) not in UNARY_OPERATORS:
+                return Op(NONDIFF)
+            return self._primitive(UNARY_OPERATORS[type(expr.op)], [expr.operand], [])
+        if isinstance(expr, (ast.Compare, ast.BoolOp, ast.JoinedStr)):
+            return Op(NONDIFF)
+        if isinstance(expr, ast.Subscript):
+            return Op(SUBSCRIPT, args={"x": expr.value})
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return Op(DISPLAY, args={str(i): e for i, e in enumerate(expr.elts)})
+        if isinstance(expr, ast.Dict):
+            return Op(DISPLAY, args={str(i): v for i, v in enumerate(expr.values)})
+        if isinstance(expr, ast.Attribute):
+            return self._attribute(expr)
+        if isinstance(expr, ast.Call):
+            return self._call(expr)
+        return Op(NONDIFF)
+
+    def _attribute(self, expr: ast.Attribute) -> Op:
+        owner = self.value_of(expr.value)
+        if isinstance(owner, (ModuleType, type)):  # np.pi, np.newaxis: constants
+            return Op(NONDIFF)
+        if expr.attr in NONDIFF_ATTRIBUTES:
+            return Op(NONDIFF)
+        if expr.attr in ATTRIBUTES:
+            return self._primitive(ATTRIBUTES[expr.attr], [expr.value], [], label=expr.attr)
+        return Op(UNKNOWN, label=f".{expr.attr}", args={"self": expr.value})
+
+    def _call(self, call: ast.Call) -> Op:
+        func = call.func
+        if isinstance(func, ast.Attribute) and _is_value(self.value_of(func.value), func.value,
+                                                         self.locals):
+            return self._method(call, func)
+        target = self.value_of(func)
+        label = ast.unparse(func)
+        if target is None:
+            raise self.parsed.unsupported(
+                call, f"calling `{label}`, a local value",
+                "Call functions by their module-level name.",
+            )
+        if _is_builtin_with_rule(target, len(call.args)):
+            target = BUILTINS[target]
+        rule = registry.lookup(target)
+        if rule is not None:
+            return self._primitive(target, call.args, call.keywords, label=label)
+        if registry.is_nondifferentiable(target) or _is_random(target):
+            return Op(NONDIFF, callee=target, label=label)
+        if isinstance(target, FunctionType) and _has_source(target):
+            return Op(USER, callee=target, label=label,
+                      args=_bind_user(target, call, self.parsed))
+        return Op(UNKNOWN, callee=target, label=label,
+                  args={str(i): a for i, a in enumerate(call.args)})
+
+    def _method(self, call: ast.Call, func: ast.Attribute) -> Op:
+        name = func.attr
+        if name in NONDIFF_METHODS:
+            return Op(NONDIFF, label=name)
+        if name == "append":
+            return Op(DISPLAY, args={"0": call.args[0]} if call.args else {}, label="append")
+        if name not in METHODS:
+            args = {"self": func.value, **{str(i): a for i, a in enumerate(call.args)}}
+            return Op(UNKNOWN, label=f".{name}()", args=args)
+        primitive, packs_varargs = METHODS[name]
+        args = list(call.args)
+        if packs_varargs and len(args) > 1:
+            args = [ast.Tuple(elts=args, ctx=ast.Load())]
+        return self._primitive(primitive, [func.value, *args], call.keywords, label=f".{name}")
+
+    def _primitive(self, primitive: Any, args: list[ast.expr], keywords: list[ast.keyword],
+                   label: str = "") -> Op:
+        rule = registry.lookup(primitive)
+        if rule is None:
+            return Op(NONDIFF) if registry.is_nondifferentiable(primitive) else Op(
+                UNKNOWN, callee=primitive, label=label,
+                args={str(i): a for i, a in enumerate(args)})
+        bound, varargs = self._bind(rule, args, keywords, label)
+        return Op(RULE, rule=rule, args=bound, varargs=varargs, callee=primitive, label=label)
+
+    def _bind(self, rule: registry.Rule, args: list[ast.expr], keywords: list[ast.keyword],
+              label: str) -> tuple[dict[str, ast.expr], list[ast.expr]]:
+        params = list(rule.params)
+        variadic = getattr(rule, "varargs", None)
+        bound: dict[str, ast.expr] = {}
+        varargs: list[ast.expr] = []
+        for i, arg in enumerate(args):
+            if variadic and i >= params.index(variadic):
+                varargs.append(arg)
+                continue
+            if i >= len(params):
+                raise self._bad_call(args[0], label, f"too many positional arguments for {label}")
+            bound[params[i]] = arg
+        for kw in keywords:
+            if kw.arg not in params:
+                raise self._bad_call(kw.value, label,
+                                     f"the keyword argument `{kw.arg}=` of {label}")
+            bound[kw.arg] = kw.value
+        return bound, varargs
+
+    def _bad_call(self, node: ast.AST, label: str, what: str) -> Exception:
+        return self.parsed.unsupported(
+            node, what, f"sourcegrad's rule for {label} does not take this argument; pass only "
+            "the arguments the rule table documents, or register your own rule with "
+            "`@sg.defvjp`.",
+        )
+
+
+def _bind_user(fn: FunctionType, call: ast.Call, parsed: Parsed) -> dict[str, ast.expr]:
+    """Bind a call's arguments to the callee's parameter names (defaults are the callee's)."""
+    sig = inspect.signature(fn)
+    try:
+        bound = sig.bind_partial(*call.args, **{k.arg: k.value for k in call.keywords})
+    except TypeError as exc:
+        raise parsed.unsupported(call, f"this call of `{fn.__name__}` ({exc})",
+                                 "Fix the call's arguments.") from exc
+    return dict(bound.arguments)
+
+
+def _is_value(base: Any, expr: ast.expr, local_names: set[str]) -> bool:
+    """Is ``expr`` (the receiver of a method call) an array-like value rather than a
+    namespace such as ``np`` or a random generator?"""
+    if base is None:
+        return True
+    return isinstance(base, (np.ndarray, np.generic, float, int, list, tuple, dict))
+
+
+def _is_builtin_with_rule(target: Any, n_args: int) -> bool:
+    if target is abs:
+        return True
+    return (target is max or target is min) and n_args == 2
+
+
+def _has_source(fn: FunctionType) -> bool:
+    try:
+        inspect.getsource(fn)
+    except (OSError, TypeError):
+        return False
+    return True
+
+
+def _is_random(fn: Any) -> bool:
+    module = getattr(fn, "__module__", "") or ""
+    owner = getattr(fn, "__self__", None)
+    return module.startswith("numpy.random") or isinstance(owner, np.random.Generator) or (
+        type(owner).__module__.startswith("numpy.random")
+    )

@@ -1,0 +1,147 @@
+"""Activity analysis: which variables need a derivative at all.
+
+A variable is *varied* if its value depends, through differentiable operations, on an
+argument we differentiate with respect to, and *useful* if the output depends on it the same
+way. Only variables that are both (*active*) get an adjoint or a tangent; everything else is
+a constant for differentiation and costs nothing in the generated code.
+
+The analysis is flow-insensitive (a variable active anywhere is active everywhere), which can
+only err on the side of computing a derivative that turns out to be zero.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..frontend.resolve import DISPLAY, NONDIFF, Resolver
+
+
+@dataclass
+class Effect:
+    """What one statement does to values: names it (re)defines and names its value reads
+    through differentiable positions."""
+
+    stmt: ast.stmt
+    defines: set[str]
+    reads: set[str]
+
+
+@dataclass
+class Activity:
+    varied: set[str]
+    useful: set[str]
+
+    def is_active(self, name: str) -> bool:
+        return name in self.varied and name in self.useful
+
+    @property
+    def active(self) -> set[str]:
+        return self.varied & self.useful
+
+
+def analyse(body: list[ast.stmt], wrt: list[str], outputs: set[str],
+            resolver: Resolver) -> Activity:
+    effects = list(statement_effects(body, resolver))
+    varied = set(wrt)
+    changed = True
+    while changed:
+        changed = False
+        for eff in effects:
+            if eff.reads & varied and not eff.defines <= varied:
+                varied |= eff.defines
+                changed = True
+    useful = set(outputs)
+    changed = True
+    while changed:
+        changed = False
+        for eff in effects:
+            if eff.defines & useful and not eff.reads <= useful:
+                useful |= eff.reads
+                changed = True
+    return Activity(varied=varied, useful=useful)
+
+
+def statement_effects(body: list[ast.stmt], resolver: Resolver) -> Iterator[Effect]:
+    for stmt in body:
+        if isinstance(stmt, ast.Assign):
+            reads = diff_reads(stmt.value, resolver)
+            for target in stmt.targets:
+                base = stored_base(target)
+                if isinstance(target, ast.Subscript):
+                    reads = reads | {base}
+                yield Effect(stmt, target_names(target), reads)
+        elif isinstance(stmt, ast.AugAssign):
+            base = stored_base(stmt.target)
+            yield Effect(stmt, {base}, diff_reads(stmt.value, resolver) | {base})
+        elif isinstance(stmt, ast.Expr) and is_append(stmt):
+            call = stmt.value
+            owner = call.func.value.id
+            yield Effect(stmt, {owner}, diff_reads(call.args[0], resolver) | {owner})
+        elif isinstance(stmt, ast.Return) and stmt.value is not None:
+            yield Effect(stmt, set(), diff_reads(stmt.value, resolver))
+        elif isinstance(stmt, (ast.If, ast.While)):
+            yield from statement_effects(stmt.body, resolver)
+            yield from statement_effects(stmt.orelse, resolver)
+        elif isinstance(stmt, ast.For):
+            yield Effect(stmt, target_names(stmt.target), set())
+            yield from statement_effects(stmt.body, resolver)
+
+
+def diff_reads(expr: ast.expr, resolver: Resolver) -> set[str]:
+    """Names whose derivative can flow into the value of ``expr``."""
+    if isinstance(expr, ast.Name):
+        return {expr.id}
+    if isinstance(expr, ast.Constant):
+        return set()
+    op = resolver.classify(expr)
+    if op.kind == NONDIFF:
+        return set()
+    reads: set[str] = set()
+    args = list(op.differentiable_args().values()) + list(op.varargs)
+    if op.kind == DISPLAY and isinstance(expr, ast.Call):  # list.append: not a value
+        return set()
+    for arg in args:
+        reads |= diff_reads(arg, resolver)
+    return reads
+
+
+def target_names(target: ast.expr) -> set[str]:
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        names: set[str] = set()
+        for elt in target.elts:
+            names |= target_names(elt)
+        return names
+    if isinstance(target, ast.Subscript):
+        return {stored_base(target)}
+    return set()
+
+
+def stored_base(target: ast.expr) -> str:
+    """``x`` for ``x``, ``x[i]``, ``x[i][j]``."""
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else ""
+
+
+def is_append(stmt: ast.stmt) -> bool:
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Attribute)
+        and stmt.value.func.attr == "append"
+        and isinstance(stmt.value.func.value, ast.Name)
+        and len(stmt.value.args) == 1
+    )
+
+
+def local_names(fdef: ast.FunctionDef) -> set[str]:
+    """Parameters and every name the body assigns: these shadow globals."""
+    names = {a.arg for a in fdef.args.args + fdef.args.kwonlyargs + fdef.args.posonlyargs}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names

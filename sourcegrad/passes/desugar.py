@@ -1,0 +1,433 @@
+"""Rewrite the user's function into the core language the other passes understand.
+
+Invariant after this pass:
+
+- every ``for`` loop iterates over ``range(...)``; iteration over arrays, lists,
+  ``enumerate`` and ``zip`` becomes an index loop that reads the element by subscript;
+- list comprehensions are loops that ``append``; ``a if c else b`` is an ``if`` statement;
+- augmented assignment to a name is a plain assignment (``x += v`` -> ``x = x + v``), and to
+  a subscript only ``+=``/``-=`` remain (others become ``x[i] = x[i] * v``);
+- the function has one ``return``, its last statement (early returns assign ``result``
+  and, inside loops, set ``returned`` and ``break``);
+- ``break``/``continue`` only end a branch: the statements that followed a jump live in the
+  ``else`` of the branch that jumped, so every path through a loop body is a straight walk.
+
+Statements keep the line numbers of the user's code they came from, for provenance comments.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from ..codegen.names import Namer
+from ..frontend.source import Parsed
+
+
+def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
+    fdef = copy.deepcopy(parsed.tree)
+    rewriter = _Desugar(parsed, namer)
+    fdef.body = rewriter.block(_drop_docstring(fdef.body))
+    fdef.body = _Returns(namer).rewrite_function(fdef.body)
+    fdef.body = _structure_loops(fdef.body)
+    return fdef
+
+
+def _drop_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and (
+        isinstance(body[0].value.value, str)
+    ):
+        return body[1:] or [ast.Pass()]
+    return body
+
+
+def located(node: ast.stmt, like: ast.AST) -> ast.stmt:
+    """Give a generated statement the line of the user statement it stands for."""
+    node.lineno = getattr(like, "lineno", 0)
+    node.col_offset = getattr(like, "col_offset", 0)
+    node.end_lineno = getattr(like, "end_lineno", node.lineno)
+    node.end_col_offset = getattr(like, "end_col_offset", 0)
+    return node
+
+
+def name(id_: str, store: bool = False) -> ast.Name:
+    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
+
+
+def assign(target: str | ast.expr, value: ast.expr, like: ast.AST) -> ast.Assign:
+    tgt = name(target, store=True) if isinstance(target, str) else target
+    return located(ast.Assign(targets=[tgt], value=value), like)
+
+
+def call(func: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(func=name(func), args=list(args), keywords=[])
+
+
+class _Desugar:
+    """Statement-level rewrites that need no knowledge of what follows a statement."""
+
+    def __init__(self, parsed: Parsed, namer: Namer) -> None:
+        self.parsed = parsed
+        self.namer = namer
+
+    def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            out.extend(self.statement(stmt))
+        return out or [ast.Pass()]
+
+    def statement(self, stmt: ast.stmt) -> list[ast.stmt]:
+        method = getattr(self, f"_{type(stmt).__name__}", None)
+        if method is None:
+            return [stmt]
+        return method(stmt)
+
+    # -- statements ---------------------------------------------------------------------
+    def _FunctionDef(self, stmt: ast.FunctionDef) -> list[ast.stmt]:
+        raise self.parsed.unsupported(
+            stmt, "a nested `def`",
+            f"Define `{stmt.name}` at module level and call it: sourcegrad differentiates "
+            "calls to module-level functions too.",
+        )
+
+    def _Expr(self, stmt: ast.Expr) -> list[ast.stmt]:
+        if isinstance(stmt.value, ast.Constant):
+            return []
+        before, value = self.hoist(stmt.value, stmt)
+        stmt.value = value
+        return [*before, stmt]
+
+    def _AnnAssign(self, stmt: ast.AnnAssign) -> list[ast.stmt]:
+        if stmt.value is None:
+            return []
+        return self._Assign(assign(stmt.target, stmt.value, stmt))
+
+    def _Assign(self, stmt: ast.Assign) -> list[ast.stmt]:
+        before, value = self.hoist(stmt.value, stmt, top=True)
+        first, *others = stmt.targets
+        if isinstance(value, ast.IfExp):
+            return [*before, *self._if_exp(first, value, stmt)] + [
+                assign(t, copy.deepcopy(first), stmt) for t in others
+            ]
+        stmt.targets = [first]
+        stmt.value = value
+        return [*before, stmt] + [assign(t, _as_load(first), stmt) for t in others]
+
+    def _AugAssign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
+        target = stmt.target
+        load = _as_load(target)
+        if isinstance(target, ast.Subscript) and isinstance(stmt.op, (ast.Add, ast.Sub)):
+            before, value = self.hoist(stmt.value, stmt)
+            stmt.value = value
+            return [*before, stmt]
+        return self._Assign(assign(target, ast.BinOp(left=load, op=stmt.op, right=stmt.value),
+                                   stmt))
+
+    def _Return(self, stmt: ast.Return) -> list[ast.stmt]:
+        if stmt.value is None:
+            return [stmt]
+        before, value = self.hoist(stmt.value, stmt, top=True)
+        if isinstance(value, ast.IfExp):
+            temp = self.namer.fresh("result")
+            return [*before, *self._if_exp(name(temp, True), value, stmt),
+                    located(ast.Return(value=name(temp)), stmt)]
+        stmt.value = value
+        return [*before, stmt]
+
+    def _If(self, stmt: ast.If) -> list[ast.stmt]:
+        stmt.body = self.block(stmt.body)
+        stmt.orelse = self.block(stmt.orelse) if stmt.orelse else []
+        return [stmt]
+
+    def _While(self, stmt: ast.While) -> list[ast.stmt]:
+        stmt.body = self.block(stmt.body)
+        return [stmt]
+
+    def _For(self, stmt: ast.For) -> list[ast.stmt]:
+        before, loop = self._range_loop(stmt)
+        loop.body = self.block(loop.body)
+        return [*before, loop]
+
+    # -- for loops over anything become index loops over range(...) ----------------------
+    def _range_loop(self, stmt: ast.For) -> tuple[list[ast.stmt], ast.For]:
+        it = stmt.iter
+        if _is_call_to(it, "range"):
+            if not isinstance(stmt.target, ast.Name):
+                raise self.parsed.unsupported(
+                    stmt.target, "unpacking the index of a `range` loop",
+                    "Use a single loop variable.",
+                )
+            return [], stmt
+        if _is_call_to(it, "enumerate"):
+            if it.keywords or len(it.args) != 1 or not (
+                isinstance(stmt.target, ast.Tuple) and len(stmt.target.elts) == 2
+            ):
+                raise self.parsed.unsupported(
+                    stmt, "this form of `enumerate`",
+                    "Use `for i, x in enumerate(xs):` or an index loop `for i in range(len(xs)):`.",
+                )
+            index, element = stmt.target.elts
+            before, seq = self._sequence(it.args[0], stmt)
+            if not isinstance(index, ast.Name):
+                index_name = self.namer.fresh("i")
+                pre = [assign(index, name(index_name), stmt)]
+            else:
+                index_name, pre = index.id, []
+            return before, self._indexed(stmt, index_name, [(element, seq)], pre)
+        if _is_call_to(it, "zip"):
+            before: list[ast.stmt] = []
+            seqs = []
+            for arg in it.args:
+                pre, seq = self._sequence(arg, stmt)
+                before.extend(pre)
+                seqs.append(seq)
+            targets = stmt.target.elts if isinstance(stmt.target, ast.Tuple) else None
+            if targets is None or len(targets) != len(seqs):
+                raise self.parsed.unsupported(
+                    stmt, "this form of `zip`",
+                    "Unpack one loop variable per zipped sequence: `for a, b in zip(xs, ys):`.",
+                )
+            index_name = self.namer.fresh("i")
+            return before, self._indexed(stmt, index_name, list(zip(targets, seqs, strict=True)),
+                                         [])
+        before, seq = self._sequence(it, stmt)
+        index_name = self.namer.fresh("i")
+        return before, self._indexed(stmt, index_name, [(stmt.target, seq)], [])
+
+    def _sequence(self, expr: ast.expr, like: ast.stmt) -> tuple[list[ast.stmt], ast.Name]:
+        if isinstance(expr, ast.Name):
+            return [], expr
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
+            expr.func.attr in ("items", "keys", "values")
+        ):
+            raise self.parsed.unsupported(
+                like, "iterating over a dict",
+                "Iterate over a list of keys instead: `for key in ['w', 'b']: ... d[key]`.",
+            )
+        temp = self.namer.temp_for(expr)
+        stmts = self._Assign(assign(temp, expr, like))
+        return stmts, name(temp)
+
+    def _indexed(self, stmt: ast.For, index: str, reads: list[tuple[ast.expr, ast.Name]],
+                 pre: list[ast.stmt]) -> ast.For:
+        lengths = [call("len", name(seq.id)) for _, seq in reads]
+        stop = lengths[0] if len(lengths) == 1 else call("min", *lengths)
+        body = [*pre]
+        for target, seq in reads:
+            element = ast.Subscript(value=name(seq.id), slice=name(index), ctx=ast.Load())
+            body.append(assign(_as_store(target), element, stmt))
+        loop = ast.For(target=name(index, True), iter=call("range", stop), body=body + stmt.body,
+                       orelse=[], type_comment=None)
+        return located(loop, stmt)
+
+    # -- expressions: comprehensions and conditional expressions leave the expression -----
+    def hoist(self, expr: ast.expr, like: ast.stmt, top: bool = False
+              ) -> tuple[list[ast.stmt], ast.expr]:
+        """Move list comprehensions and nested ``a if c else b`` out into statements."""
+        before: list[ast.stmt] = []
+
+        def visit(node: ast.expr, is_top: bool) -> ast.expr:
+            if isinstance(node, ast.ListComp):
+                temp = self.namer.fresh("items")
+                before.extend(self._list_comp(temp, node, like))
+                return name(temp)
+            if isinstance(node, ast.IfExp) and not is_top:
+                temp = self.namer.temp_for(node)
+                node = ast.IfExp(test=node.test, body=visit(node.body, False),
+                                 orelse=visit(node.orelse, False))
+                before.extend(self._if_exp(name(temp, True), node, like))
+                return name(temp)
+            for field, value in ast.iter_fields(node):
+                if isinstance(value, ast.expr):
+                    setattr(node, field, visit(value, False))
+                elif isinstance(value, list):
+                    setattr(node, field, [visit(v, False) if isinstance(v, ast.expr) else v
+                                          for v in value])
+            return node
+
+        result = visit(expr, top)
+        return before, result
+
+    def _if_exp(self, target: ast.expr, node: ast.IfExp, like: ast.stmt) -> list[ast.stmt]:
+        branch = ast.If(test=node.test, body=self._Assign(assign(target, node.body, like)),
+                        orelse=self._Assign(assign(copy.deepcopy(target), node.orelse, like)))
+        return [located(branch, like)]
+
+    def _list_comp(self, temp: str, comp: ast.ListComp, like: ast.stmt) -> list[ast.stmt]:
+        append = ast.Expr(value=ast.Call(
+            func=ast.Attribute(value=name(temp), attr="append", ctx=ast.Load()),
+            args=[comp.elt], keywords=[]))
+        body: list[ast.stmt] = [located(append, like)]
+        for gen in reversed(comp.generators):
+            for cond in reversed(gen.ifs):
+                body = [located(ast.If(test=cond, body=body, orelse=[]), like)]
+            body = [located(ast.For(target=gen.target, iter=gen.iter, body=body, orelse=[],
+                                    type_comment=None), like)]
+        init = assign(temp, ast.List(elts=[], ctx=ast.Load()), like)
+        return [init, *self.block(body)]
+
+
+# -- single exit --------------------------------------------------------------------------
+class _Returns:
+    """Early returns become assignments to ``result``; the function ends with one return."""
+
+    def __init__(self, namer: Namer) -> None:
+        self.namer = namer
+        self.result = ""
+        self.flag = ""
+
+    def rewrite_function(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        returns = [n for s in body for n in _walk_same_function(s) if isinstance(n, ast.Return)]
+        if len(returns) <= 1 and isinstance(body[-1], ast.Return):
+            return body
+        self.result = self.namer.fresh("result")
+        self.flag = self.namer.fresh("returned") if _returns_inside_loops(body) else ""
+        new_body, _ = self.block(body, in_loop=False)
+        final = located(ast.Return(value=name(self.result)), returns[-1] if returns else body[-1])
+        prologue = [assign(self.flag, ast.Constant(False), body[0])] if self.flag else []
+        return prologue + new_body + [final]
+
+    def block(self, stmts: list[ast.stmt], in_loop: bool) -> tuple[list[ast.stmt], bool]:
+        """Rewrite ``stmts``; also say whether control always leaves through a return."""
+        out: list[ast.stmt] = []
+        for i, stmt in enumerate(stmts):
+            rest = stmts[i + 1:]
+            if isinstance(stmt, ast.Return):
+                out.extend(self._return(stmt, in_loop))
+                return out, True
+            if not _has_return(stmt):
+                out.append(stmt)
+                continue
+            if isinstance(stmt, ast.If):
+                if in_loop:
+                    stmt.body, body_returns = self.block(stmt.body, in_loop)
+                    stmt.orelse, else_returns = self.block(stmt.orelse, in_loop)
+                    out.append(stmt)
+                    if body_returns and else_returns:
+                        return out, True
+                    continue
+                # what followed the `if` runs on the paths that did not return
+                body, body_returns = self.block(stmt.body + copy.deepcopy(rest), in_loop)
+                orelse, else_returns = self.block(stmt.orelse + rest, in_loop)
+                stmt.body, stmt.orelse = body or [ast.Pass()], orelse
+                out.append(stmt)
+                return out, body_returns and else_returns
+            # a loop that returns from inside: it breaks out with the flag set
+            stmt.body, _ = self.block(stmt.body, in_loop=True)
+            out.append(stmt)
+            if rest:
+                tail, tail_returns = self.block(rest, in_loop)
+                guard_test = name(self.flag)
+                if in_loop:
+                    out.append(located(ast.If(test=guard_test, body=[ast.Break()], orelse=tail),
+                                       stmt))
+                else:
+                    out.append(located(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=guard_test),
+                                              body=tail, orelse=[]), stmt))
+                return out, False
+            if in_loop:
+                out.append(located(ast.If(test=name(self.flag), body=[ast.Break()], orelse=[]),
+                                   stmt))
+            return out, False
+        return out, False
+
+    def _return(self, stmt: ast.Return, in_loop: bool) -> list[ast.stmt]:
+        value = stmt.value if stmt.value is not None else ast.Constant(None)
+        stmts: list[ast.stmt] = [assign(self.result, value, stmt)]
+        if in_loop:
+            stmts.append(assign(self.flag, ast.Constant(True), stmt))
+            stmts.append(located(ast.Break(), stmt))
+        return stmts
+
+
+def _walk_same_function(node: ast.AST):
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, (ast.FunctionDef, ast.Lambda)):
+            yield from _walk_same_function(child)
+
+
+def _has_return(stmt: ast.stmt) -> bool:
+    return any(isinstance(n, ast.Return) for n in _walk_same_function(stmt))
+
+
+def _returns_inside_loops(body: list[ast.stmt]) -> bool:
+    for stmt in body:
+        for node in _walk_same_function(stmt):
+            if isinstance(node, (ast.For, ast.While)) and _has_return(node):
+                return True
+    return False
+
+
+# -- break / continue end their branch ----------------------------------------------------
+def _structure_loops(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    for stmt in stmts:
+        if isinstance(stmt, (ast.For, ast.While)):
+            stmt.body = _structure_body(_structure_loops(stmt.body)) or [ast.Pass()]
+        elif isinstance(stmt, ast.If):
+            stmt.body = _structure_loops(stmt.body)
+            stmt.orelse = _structure_loops(stmt.orelse)
+    return stmts
+
+
+def _structure_body(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """Push the statements after a conditional jump into the branches that fall through."""
+    out: list[ast.stmt] = []
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, ast.Continue):
+            return out
+        if isinstance(stmt, ast.Break):
+            out.append(stmt)
+            return out
+        if isinstance(stmt, ast.If) and _may_jump(stmt):
+            rest = stmts[i + 1:]
+            stmt.body = _structure_body(stmt.body if _always_jumps(stmt.body)
+                                        else stmt.body + copy.deepcopy(rest)) or [ast.Pass()]
+            stmt.orelse = _structure_body(stmt.orelse if _always_jumps(stmt.orelse)
+                                          else stmt.orelse + rest)
+            out.append(stmt)
+            return out
+        out.append(stmt)
+    return out
+
+
+def _may_jump(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Break, ast.Continue)):
+        return True
+    if isinstance(stmt, ast.If):
+        return any(_may_jump(s) for s in stmt.body + stmt.orelse)
+    return False
+
+
+def _always_jumps(stmts: list[ast.stmt]) -> bool:
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Break, ast.Continue)):
+        return True
+    if isinstance(last, ast.If):
+        return _always_jumps(last.body) and _always_jumps(last.orelse)
+    return any(isinstance(s, (ast.Break, ast.Continue)) for s in stmts)
+
+
+def _is_call_to(expr: ast.expr, fname: str) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+        expr.func.id == fname
+    )
+
+
+def _as_load(target: ast.expr) -> ast.expr:
+    node = copy.deepcopy(target)
+    for sub in ast.walk(node):
+        if hasattr(sub, "ctx"):
+            sub.ctx = ast.Load()
+    return node
+
+
+def _as_store(target: ast.expr) -> ast.expr:
+    node = copy.deepcopy(target)
+    if hasattr(node, "ctx"):
+        node.ctx = ast.Store()
+    if isinstance(node, ast.Tuple):
+        node.elts = [_as_store(e) for e in node.elts]
+    return node

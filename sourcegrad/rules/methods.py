@@ -1,0 +1,101 @@
+"""How ndarray methods, attributes, operators and builtins map onto the rule table.
+
+``x.sum(axis=1)`` is ``np.sum(x, axis=1)``, ``x.T`` is ``np.transpose(x)``, ``a @ b`` is
+``np.matmul(a, b)``: the transformer and the runtime both look their spelling up here and
+then use the one rule of the primitive.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+
+import numpy as np
+
+from .registry import nondifferentiable, rule
+
+
+def astype(x, dtype):
+    """``x.astype(dtype)`` as a function, so that the cast has a rule of its own."""
+    return x.astype(dtype)
+
+
+@rule(astype, np.ndarray.astype)
+class astype_rule:
+    """A cast between float types passes the cotangent through unchanged."""
+
+    nondiff = ("dtype",)
+
+    def vjp_x(g, ans, x, dtype):
+        return g
+
+    def jvp_x(t, ans, x, dtype):
+        return t
+
+
+@rule(float)
+class float_rule:
+    nondiff = ()
+
+    def vjp_x(g, ans, x):
+        return g
+
+    def jvp_x(t, ans, x):
+        return t
+
+
+# Method name -> (primitive, "varargs" if extra positional arguments form one tuple argument)
+METHODS: dict[str, tuple[object, bool]] = {
+    "sum": (np.sum, False),
+    "mean": (np.mean, False),
+    "prod": (np.prod, False),
+    "max": (np.max, False),
+    "min": (np.min, False),
+    "var": (np.var, False),
+    "std": (np.std, False),
+    "cumsum": (np.cumsum, False),
+    "cumprod": (np.cumprod, False),
+    "dot": (np.dot, False),
+    "ravel": (np.ravel, False),
+    "flatten": (np.ravel, False),
+    "squeeze": (np.squeeze, False),
+    "clip": (np.clip, False),
+    "transpose": (np.transpose, True),
+    "reshape": (np.reshape, True),
+    "swapaxes": (np.swapaxes, False),
+    "repeat": (np.repeat, False),
+    "take": (np.take, False),
+    "diagonal": (np.diagonal, False),
+    "trace": (np.trace, False),
+    "copy": (np.copy, False),
+    "astype": (astype, False),
+    "item": (float, False),
+}
+NONDIFF_METHODS = {
+    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "tolist", "fill",
+}
+
+ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real}
+NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "imag"}
+
+OPERATORS: dict[type, object] = {
+    ast.Add: np.add,
+    ast.Sub: np.subtract,
+    ast.Mult: np.multiply,
+    ast.Div: np.divide,
+    ast.Pow: np.power,
+    ast.MatMult: np.matmul,
+    ast.Mod: np.remainder,
+    ast.FloorDiv: np.floor_divide,
+}
+UNARY_OPERATORS: dict[type, object] = {ast.USub: np.negative, ast.UAdd: np.positive}
+
+# Builtins with a derivative, as the NumPy primitive of the same meaning.
+BUILTINS: dict[object, object] = {abs: np.abs, max: np.maximum, min: np.minimum}
+
+nondifferentiable(
+    len, range, int, bool, round, print, isinstance, type, str, repr, enumerate, zip,
+    math.floor, math.ceil, math.isnan, math.isinf, math.isfinite, math.trunc,
+    builtins.sorted,
+)

@@ -6,6 +6,7 @@ function a single node whose backward is its generated adjoint.
 """
 
 from . import rules  # noqa: F401  (registers the derivative rules)
+from .api import grad, source, stop_gradient, value_and_grad, vjp
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 
 __version__ = "0.1.0"
@@ -15,4 +16,9 @@ __all__ = [
     "SourcegradError",
     "UnsupportedSyntaxError",
     "__version__",
+    "grad",
+    "source",
+    "stop_gradient",
+    "value_and_grad",
+    "vjp",
 ]

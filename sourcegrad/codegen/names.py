@@ -47,8 +47,10 @@ class Namer:
     def reserve(self, *names: str) -> None:
         self.taken.update(names)
 
-    def fresh(self, base: str) -> str:
-        base = _shorten(_sanitize(base))
+    def fresh(self, base: str, shorten: bool = True) -> str:
+        base = _sanitize(base)
+        if shorten:
+            base = _shorten(base)
         if base not in self.taken:
             self.taken.add(base)
             return base

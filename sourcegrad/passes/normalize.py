@@ -44,8 +44,13 @@ class Normalizer:
             return [stmt]
         before: list[ast.stmt] = []
         if isinstance(stmt, ast.Assign):
-            stmt.value = self.operation(stmt.value, before, stmt)
             target = stmt.targets[0]
+            stmt.value = self.operation(stmt.value, before, stmt)
+            if isinstance(target, ast.Tuple) and not isinstance(stmt.value, ast.Name):
+                stmt.value = self.atom(stmt.value, before, stmt, force=True)
+            if isinstance(target, ast.Name) and _reads_name(stmt.value, target.id):
+                # ``x = x * 2``: the adjoint needs the old ``x`` while it assigns ``grad_x``
+                stmt.value = self.atom(stmt.value, before, stmt, force=True)
             if isinstance(target, ast.Subscript):
                 stmt.value = self.atom(stmt.value, before, stmt)
                 target.slice = self.index(target.slice, before, stmt)
@@ -101,10 +106,11 @@ class Normalizer:
             expr.values = [self.atom(v, before, like) for v in expr.values]
         return expr
 
-    def atom(self, expr: ast.expr, before: list[ast.stmt], like: ast.stmt) -> ast.expr:
-        if self.is_atom(expr):
+    def atom(self, expr: ast.expr, before: list[ast.stmt], like: ast.stmt,
+             force: bool = False) -> ast.expr:
+        if not force and self.is_atom(expr) or isinstance(expr, ast.Name):
             return expr
-        if isinstance(expr, (ast.Tuple, ast.List)) and not self._has_active(expr):
+        if not force and isinstance(expr, (ast.Tuple, ast.List)) and not self._has_active(expr):
             if all(self.is_atom(e) for e in expr.elts):
                 return expr
         temp = self.namer.temp_for(expr)
@@ -138,3 +144,7 @@ class Normalizer:
 
     def _has_active(self, expr: ast.expr) -> bool:
         return any(self.is_active(n) for n in diff_reads(expr, self.resolver))
+
+
+def _reads_name(expr: ast.expr, var: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(expr))

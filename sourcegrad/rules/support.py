@@ -108,3 +108,31 @@ def matmul_vjp_x2(g, x1, x2):
     if np.ndim(x2) == 1:
         return unbroadcast(np.squeeze(np.swapaxes(x1, -1, -2) @ np.expand_dims(g, -1), -1), x2)
     return unbroadcast(np.swapaxes(x1, -1, -2) @ g, x2)
+
+
+def copy_grad(g):
+    """A private copy of a gradient, so that it can be updated in place."""
+    if isinstance(g, (list, tuple)):
+        return list(g)
+    if isinstance(g, dict):
+        return dict(g)
+    return np.array(g, copy=True)
+
+
+def add_grads(a, b):
+    """``a + b`` for gradients that may be lists, tuples or dicts of arrays."""
+    if isinstance(a, dict):
+        return {k: add_grads(a[k], b[k]) if k in b else a[k] for k in a}
+    if isinstance(a, (list, tuple)):
+        return [add_grads(x, y) for x, y in zip(a, b, strict=True)]
+    return a + b
+
+
+def scalar_seed(value):
+    """The cotangent 1 of a scalar output; ``sg.grad`` of anything else is an error."""
+    if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
+        raise TypeError(
+            f"sg.grad needs a function that returns a scalar, but it returned a value of "
+            f"shape {np.shape(value)}; use sg.vjp or sg.jacobian for non-scalar outputs"
+        )
+    return np.ones_like(value, dtype=np.result_type(value, 1.0))

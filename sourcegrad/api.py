@@ -1,0 +1,117 @@
+"""The functional API of CONTRACT section 1: ``grad``, ``value_and_grad``, ``vjp``,
+``source``, ``stop_gradient``.
+
+Each call finds (or generates and compiles) the derivative code through ``pipeline`` and
+returns it: the function ``sg.grad(f)`` returns *is* the generated ``grad_f``, with ``f``'s
+signature and a ``.source`` attribute holding its text.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import pipeline
+from .rules.registry import nondifferentiable
+from .rules.support import as_gradient
+
+Wrt = int | str | tuple
+
+
+def stop_gradient(x: Any) -> Any:
+    """Return ``x``; every transformation treats the result as a constant."""
+    return x
+
+
+nondifferentiable(stop_gradient)
+
+
+def _wrt_names(fun: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
+    """Parameter names for ``wrt``, and whether the caller asked for a single gradient."""
+    params = pipeline.parameter_names(fun)
+    single = not isinstance(wrt, (tuple, list))
+    items = [wrt] if single else list(wrt)
+    names = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
+            raise TypeError(f"wrt must be an int, a str or a tuple of them; got {item!r}")
+        if isinstance(item, int):
+            if not -len(params) <= item < len(params):
+                raise ValueError(f"wrt={item} is out of range for {fun.__name__}{tuple(params)}")
+            names.append(params[item])
+        else:
+            if item not in params:
+                raise ValueError(f"{fun.__name__} has no parameter named {item!r}; its "
+                                 f"parameters are {', '.join(params)}")
+            names.append(item)
+    return tuple(names), single
+
+
+def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
+    names, single = _wrt_names(fun, wrt)
+    analysis = pipeline.analyse_reverse(fun, names)
+    fdef = pipeline.grad_function_ast(analysis, with_value=with_value)
+    compiled = pipeline.compile_generated(analysis, fdef)
+    functools.update_wrapper(compiled, fun, assigned=("__module__", "__doc__"), updated=())
+    compiled.__wrapped_fun__ = fun
+    return compiled
+
+
+def grad(fun: Callable | None = None, wrt: Wrt = 0) -> Any:
+    """The gradient of ``fun``'s scalar output with respect to the argument(s) ``wrt``."""
+    if fun is None:
+        return functools.partial(grad, wrt=wrt)
+    return _generated(fun, wrt, with_value=False)
+
+
+def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0) -> Any:
+    """Like ``grad``, returning ``(value, gradient)``."""
+    if fun is None:
+        return functools.partial(value_and_grad, wrt=wrt)
+    return _generated(fun, wrt, with_value=True)
+
+
+def vjp(fun: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
+    """``(value, pullback)``: ``pullback(cotangent)`` gives one gradient per positional
+    argument (``None`` for an argument that is not a float)."""
+    params = pipeline.parameter_names(fun)[: len(args)]
+    forward, backward = pipeline.split_functions(fun, tuple(params))
+    value, saved = forward(*args)
+
+    def pullback(cotangent: Any) -> tuple:
+        grads = backward(cotangent, saved)
+        return tuple(
+            as_gradient(g, a) if _is_float_like(a) else None
+            for g, a in zip(grads, args, strict=True)
+        )
+
+    return value, pullback
+
+
+def _is_float_like(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float):
+        return True
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_is_float_like(v) for v in value)
+    if isinstance(value, dict):
+        return bool(value) and all(_is_float_like(v) for v in value.values())
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.issubdtype(value.dtype, np.inexact)
+    return False
+
+
+def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
+    """The generated derivative code of ``fun`` as Python source text."""
+    if mode == "reverse":
+        return grad(fun, wrt=wrt).source
+    raise ValueError(f"mode must be 'reverse' or 'forward'; got {mode!r}")
+
+
+def signature_of(fun: Callable) -> inspect.Signature:
+    return inspect.signature(fun)

@@ -1,0 +1,923 @@
+"""Reverse mode: the forward sweep that records what the backward sweep needs, and the
+backward sweep (the adjoint) itself.
+
+Invariants of the generated code:
+
+- *Symbolic zeros.* ``grad_x`` exists only once some cotangent has reached ``x``; the first
+  contribution is an assignment, later ones add. A rule never runs for a zero cotangent, and
+  no zero array is created except where two paths merge (a branch, a loop) and one of them
+  carries no cotangent.
+- *Restored state.* When the backward sweep reaches the adjoint of a statement, every
+  variable that adjoint reads holds the value it had right after the statement ran forward.
+  Values that later statements overwrite are saved first: in a variable at the top level,
+  on a ``<name>_stack`` list inside loops (pushed in the forward sweep, popped in the
+  backward sweep), and only for variables some adjoint actually reads.
+- *Recorded control flow.* Branch conditions and the trip counts of ``while`` loops (and of
+  loops that ``break``) are recorded in the forward sweep; ``for`` loops over ``range`` run
+  backwards over ``reversed(range(...))``.
+- Gradient arrays are modified in place only when the generated code owns them (it created
+  them with ``zeros_like_grad`` or as the result of an arithmetic expression).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..codegen import names as naming
+from ..codegen.inline import fold, inline
+from ..frontend.resolve import (
+    COPY,
+    DISPLAY,
+    RULE,
+    SUBSCRIPT,
+    UNKNOWN,
+    USER,
+    Op,
+    Resolver,
+)
+from ..frontend.source import Parsed
+from .activity import Activity, is_append, stored_base, target_names
+from .desugar import assign, call, located, name
+
+
+@dataclass
+class CalleeDerivative:
+    """Names under which a user function's split derivative is available to generated code."""
+
+    forward: str  # forward_f(*args) -> (value, saved)
+    backward: str  # backward_f(grad_value, saved) -> tuple of grads, one per wrt parameter
+    wrt: tuple[str, ...]
+
+
+# Given a user function and the parameter names active at a call site, provide the names of
+# its generated forward and backward functions (generating them as needed).
+CalleeProvider = Callable[[object, tuple[str, ...]], CalleeDerivative]
+
+
+@dataclass
+class ReverseResult:
+    forward: list[ast.stmt]
+    adjoint: list[ast.stmt]
+    output: ast.expr | None  # the returned expression (an atom), None if nothing is returned
+    grads: dict[str, str]  # parameter -> name of its adjoint, for parameters that got one
+    output_grad: str | None = None  # the adjoint of the output, when the output is active
+
+
+@dataclass
+class _Place:
+    """Where a statement sits: its position, its loops, whether it is directly in a loop body."""
+
+    path: tuple[int, ...]
+    loops: tuple[ast.stmt, ...]
+    direct_in_loop: bool
+
+
+class ReverseMode:
+    def __init__(self, parsed: Parsed, resolver: Resolver, activity: Activity,
+                 namer: naming.Namer, callees: CalleeProvider, comment: Callable[[int], str]):
+        self.parsed = parsed
+        self.resolver = resolver
+        self.activity = activity
+        self.namer = namer
+        self.callees = callees
+        self.comment = comment
+        self.grad_names: dict[str, str] = {}
+        self.places: dict[int, _Place] = {}
+        self.assignments: dict[str, list[ast.stmt]] = {}
+        self.reads: dict[int, set[str]] = {}
+        self.needed: set[str] = set()
+        self.params: list[str] = []
+        self.containers: set[str] = set()
+        # state of the backward sweep being generated
+        self.defined: set[str] = set()
+        self.owned: set[str] = set()
+        self.recording = True  # first (dry) run: record what each adjoint reads
+        self.current: ast.stmt | None = None
+        # per loop: values snapshotted at their definition, popped when its reverse iteration
+        # starts
+        self.snapshots: dict[int, list[str]] = {}
+        self.stacks: dict[tuple[str, int], str] = {}
+        self.slots: dict[int, str] = {}
+        self.control: dict[int, str] = {}
+        self.preinit: dict[int, list[str]] = {}
+        self.stack_inits: dict[int, list[str]] = {}
+
+    # -- entry ------------------------------------------------------------------------------
+    def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
+        self.params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args
+                       + fdef.args.kwonlyargs]
+        body = fdef.body
+        ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
+        core = body[:-1] if ret is not None else body
+        output = ret.value if ret is not None else None
+        self._index(core, (), ())
+        self._find_containers(core)
+        # dry run: learn which values each adjoint reads
+        saved_namer = copy.deepcopy(self.namer)
+        self._sweep(core, output, seed_defined)
+        self.needed = set().union(*self.reads.values()) if self.reads else set()
+        self.namer = saved_namer
+        self.recording = False
+        self.grad_names = {}
+        self.snapshots, self.stacks, self.slots, self.control = {}, {}, {}, {}
+        self.stack_inits = {}
+        forward, adjoint = self._sweep(core, output, seed_defined)
+        grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
+        output_grad = None
+        if isinstance(output, ast.Name) and self.activity.is_active(output.id):
+            output_grad = self.grad_names[output.id]
+        return ReverseResult(forward, adjoint, output, grads, output_grad)
+
+    def _sweep(self, core: list[ast.stmt], output: ast.expr | None,
+               seed_defined: bool) -> tuple[list[ast.stmt], list[ast.stmt]]:
+        self.defined, self.owned = set(), set()
+        self._seed(output, seed_defined)
+        adjoint = self.adjoint_block(core)
+        forward = self.forward_block(core)
+        return forward, adjoint
+
+    def _seed(self, output: ast.expr | None, seed_defined: bool) -> None:
+        if output is None or not seed_defined:
+            return
+        if isinstance(output, ast.Name) and self.activity.is_active(output.id):
+            self.defined.add(output.id)
+            self.grad(output.id)
+        elif isinstance(output, ast.Tuple):
+            for elt in output.elts:
+                if isinstance(elt, ast.Name) and self.activity.is_active(elt.id):
+                    self.defined.add(elt.id)
+
+    # -- names ------------------------------------------------------------------------------
+    def grad(self, var: str) -> str:
+        if var not in self.grad_names:
+            self.grad_names[var] = self.namer.fresh(naming.adjoint_base(var), shorten=False)
+        return self.grad_names[var]
+
+    def grad_load(self, var: str) -> ast.Name:
+        return name(self.grad(var))
+
+    # -- bookkeeping of where statements are ------------------------------------------------
+    def _index(self, stmts: list[ast.stmt], path: tuple[int, ...],
+               loops: tuple[ast.stmt, ...], direct: bool = False) -> None:
+        for i, stmt in enumerate(stmts):
+            here = (*path, i)
+            self.places[id(stmt)] = _Place(here, loops, direct)
+            for var in _assigned_names(stmt):
+                self.assignments.setdefault(var, []).append(stmt)
+            if isinstance(stmt, ast.If):
+                self._index(stmt.body, (*here, 0), loops)
+                self._index(stmt.orelse, (*here, 1), loops)
+            elif isinstance(stmt, (ast.For, ast.While)):
+                self._index(stmt.body, (*here, 0), (*loops, stmt), direct=True)
+
+    def _find_containers(self, stmts: list[ast.stmt]) -> None:
+        for stmt in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
+                isinstance(stmt.value, (ast.List, ast.Tuple, ast.Dict))
+            ):
+                self.containers.add(stmt.targets[0].id)
+            if is_append(stmt):
+                self.containers.add(stmt.value.func.value.id)
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Tuple) and (
+                isinstance(stmt.value, ast.Name)
+            ):
+                self.containers.add(stmt.value.id)
+
+    def _note_reads(self, stmt: ast.stmt, exprs: list[ast.AST]) -> None:
+        if not self.recording:
+            return
+        found = self.reads.setdefault(id(stmt), set())
+        for expr in exprs:
+            for node in ast.walk(expr):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    found.add(node.id)
+
+    # -- forward sweep ------------------------------------------------------------------------
+    def forward_block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        last_line = None
+        for stmt in stmts:
+            code = self.forward(stmt)
+            if code and stmt.lineno != last_line:
+                if not self._says_the_same(code, stmt):
+                    out.append(self._comment(stmt))
+                last_line = stmt.lineno
+            out.extend(code)
+        return out or [ast.Pass()]
+
+    def forward(self, stmt: ast.stmt) -> list[ast.stmt]:
+        if isinstance(stmt, ast.If):
+            return self._forward_if(stmt)
+        if isinstance(stmt, ast.For):
+            return self._forward_for(stmt)
+        if isinstance(stmt, ast.While):
+            return self._forward_while(stmt)
+        if isinstance(stmt, ast.Break):
+            return [*self._snapshot_pushes(stmt), stmt]
+        before, after = self._saves(stmt)
+        return [*before, *self._forward_simple(stmt), *after]
+
+    def _forward_simple(self, stmt: ast.stmt) -> list[ast.stmt]:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+            op = self.op_of(stmt)
+            if op.kind == USER and self._is_active_stmt(stmt):
+                return [self._forward_user_call(stmt, op)]
+        return [stmt]
+
+    def _forward_if(self, stmt: ast.If) -> list[ast.stmt]:
+        test_var = self._control_var(stmt, stmt.test)
+        test_assign = located(assign(test_var, stmt.test, stmt), stmt)
+        branch = ast.If(test=name(test_var), body=self.forward_block(stmt.body),
+                        orelse=self.forward_block(stmt.orelse) if stmt.orelse else [])
+        return [test_assign, *self._push_control(stmt, test_var), located(branch, stmt)]
+
+    def _forward_for(self, stmt: ast.For) -> list[ast.stmt]:
+        body = self.forward_block(stmt.body) + self._snapshot_pushes(stmt)
+        loop = ast.For(target=stmt.target, iter=stmt.iter, body=body, orelse=[],
+                       type_comment=None)
+        if not self._needs_counter(stmt):
+            return [*self._preinit(stmt), located(loop, stmt)]
+        counter = self._control_var(stmt, None)
+        loop.body = [self._increment(counter, stmt), *loop.body]
+        start = assign(counter, ast.Constant(0), stmt)
+        return [*self._preinit(stmt), start, located(loop, stmt),
+                *self._push_control(stmt, counter)]
+
+    def _forward_while(self, stmt: ast.While) -> list[ast.stmt]:
+        counter = self._control_var(stmt, None)
+        body = [self._increment(counter, stmt), *self.forward_block(stmt.body),
+                *self._snapshot_pushes(stmt)]
+        loop = located(ast.While(test=stmt.test, body=body, orelse=[]), stmt)
+        return [*self._preinit(stmt), assign(counter, ast.Constant(0), stmt), loop,
+                *self._push_control(stmt, counter)]
+
+    def _increment(self, counter: str, like: ast.stmt) -> ast.stmt:
+        return located(ast.AugAssign(target=name(counter, True), op=ast.Add(),
+                                     value=ast.Constant(1)), like)
+
+    def _control_var(self, stmt: ast.stmt, test: ast.expr | None) -> str:
+        """The variable recording a branch's condition or a loop's trip count."""
+        if id(stmt) not in self.control:
+            base = naming.describe(test) if test is not None else "n_iterations"
+            if test is not None and isinstance(test, ast.Name):
+                base = f"{test.id}_taken"
+            self.control[id(stmt)] = self.namer.fresh(base)
+        return self.control[id(stmt)]
+
+    def _needs_counter(self, stmt: ast.For) -> bool:
+        """A ``for`` loop runs backwards over ``reversed(range(...))`` unless it can break
+        or its bounds change inside it."""
+        if any(isinstance(n, ast.Break) for n in _walk_loop_body(stmt)):
+            return True
+        bounds = {n.id for n in ast.walk(stmt.iter) if isinstance(n, ast.Name)}
+        assigned = {v for s in stmt.body for n in ast.walk(s) for v in _assigned_names(n)}
+        return bool(bounds & assigned)
+
+    # -- saving and restoring overwritten values --------------------------------------------
+    def _saves(self, stmt: ast.stmt) -> tuple[list[ast.stmt], list[ast.stmt]]:
+        """Statements to run before and after ``stmt`` in the forward sweep so that the
+        backward sweep can restore what ``stmt`` overwrites."""
+        before: list[ast.stmt] = []
+        after: list[ast.stmt] = []
+        if self.recording:
+            return before, after
+        for var, is_slice in self._overwrites(stmt):
+            if var not in self.needed:
+                continue
+            kind = self._save_kind(stmt, var, is_slice)
+            if kind == "snapshot":
+                loop = self._register_snapshot(stmt, var)
+                after.append(self._push(self._stack(var, loop), name(var), stmt))
+            elif kind == "stack":
+                loop = self.places[id(stmt)].loops[-1]
+                before.append(self._push(self._stack(var, loop, is_slice),
+                                         self._old_value(stmt, var, is_slice), stmt))
+            elif kind == "slot":
+                slot = self._slot(stmt, var, is_slice)
+                before.append(assign(slot, self._old_value(stmt, var, is_slice), stmt))
+        return before, after
+
+    def _restores(self, stmt: ast.stmt) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        if self.recording:
+            return out
+        for var, is_slice in self._overwrites(stmt):
+            if var not in self.needed:
+                continue
+            kind = self._save_kind(stmt, var, is_slice)
+            if kind == "snapshot":
+                self._register_snapshot(stmt, var)
+                continue
+            if kind == "stack":
+                loop = self.places[id(stmt)].loops[-1]
+                value = _pop(self._stack(var, loop, is_slice))
+            elif kind == "slot":
+                value = name(self._slot(stmt, var, is_slice))
+            else:
+                continue
+            target = copy.deepcopy(stmt.targets[0]) if is_slice else name(var, True)
+            if isinstance(target, ast.Subscript):
+                target.ctx = ast.Store()
+            out.append(assign(target, value, stmt))
+        return out
+
+    def _overwrites(self, stmt: ast.stmt) -> list[tuple[str, bool]]:
+        if isinstance(stmt, ast.Assign):
+            target = stmt.targets[0]
+            if isinstance(target, ast.Subscript):
+                return [(stored_base(target), True)]
+            return [(v, False) for v in sorted(target_names(target))]
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
+            return [(stored_base(stmt.target), True)]
+        return []
+
+    def _save_kind(self, stmt: ast.stmt, var: str, is_slice: bool) -> str | None:
+        place = self.places[id(stmt)]
+        if not place.loops:
+            if not self._maybe_bound_before(stmt, var):
+                return None
+            if any(self._read_before(other, stmt, var) for other in self._readers(var)):
+                return "slot"
+            return None
+        loop = place.loops[-1]
+        if not is_slice and place.direct_in_loop and self._body_local(var, loop) and (
+            self._first_in_body(stmt, var, loop)
+        ):
+            return "snapshot"
+        if not self._maybe_bound_before(stmt, var) and not is_slice:
+            self.preinit.setdefault(id(place.loops[0]), [])
+            if var not in self.preinit[id(place.loops[0])]:
+                self.preinit[id(place.loops[0])].append(var)
+        return "stack"
+
+    def _register_snapshot(self, stmt: ast.stmt, var: str) -> ast.stmt:
+        loop = self.places[id(stmt)].loops[-1]
+        snapshots = self.snapshots.setdefault(id(loop), [])
+        if var not in snapshots:
+            snapshots.append(var)
+        return loop
+
+    def _readers(self, var: str) -> list[int]:
+        return [sid for sid, names in self.reads.items() if var in names]
+
+    def _read_before(self, reader: int, stmt: ast.stmt, var: str) -> bool:
+        place = self.places.get(reader)
+        here = self.places[id(stmt)]
+        if place is None:
+            return False
+        if set(map(id, place.loops)) & set(map(id, here.loops)):
+            return True
+        return place.path < here.path and here.path[: len(place.path)] != place.path
+
+    def _maybe_bound_before(self, stmt: ast.stmt, var: str) -> bool:
+        if var in self.params:
+            return True
+        here = self.places[id(stmt)].path
+        return any(self.places[id(s)].path < here for s in self.assignments.get(var, [])
+                   if s is not stmt)
+
+    def _body_local(self, var: str, loop: ast.stmt) -> bool:
+        if var in self.params:
+            return False
+        loop_path = self.places[id(loop)].path
+        for s in self.assignments.get(var, []):
+            if self.places[id(s)].path[: len(loop_path)] != loop_path or s is loop:
+                return False
+        return True
+
+    def _first_in_body(self, stmt: ast.stmt, var: str, loop: ast.stmt) -> bool:
+        loop_path = self.places[id(loop)].path
+        here = self.places[id(stmt)].path
+        return not any(
+            self.places[id(s)].path < here and self.places[id(s)].path[: len(loop_path)]
+            == loop_path for s in self.assignments.get(var, []) if s is not stmt
+        )
+
+    def _stack(self, var: str, loop: ast.stmt, is_slice: bool = False) -> str:
+        """The stack saving ``var`` across iterations of ``loop``; it is created empty before
+        the outermost loop around ``loop``, so that it outlives every inner iteration."""
+        key = (f"{var}[]" if is_slice else var, id(loop))
+        if key not in self.stacks:
+            base = f"{var}_slice_stack" if is_slice else f"{var}_stack"
+            self.stacks[key] = self.namer.fresh(base)
+            outermost = (self.places[id(loop)].loops or (loop,))[0]
+            self.stack_inits.setdefault(id(outermost), []).append(self.stacks[key])
+        return self.stacks[key]
+
+    def _slot(self, stmt: ast.stmt, var: str, is_slice: bool) -> str:
+        if id(stmt) not in self.slots:
+            self.slots[id(stmt)] = self.namer.fresh(f"{var}_slice_old" if is_slice
+                                                    else f"{var}_old")
+        return self.slots[id(stmt)]
+
+    def _old_value(self, stmt: ast.stmt, var: str, is_slice: bool) -> ast.expr:
+        if not is_slice:
+            return name(var)
+        target = copy.deepcopy(stmt.targets[0] if isinstance(stmt, ast.Assign)
+                               else stmt.target)
+        target.ctx = ast.Load()
+        return _np_call("copy", target)
+
+    def _push(self, stack: str, value: ast.expr, like: ast.stmt) -> ast.stmt:
+        push = ast.Expr(value=ast.Call(func=ast.Attribute(value=name(stack), attr="append",
+                                                          ctx=ast.Load()),
+                                       args=[value], keywords=[]))
+        return located(push, like)
+
+    def _snapshot_pushes(self, stmt: ast.stmt) -> list[ast.stmt]:
+        """Nothing: snapshots are pushed right after their definition."""
+        return []
+
+    def _push_control(self, stmt: ast.stmt, var: str) -> list[ast.stmt]:
+        """Inside a loop a recorded condition or trip count goes on a stack right away."""
+        loops = self.places[id(stmt)].loops
+        if not loops:
+            return []
+        return [self._push(self._stack(var, loops[-1]), name(var), stmt)]
+
+    def _pop_control(self, stmt: ast.stmt, var: str) -> list[ast.stmt]:
+        loops = self.places[id(stmt)].loops
+        if not loops:
+            return []
+        return [assign(var, _pop(self._stack(var, loops[-1])), stmt)]
+
+    def _preinit(self, loop: ast.stmt) -> list[ast.stmt]:
+        stacks = [assign(stack, ast.List(elts=[], ctx=ast.Load()), loop)
+                  for stack in self.stack_inits.get(id(loop), [])]
+        unbound = [assign(var, ast.Constant(None), loop) for var in self.preinit.get(id(loop), [])]
+        return stacks + unbound
+
+    # -- backward sweep -----------------------------------------------------------------------
+    def adjoint_block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        last_line = None
+        for stmt in reversed(stmts):
+            code = self.adjoint(stmt)
+            if code and stmt.lineno != last_line:
+                out.append(self._comment(stmt))
+                last_line = stmt.lineno
+            out.extend(code)
+        return out
+
+    def adjoint(self, stmt: ast.stmt) -> list[ast.stmt]:
+        self.current = stmt
+        if isinstance(stmt, ast.If):
+            return self._adjoint_if(stmt)
+        if isinstance(stmt, (ast.For, ast.While)):
+            return self._adjoint_loop(stmt)
+        if isinstance(stmt, ast.Assign):
+            stmts = self._adjoint_assign(stmt)
+        elif isinstance(stmt, ast.AugAssign):
+            stmts = self._adjoint_augassign(stmt)
+        elif is_append(stmt):
+            stmts = self._adjoint_append(stmt)
+        else:
+            stmts = []
+        return stmts + self._restores(stmt)
+
+    def _says_the_same(self, code: list[ast.stmt], stmt: ast.stmt) -> bool:
+        """A comment quoting exactly the one line of code below it adds nothing."""
+        if len(code) != 1:
+            return False
+        only = code[0]
+        if isinstance(only, ast.For):
+            text = f"for {ast.unparse(only.target)} in {ast.unparse(only.iter)}:"
+        elif isinstance(only, ast.While):
+            text = f"while {ast.unparse(only.test)}:"
+        elif isinstance(only, ast.If):
+            return False
+        else:
+            text = ast.unparse(only)
+        return _same_text(text, self.comment(stmt.lineno))
+
+    def _comment(self, stmt: ast.stmt) -> ast.stmt:
+        return located(ast.Expr(value=ast.Constant(self.comment(stmt.lineno))), stmt)
+
+    def _is_active_stmt(self, stmt: ast.stmt) -> bool:
+        return any(self.activity.is_active(v) for v, _ in self._overwrites(stmt))
+
+    def op_of(self, stmt: ast.Assign) -> Op:
+        return self.resolver.classify(stmt.value)
+
+    def _adjoint_assign(self, stmt: ast.Assign) -> list[ast.stmt]:
+        target = stmt.targets[0]
+        if isinstance(target, ast.Subscript):
+            return self._adjoint_subscript_write(stmt, target)
+        if isinstance(target, ast.Tuple):
+            return self._adjoint_unpack(stmt, target)
+        var = target.id
+        if not self.activity.is_active(var) or var not in self.defined:
+            self.defined.discard(var)
+            return []
+        g = self.grad_load(var)
+        op = self.op_of(stmt)
+        self.defined.discard(var)
+        self.owned.discard(var)
+        out: list[ast.stmt] = []
+        if op.kind == RULE:
+            out = self._adjoint_rule(stmt, op, g, name(var))
+        elif op.kind == COPY:
+            out = self._accumulate(op.args["x"], g)
+        elif op.kind == SUBSCRIPT:
+            out = self._adjoint_subscript_read(stmt, stmt.value, g)
+        elif op.kind == DISPLAY:
+            out = self._adjoint_display(stmt.value, g)
+        elif op.kind == USER:
+            out = self._adjoint_user_call(stmt, op, g)
+        elif op.kind == UNKNOWN:
+            raise self._no_rule(stmt, op)
+        return out
+
+    def _adjoint_rule(self, stmt: ast.stmt, op: Op, g: ast.expr, ans: ast.expr
+                      ) -> list[ast.stmt]:
+        rule = op.rule
+        assert rule is not None
+        out: list[ast.stmt] = []
+        contributions: list[tuple[ast.expr, ast.expr]] = []
+        for param, arg in op.differentiable_args().items():
+            if not self._active_expr(arg):
+                continue
+            if param not in rule.vjps:
+                raise self._no_rule(stmt, op, param)
+            expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
+            self._note_reads(stmt, [expr])
+            contributions.append((arg, expr))
+        for arg, expr in contributions:
+            out.extend(self._accumulate(arg, expr))
+        return out
+
+    def _accumulate(self, arg: ast.expr, contribution: ast.expr) -> list[ast.stmt]:
+        """Add ``contribution`` to the adjoint of ``arg`` (a name, or a display of names)."""
+        if isinstance(arg, (ast.List, ast.Tuple)):
+            out: list[ast.stmt] = []
+            for i, elt in enumerate(arg.elts):
+                part = ast.Subscript(value=copy.deepcopy(contribution), slice=ast.Constant(i),
+                                     ctx=ast.Load())
+                out.extend(self._accumulate(elt, part))
+            return out
+        if not isinstance(arg, ast.Name) or not self.activity.is_active(arg.id):
+            return []
+        var = arg.id
+        target = name(self.grad(var), True)
+        if var not in self.defined:
+            self.defined.add(var)
+            if isinstance(contribution, ast.BinOp) or _is_fresh_call(contribution):
+                self.owned.add(var)
+            else:
+                self.owned.discard(var)
+            return [ast.Assign(targets=[target], value=contribution)]
+        if var in self.containers:
+            value = ast.Call(func=name("add_grads"), args=[self.grad_load(var), contribution],
+                             keywords=[])
+        else:
+            value = ast.BinOp(left=self.grad_load(var), op=ast.Add(), right=contribution)
+        self.owned.add(var)
+        return [ast.Assign(targets=[target], value=value)]
+
+    def _own(self, var: str, like: ast.AST) -> list[ast.stmt]:
+        """Make ``grad_var`` safe to modify in place."""
+        if var not in self.defined:
+            self.defined.add(var)
+            self.owned.add(var)
+            self._note_reads(self.current, [name(var)])
+            return [ast.Assign(targets=[name(self.grad(var), True)],
+                               value=call("zeros_like_grad", name(var)))]
+        if var in self.owned:
+            return []
+        self.owned.add(var)
+        return [ast.Assign(targets=[name(self.grad(var), True)],
+                           value=call("copy_grad", self.grad_load(var)))]
+
+    def _adjoint_subscript_read(self, stmt: ast.stmt, value: ast.Subscript, g: ast.expr
+                                ) -> list[ast.stmt]:
+        base = value.value
+        if not isinstance(base, ast.Name) or not self.activity.is_active(base.id):
+            return []
+        var = base.id
+        out = self._own(var, stmt)
+        index = copy.deepcopy(value.slice)
+        self._note_reads(stmt, [index])
+        grad_base = self.grad_load(var)
+        if _is_basic_index(index, self._range_loop_vars(stmt)):
+            element = ast.Subscript(value=self.grad_load(var), slice=copy.deepcopy(index),
+                                    ctx=ast.Load())
+            target = ast.Subscript(value=name(self.grad(var), True), slice=index,
+                                   ctx=ast.Store())
+            out.append(ast.Assign(targets=[target],
+                                  value=ast.BinOp(left=element, op=ast.Add(), right=g)))
+        else:
+            out.append(ast.Expr(value=ast.Call(
+                func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
+                                                       ctx=ast.Load()),
+                                   attr="at", ctx=ast.Load()),
+                args=[grad_base, index, g], keywords=[])))
+        return out
+
+    def _adjoint_subscript_write(self, stmt: ast.Assign, target: ast.Subscript
+                                 ) -> list[ast.stmt]:
+        var = stored_base(target)
+        if not self.activity.is_active(var) or var not in self.defined:
+            return []
+        index = copy.deepcopy(target.slice)
+        self._note_reads(stmt, [index])
+        part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
+        out: list[ast.stmt] = []
+        if self._active_expr(stmt.value):
+            taken = call("unbroadcast", _np_call("copy", part), copy.deepcopy(stmt.value))
+            out.extend(self._accumulate(stmt.value, taken))
+        out.extend(self._own(var, stmt))
+        zero_target = ast.Subscript(value=name(self.grad(var), True), slice=copy.deepcopy(index),
+                                    ctx=ast.Store())
+        out.append(ast.Assign(targets=[zero_target], value=ast.Constant(0.0)))
+        return out
+
+    def _adjoint_augassign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
+        var = stored_base(stmt.target)
+        if var not in self.defined or not self._active_expr(stmt.value):
+            return []
+        index = copy.deepcopy(stmt.target.slice)
+        self._note_reads(stmt, [index, stmt.value])
+        part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
+        contribution = call("unbroadcast", part, copy.deepcopy(stmt.value))
+        if isinstance(stmt.op, ast.Sub):
+            contribution = ast.UnaryOp(op=ast.USub(), operand=contribution)
+        elif stmt.value.id not in self.defined:
+            contribution = _np_call("copy", contribution)
+        return self._accumulate(stmt.value, contribution)
+
+    def _adjoint_unpack(self, stmt: ast.Assign, target: ast.Tuple) -> list[ast.stmt]:
+        source = stmt.value
+        parts = []
+        any_defined = False
+        for elt in target.elts:
+            var = elt.id if isinstance(elt, ast.Name) else ""
+            if var and var in self.defined:
+                parts.append(self.grad_load(var))
+                any_defined = True
+            else:
+                parts.append(call("zeros_like_grad", name(var)) if var else ast.Constant(None))
+                if var:
+                    self._note_reads(stmt, [name(var)])
+        for elt in target.elts:
+            if isinstance(elt, ast.Name):
+                self.defined.discard(elt.id)
+        if not any_defined or not isinstance(source, ast.Name):
+            return []
+        return self._accumulate(source, ast.List(elts=parts, ctx=ast.Load()))
+
+    def _adjoint_display(self, value: ast.expr, g: ast.expr) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        if isinstance(value, ast.Dict):
+            pairs = list(zip(value.keys, value.values, strict=True))
+        else:
+            pairs = [(ast.Constant(i), elt) for i, elt in enumerate(value.elts)]
+        for key, elt in pairs:
+            if self._active_expr(elt):
+                part = ast.Subscript(value=copy.deepcopy(g), slice=copy.deepcopy(key),
+                                     ctx=ast.Load())
+                out.extend(self._accumulate(elt, part))
+        return out
+
+    def _adjoint_append(self, stmt: ast.Expr) -> list[ast.stmt]:
+        owner = stmt.value.func.value.id
+        element = stmt.value.args[0]
+        if owner not in self.defined or not self._active_expr(element):
+            return []
+        out = self._own(owner, stmt)
+        popped = ast.Call(func=ast.Attribute(value=self.grad_load(owner), attr="pop",
+                                             ctx=ast.Load()), args=[], keywords=[])
+        return out + self._accumulate(element, popped)
+
+    def _adjoint_user_call(self, stmt: ast.Assign, op: Op, g: ast.expr) -> list[ast.stmt]:
+        active = tuple(p for p, a in op.args.items() if self._active_expr(a))
+        if not active:
+            return []
+        derivative = self.callees(op.callee, active)
+        saved = self._saved_name(stmt)
+        self._note_reads(stmt, [name(saved)])
+        backward = ast.Call(func=name(derivative.backward), args=[g, name(saved)], keywords=[])
+        args = [op.args[p] for p in derivative.wrt]
+        if len(args) == 1:
+            return self._accumulate(args[0], backward)
+        fresh = all(isinstance(a, ast.Name) and a.id not in self.defined for a in args) and (
+            len({a.id for a in args}) == len(args)
+        )
+        if fresh:
+            targets = ast.Tuple(elts=[name(self.grad(a.id), True) for a in args], ctx=ast.Store())
+            for a in args:
+                self.defined.add(a.id)
+                self.owned.discard(a.id)
+            return [ast.Assign(targets=[targets], value=backward)]
+        grads_var = self.namer.fresh(f"grads_{op.callee.__name__}")
+        out: list[ast.stmt] = [ast.Assign(targets=[name(grads_var, True)], value=backward)]
+        for i, a in enumerate(args):
+            out.extend(self._accumulate(a, ast.Subscript(value=name(grads_var),
+                                                         slice=ast.Constant(i), ctx=ast.Load())))
+        return out
+
+    def _forward_user_call(self, stmt: ast.Assign, op: Op) -> ast.stmt:
+        active = tuple(p for p, a in op.args.items() if self._active_expr(a))
+        derivative = self.callees(op.callee, active)
+        value = copy.deepcopy(stmt.value)
+        value.func = name(derivative.forward)
+        targets = ast.Tuple(elts=[copy.deepcopy(stmt.targets[0]),
+                                  name(self._saved_name(stmt), True)], ctx=ast.Store())
+        return located(ast.Assign(targets=[targets], value=value), stmt)
+
+    def _saved_name(self, stmt: ast.Assign) -> str:
+        key = -id(stmt)
+        if key not in self.slots:
+            self.slots[key] = self.namer.fresh(f"{stmt.targets[0].id}_saved")
+        return self.slots[key]
+
+    # -- control flow -----------------------------------------------------------------------
+    def _adjoint_if(self, stmt: ast.If) -> list[ast.stmt]:
+        test_var = self._control_var(stmt, stmt.test)
+        self._note_reads(stmt, [name(test_var)])
+        start_defined, start_owned = set(self.defined), set(self.owned)
+        body = self.adjoint_block(stmt.body)
+        body_defined, body_owned = self.defined, self.owned
+        self.defined, self.owned = set(start_defined), set(start_owned)
+        orelse = self.adjoint_block(stmt.orelse)
+        else_defined, else_owned = self.defined, self.owned
+        merged = body_defined | else_defined
+        body += self._zero_fill(merged - body_defined, stmt)
+        orelse += self._zero_fill(merged - else_defined, stmt)
+        self.defined = merged
+        self.owned = (body_owned | (merged - body_defined)) & (else_owned | (merged - else_defined))
+        if not _has_code(body) and not _has_code(orelse):
+            return []
+        branch = ast.If(test=name(test_var), body=body or [ast.Pass()], orelse=orelse)
+        if not _has_code(body):
+            branch = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=name(test_var)),
+                            body=orelse, orelse=[])
+        return [*self._pop_control(stmt, test_var), located(branch, stmt)]
+
+    def _zero_fill(self, variables: set[str], like: ast.stmt) -> list[ast.stmt]:
+        out = []
+        for var in sorted(variables):
+            out.append(ast.Assign(targets=[name(self.grad(var), True)],
+                                  value=call("zeros_like_grad", name(var))))
+        return out
+
+    def _adjoint_loop(self, stmt: ast.For | ast.While) -> list[ast.stmt]:
+        entry_defined, entry_owned = set(self.defined), set(self.owned)
+        start_defined, start_owned = set(entry_defined), set(entry_owned)
+        for _ in range(20):  # fixed point: what the body's adjoint needs defined at its top
+            self.defined, self.owned = set(start_defined), set(start_owned)
+            body = self.adjoint_block(stmt.body)
+            grown = self.defined - start_defined
+            lost = start_owned - self.owned
+            if not grown and not lost:
+                break
+            start_defined |= self.defined
+            start_owned -= lost
+        end_defined = self.defined
+        body += self._zero_fill(start_defined - end_defined, stmt)
+        self.defined, self.owned = set(start_defined), set(start_owned) & self.owned
+        if not _has_code(body):
+            self.defined, self.owned = entry_defined, entry_owned
+            return []
+        prologue = self._zero_fill(start_defined - entry_defined, stmt)
+        for var in start_defined - entry_defined:
+            self._note_reads(stmt, [name(var)])
+        pops = [assign(var, _pop(self._stack(var, stmt)), stmt)
+                for var in reversed(self.snapshots.get(id(stmt), []))]
+        header = self._reverse_header(stmt)
+        loop = ast.For(target=header[0], iter=header[1], body=pops + body, orelse=[],
+                       type_comment=None)
+        counter_pops = (self._pop_control(stmt, self.control[id(stmt)])
+                        if id(stmt) in self.control else [])
+        return [*prologue, *counter_pops, located(loop, stmt)]
+
+    def _reverse_header(self, stmt: ast.For | ast.While) -> tuple[ast.expr, ast.expr]:
+        if isinstance(stmt, ast.For) and not self._needs_counter(stmt):
+            self._note_reads(stmt, [stmt.iter])
+            return copy.deepcopy(stmt.target), call("reversed", copy.deepcopy(stmt.iter))
+        counter = self._control_var(stmt, None)
+        self._note_reads(stmt, [name(counter)])
+        return name("_", True), call("range", name(counter))
+
+    def _range_loop_vars(self, stmt: ast.stmt) -> set[str]:
+        place = self.places.get(id(stmt))
+        if place is None:
+            return set()
+        return {loop.target.id for loop in place.loops
+                if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)}
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _active_expr(self, expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Name):
+            return self.activity.is_active(expr.id)
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            return any(self._active_expr(e) for e in expr.elts)
+        return False
+
+    def _no_rule(self, stmt: ast.stmt, op: Op, param: str | None = None) -> Exception:
+        label = op.label or getattr(op.callee, "__name__", "this call")
+        if param is not None:
+            return self.parsed.no_derivative(
+                stmt, f"{label} has no derivative with respect to its argument `{param}`; "
+                "pass a constant there, or wrap it in `sg.stop_gradient(...)`.")
+        spelled = label if "." in label else getattr(op.callee, "__qualname__", label)
+        params = _stub_parameters(op.callee, len(op.args))
+        stub = (
+            f"    @sg.defvjp({spelled})\n"
+            f"    def {spelled.split('.')[-1]}_vjp(g, ans, {params}):\n"
+            "        return ...  # the cotangent of each argument"
+        )
+        return self.parsed.no_derivative(
+            stmt, f"`{label}` has no derivative rule and no Python source to differentiate.\n"
+            f"Register one before differentiating, for example:\n{stub}")
+
+
+# -- module helpers -------------------------------------------------------------------------
+def _assigned_names(stmt: ast.AST) -> set[str]:
+    if isinstance(stmt, ast.Assign):
+        out: set[str] = set()
+        for t in stmt.targets:
+            out |= target_names(t)
+        return out
+    if isinstance(stmt, ast.AugAssign):
+        return {stored_base(stmt.target)}
+    if isinstance(stmt, ast.For):
+        return target_names(stmt.target)
+    if is_append(stmt):
+        return set()
+    return set()
+
+
+def _walk_loop_body(loop: ast.stmt):
+    """Nodes of a loop's body, not descending into inner loops."""
+    stack = list(loop.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.For, ast.While)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _pop(stack: str) -> ast.expr:
+    return ast.Call(func=ast.Attribute(value=name(stack), attr="pop", ctx=ast.Load()),
+                    args=[], keywords=[])
+
+
+def _np_call(fname: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(func=ast.Attribute(value=name("np"), attr=fname, ctx=ast.Load()),
+                    args=list(args), keywords=[])
+
+
+def _is_fresh_call(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
+        isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
+        and expr.func.attr == "copy"
+    )
+
+
+def _is_basic_index(index: ast.expr, range_vars: set[str]) -> bool:
+    """Indices that select each element at most once, so ``+=`` cannot lose a duplicate."""
+    if isinstance(index, ast.Tuple):
+        return all(_is_basic_index(e, range_vars) for e in index.elts)
+    if isinstance(index, ast.Slice):
+        return True
+    if isinstance(index, ast.Constant):
+        return isinstance(index.value, (int, str)) or index.value is None or (
+            index.value is Ellipsis)
+    if isinstance(index, ast.Name):
+        return index.id in range_vars
+    if isinstance(index, ast.BinOp):
+        return all(_is_basic_index(s, range_vars) for s in (index.left, index.right))
+    if isinstance(index, ast.UnaryOp):
+        return _is_basic_index(index.operand, range_vars)
+    if isinstance(index, ast.Attribute):
+        return isinstance(index.value, ast.Name) and index.value.id in ("np", "numpy")
+    return False
+
+
+def _stub_parameters(callee: object, count: int) -> str:
+    try:
+        names = list(inspect.signature(callee).parameters)
+    except (TypeError, ValueError):
+        names = []
+    if not names:
+        names = ["x", "y", "z", "w"][: max(count, 1)]
+    return ", ".join(names)
+
+
+def _same_text(code: str, comment: str) -> bool:
+    def squash(text: str) -> str:
+        return "".join(text.split()).replace("'", '"')
+    return squash(code) == squash(comment.split("#", 1)[-1])
+
+
+def _has_code(stmts: list[ast.stmt]) -> bool:
+    return any(not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+               and not isinstance(s, ast.Pass) for s in stmts)
+
+
+__all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult", "fold"]

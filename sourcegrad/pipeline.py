@@ -1,0 +1,296 @@
+"""The order of the passes. Read this first.
+
+    parse        frontend/source.py    the function's AST, with the file's real line numbers
+    check        frontend/checks.py    reject unsupported constructs, with advice
+    desugar      passes/desugar.py     one return, range loops, no comprehensions/ternaries
+    ssa          passes/ssa.py         straight-line reassignments get names of their own
+    activity     passes/activity.py    which variables need a derivative at all
+    normalize    passes/normalize.py   one differentiable operation per statement
+    reverse      passes/reverse.py     forward sweep + adjoint (rules inlined by codegen/)
+    assemble     this module           grad_f / value_and_grad_f / forward_f + backward_f
+    compile      compile.py            a live function, registered with linecache
+
+Set ``SOURCEGRAD_DEBUG_PASSES=1`` to print the function after each pass.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import os
+import sys
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .codegen import printer
+from .codegen.names import Namer
+from .compile import compile_function
+from .errors import UnsupportedSyntaxError
+from .frontend import checks
+from .frontend.resolve import Resolver
+from .frontend.source import Parsed, parse_function
+from .passes import activity as activity_pass
+from .passes import desugar, normalize, ssa
+from .passes.desugar import assign, call, name
+from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
+from .rules import support
+
+HELPERS: dict[str, Any] = {
+    "np": np,
+    **{n: getattr(support, n) for n in dir(support)
+       if not n.startswith("_") and isinstance(getattr(support, n), types.FunctionType)},
+}
+
+
+def _debug(stage: str, fdef: ast.FunctionDef) -> None:
+    if os.environ.get("SOURCEGRAD_DEBUG_PASSES"):
+        print(f"--- after {stage} ---", file=sys.stderr)
+        print(printer.to_source(fdef), file=sys.stderr)
+
+
+@dataclass
+class ReverseAnalysis:
+    """Everything the reverse transformation learnt about one (function, wrt)."""
+
+    parsed: Parsed
+    fdef: ast.FunctionDef
+    params: list[str]
+    wrt: tuple[str, ...]
+    result: ReverseResult
+    namer: Namer
+    callee_functions: dict[str, Any] = field(default_factory=dict)
+
+
+_IN_PROGRESS: list[Any] = []
+
+
+def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
+    parsed = parse_function(fn)
+    checks.reject_unsupported(parsed)
+    params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args
+              + parsed.tree.args.kwonlyargs]
+    for w in wrt:
+        if w not in params:
+            raise ValueError(f"{fn.__name__} has no parameter named {w!r}")
+    namer = Namer(_reserved_names(parsed))
+    fdef = desugar.run(parsed, namer)
+    _debug("desugar", fdef)
+    fdef.body = ssa.run(fdef.body, set(params), namer)
+    _single_named_return(fdef, namer)
+    _debug("ssa", fdef)
+    resolver = Resolver(parsed, activity_pass.local_names(fdef))
+    outputs = _returned_names(fdef)
+    activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
+    normalizer = normalize.Normalizer(namer, resolver, activity.is_active,
+                                      lambda e: _is_namespace(parsed, e, resolver))
+    fdef.body = normalizer.block(fdef.body)
+    resolver.locals = activity_pass.local_names(fdef)
+    activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
+    _debug("normalize", fdef)
+    analysis = ReverseAnalysis(parsed, fdef, params, wrt, None, namer)  # type: ignore[arg-type]
+
+    def provide(callee: Any, active: tuple[str, ...]) -> CalleeDerivative:
+        return _callee_derivative(analysis, callee, active)
+
+    if fn in _IN_PROGRESS:
+        raise UnsupportedSyntaxError(
+            "a recursive call", "Rewrite the recursion as a loop.", parsed.filename,
+            parsed.tree.lineno, 0, parsed.line(parsed.tree.lineno))
+    _IN_PROGRESS.append(fn)
+    try:
+        comments = _statement_texts(parsed)
+        reverse = ReverseMode(parsed, resolver, activity, namer, provide,
+                              lambda line: printer.COMMENT_MARK + comments.get(
+                                  line, parsed.line(line).strip()))
+        analysis.result = reverse.run(fdef)
+    finally:
+        _IN_PROGRESS.pop()
+    return analysis
+
+
+def _callee_derivative(caller: ReverseAnalysis, callee: Any, active: tuple[str, ...]
+                       ) -> CalleeDerivative:
+    key = f"{callee.__name__}:{','.join(active)}"
+    if key in caller.callee_functions:
+        return caller.callee_functions[key]
+    forward_fn, backward_fn = split_functions(callee, active)
+    forward_name = caller.namer.fresh(f"forward_{callee.__name__}")
+    backward_name = caller.namer.fresh(f"backward_{callee.__name__}")
+    caller.callee_functions[forward_name] = forward_fn
+    caller.callee_functions[backward_name] = backward_fn
+    derivative = CalleeDerivative(forward_name, backward_name, active)
+    caller.callee_functions[key] = derivative
+    return derivative
+
+
+# -- assembling the generated functions -----------------------------------------------------
+def grad_function_ast(analysis: ReverseAnalysis, with_value: bool) -> ast.FunctionDef:
+    """``grad_f``: the forward sweep, the seed, the backward sweep, the gradients."""
+    fdef, result = analysis.fdef, analysis.result
+    body = list(result.forward)
+    output = result.output
+    if result.output_grad is not None:
+        body.append(assign(result.output_grad, call("scalar_seed", name(output.id)), fdef))
+    body.extend(result.adjoint)
+    grads = [_final_gradient(analysis, w) for w in analysis.wrt]
+    value: ast.expr = grads[0] if len(grads) == 1 else ast.Tuple(elts=grads, ctx=ast.Load())
+    if with_value:
+        value = ast.Tuple(elts=[copy.deepcopy(output), value], ctx=ast.Load())
+    body.append(ast.Return(value=value))
+    prefix = "value_and_grad" if with_value else "grad"
+    return _function(f"{prefix}_{analysis.parsed.tree.name}", fdef.args, body)
+
+
+def _final_gradient(analysis: ReverseAnalysis, param: str) -> ast.expr:
+    grads = analysis.result.grads
+    if param in grads:
+        return call("as_gradient", name(grads[param]), name(param))
+    return call("zeros_like_grad", name(param))
+
+
+def _function(fname: str, args: ast.arguments, body: list[ast.stmt]) -> ast.FunctionDef:
+    clean_args = copy.deepcopy(args)
+    clean_args.defaults = [ast.Constant(None) if d is not None else d
+                           for d in clean_args.defaults]
+    clean_args.kw_defaults = [ast.Constant(None) if d is not None else d
+                              for d in clean_args.kw_defaults]
+    for a in clean_args.posonlyargs + clean_args.args + clean_args.kwonlyargs:
+        a.annotation = None
+    fdef = ast.FunctionDef(name=fname, args=clean_args, body=body, decorator_list=[],
+                           returns=None, type_comment=None)
+    return ast.fix_missing_locations(fdef)
+
+
+def render(fdef: ast.FunctionDef) -> str:
+    return printer.to_source(fdef)
+
+
+def compile_generated(analysis: ReverseAnalysis, fdef: ast.FunctionDef) -> types.FunctionType:
+    source = render(fdef)
+    fn = analysis.parsed.fn
+    cells = {}
+    if fn.__closure__:
+        cells = dict(zip(fn.__code__.co_freevars, fn.__closure__, strict=True))
+    helpers = {**HELPERS, **{k: v for k, v in analysis.callee_functions.items()
+                             if not isinstance(v, CalleeDerivative)}}
+    compiled = compile_function(source, fdef.name, fn.__globals__, cells, helpers,
+                                fn.__defaults__, fn.__kwdefaults__)
+    compiled.source = source
+    return compiled
+
+
+def split_functions(fn: Any, wrt: tuple[str, ...]) -> tuple[Any, Any]:
+    """``forward_f(*args) -> (value, saved)`` and ``backward_f(cotangent, saved) -> grads``."""
+    analysis = analyse_reverse(fn, wrt)
+    forward_ast, backward_ast = split_function_asts(analysis)
+    return compile_generated(analysis, forward_ast), compile_generated(analysis, backward_ast)
+
+
+def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast.FunctionDef]:
+    fdef, result = analysis.fdef, analysis.result
+    fname = analysis.parsed.tree.name
+    output = result.output if result.output is not None else ast.Constant(None)
+    residuals = _residuals(analysis)
+    saved_name = analysis.namer.fresh("saved")
+    forward_body = list(result.forward)
+    saved = ast.Tuple(elts=[name(r) for r in residuals], ctx=ast.Load())
+    forward_body.append(ast.Return(value=ast.Tuple(elts=[copy.deepcopy(output), saved],
+                                                   ctx=ast.Load())))
+    forward = _function(f"forward_{fname}", fdef.args, forward_body)
+    seed = result.output_grad or analysis.namer.fresh("grad_output")
+    backward_body: list[ast.stmt] = []
+    if residuals:
+        targets = ast.Tuple(elts=[name(r, True) for r in residuals], ctx=ast.Store())
+        if len(residuals) == 1:
+            targets = ast.Tuple(elts=[name(residuals[0], True)], ctx=ast.Store())
+        backward_body.append(ast.Assign(targets=[targets], value=name(saved_name)))
+    backward_body.extend(result.adjoint)
+    grads = [name(result.grads[w]) if w in result.grads else call("zeros_like_grad", name(w))
+             for w in analysis.wrt]
+    backward_body.append(ast.Return(value=ast.Tuple(elts=grads, ctx=ast.Load())))
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=seed), ast.arg(arg=saved_name)],
+                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    backward = _function(f"backward_{fname}", args, backward_body)
+    return forward, backward
+
+
+def _residuals(analysis: ReverseAnalysis) -> list[str]:
+    result = analysis.result
+    forward_names = set(analysis.params)
+    for stmt in result.forward:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                forward_names.add(node.id)
+    used: list[str] = []
+    for stmt in result.adjoint:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and node.id in forward_names and node.id not in used:
+                used.append(node.id)
+    for w in analysis.wrt:
+        if w not in result.grads and w not in used:
+            used.append(w)
+    return used
+
+
+# -- small helpers --------------------------------------------------------------------------
+def _reserved_names(parsed: Parsed) -> set[str]:
+    names = set(HELPERS) | {"math", "_"}
+    for node in ast.walk(parsed.tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    fname = parsed.tree.name
+    names |= {fname, f"grad_{fname}", f"value_and_grad_{fname}", f"forward_{fname}",
+              f"backward_{fname}", f"jvp_{fname}"}
+    names |= set(parsed.globals) & names
+    return names
+
+
+def _single_named_return(fdef: ast.FunctionDef, namer: Namer) -> None:
+    """End the function with ``return <name>`` (or a tuple of names) so that the output's
+    adjoint has a name to hang on."""
+    last = fdef.body[-1] if fdef.body else None
+    if not isinstance(last, ast.Return) or last.value is None:
+        return
+    if isinstance(last.value, ast.Name):
+        return
+    base = "result" if isinstance(last.value, ast.Tuple) else f"{fdef.name}_value"
+    temp = namer.fresh(base)
+    fdef.body[-1:] = [assign(temp, last.value, last),
+                      desugar.located(ast.Return(value=name(temp)), last)]
+
+
+def _returned_names(fdef: ast.FunctionDef) -> set[str]:
+    last = fdef.body[-1] if fdef.body else None
+    if isinstance(last, ast.Return) and last.value is not None:
+        return {n.id for n in ast.walk(last.value) if isinstance(n, ast.Name)}
+    return set()
+
+
+def _is_namespace(parsed: Parsed, expr: ast.expr, resolver: Resolver) -> bool:
+    return isinstance(resolver.value_of(expr), types.ModuleType)
+
+
+def _statement_texts(parsed: Parsed) -> dict[int, str]:
+    """The user's text of each statement, by line, for provenance comments."""
+    texts: dict[int, str] = {}
+    for node in ast.walk(parsed.tree):
+        if not isinstance(node, ast.stmt) or node is parsed.tree:
+            continue
+        if isinstance(node, (ast.If, ast.For, ast.While)):
+            header = parsed.line(node.lineno).strip()
+            texts.setdefault(node.lineno, header)
+            continue
+        lines = [parsed.line(n).strip() for n in range(node.lineno,
+                                                         (node.end_lineno or node.lineno) + 1)]
+        texts.setdefault(node.lineno, " ".join(lines))
+    return texts
+
+
+def parameter_names(fn: Any) -> list[str]:
+    return list(inspect.signature(fn).parameters)

@@ -257,12 +257,25 @@ def _single_named_return(fdef: ast.FunctionDef, namer: Namer) -> None:
     last = fdef.body[-1] if fdef.body else None
     if not isinstance(last, ast.Return) or last.value is None:
         return
-    if isinstance(last.value, ast.Name):
+    if isinstance(last.value, ast.Name) and _assigned_once_at_top(fdef, last.value.id):
         return
     base = "result" if isinstance(last.value, ast.Tuple) else f"{fdef.name}_value"
     temp = namer.fresh(base)
     fdef.body[-1:] = [assign(temp, last.value, last),
                       desugar.located(ast.Return(value=name(temp)), last)]
+
+
+def _assigned_once_at_top(fdef: ast.FunctionDef, var: str) -> bool:
+    """Is ``var`` assigned exactly once, by a top-level statement? Then its final value is
+    never overwritten or restored, and can be returned as it is."""
+    params = {a.arg for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs}
+    if var in params:
+        return False
+    top = [s for s in fdef.body if isinstance(s, ast.Assign)
+           and var in activity_pass.target_names(s.targets[0])]
+    everywhere = [n for n in ast.walk(fdef) if isinstance(n, ast.Name) and n.id == var
+                  and isinstance(n.ctx, ast.Store)]
+    return len(top) == 1 == len(everywhere)
 
 
 def _returned_names(fdef: ast.FunctionDef) -> set[str]:

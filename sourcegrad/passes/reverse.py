@@ -169,8 +169,8 @@ class ReverseMode:
             for var in _assigned_names(stmt):
                 self.assignments.setdefault(var, []).append(stmt)
             if isinstance(stmt, ast.If):
-                self._index(stmt.body, (*here, 0), loops)
-                self._index(stmt.orelse, (*here, 1), loops)
+                self._index(stmt.body, (*here, _BRANCH, 0), loops)
+                self._index(stmt.orelse, (*here, _BRANCH, 1), loops)
             elif isinstance(stmt, (ast.For, ast.While)):
                 self._index(stmt.body, (*here, 0), (*loops, stmt), direct=True)
 
@@ -202,7 +202,7 @@ class ReverseMode:
         last_line = None
         for stmt in stmts:
             code = self.forward(stmt)
-            if code and stmt.lineno != last_line:
+            if code and getattr(stmt, "lineno", None) not in (None, last_line):
                 if not self._says_the_same(code, stmt):
                     out.append(self._comment(stmt))
                 last_line = stmt.lineno
@@ -371,14 +371,14 @@ class ReverseMode:
             return False
         if set(map(id, place.loops)) & set(map(id, here.loops)):
             return True
-        return place.path < here.path and here.path[: len(place.path)] != place.path
+        return _runs_before(place.path, here.path)
 
     def _maybe_bound_before(self, stmt: ast.stmt, var: str) -> bool:
         if var in self.params:
             return True
         here = self.places[id(stmt)].path
-        return any(self.places[id(s)].path < here for s in self.assignments.get(var, [])
-                   if s is not stmt)
+        return any(_runs_before(self.places[id(s)].path, here)
+                   for s in self.assignments.get(var, []) if s is not stmt)
 
     def _body_local(self, var: str, loop: ast.stmt) -> bool:
         if var in self.params:
@@ -393,8 +393,9 @@ class ReverseMode:
         loop_path = self.places[id(loop)].path
         here = self.places[id(stmt)].path
         return not any(
-            self.places[id(s)].path < here and self.places[id(s)].path[: len(loop_path)]
-            == loop_path for s in self.assignments.get(var, []) if s is not stmt
+            _runs_before(self.places[id(s)].path, here)
+            and self.places[id(s)].path[: len(loop_path)] == loop_path
+            for s in self.assignments.get(var, []) if s is not stmt
         )
 
     def _stack(self, var: str, loop: ast.stmt, is_slice: bool = False) -> str:
@@ -457,7 +458,7 @@ class ReverseMode:
         last_line = None
         for stmt in reversed(stmts):
             code = self.adjoint(stmt)
-            if code and stmt.lineno != last_line:
+            if code and getattr(stmt, "lineno", None) not in (None, last_line):
                 out.append(self._comment(stmt))
                 last_line = stmt.lineno
             out.extend(code)
@@ -836,6 +837,21 @@ class ReverseMode:
 
 
 # -- module helpers -------------------------------------------------------------------------
+_BRANCH = -1  # path marker: the next index chooses the body (0) or the else (1) of an `if`
+
+
+def _runs_before(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
+    """Can the statement at ``first`` run before the one at ``second`` in one pass through
+    the code (ignoring loops)? Not if they sit in the two branches of one ``if``, nor if
+    ``first`` encloses ``second``."""
+    for k, (a, b) in enumerate(zip(first, second)):
+        if a != b:
+            if k > 0 and first[k - 1] == _BRANCH:
+                return False
+            return a < b
+    return False
+
+
 def _assigned_names(stmt: ast.AST) -> set[str]:
     if isinstance(stmt, ast.Assign):
         out: set[str] = set()

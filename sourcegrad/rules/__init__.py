@@ -5,7 +5,14 @@ Importing this package registers every rule. ``registry.RULES`` maps each primit
 whose results carry no derivative.
 """
 
-from . import arithmetic, elementwise, reductions  # noqa: F401  (registration)
+from . import (  # noqa: F401  (registration)
+    arithmetic,
+    comparisons,
+    elementwise,
+    linalg,
+    reductions,
+    shapes,
+)
 from .registry import NONDIFF, RULES, Rule, is_nondifferentiable, lookup, rule, table_version
 
 __all__ = ["NONDIFF", "RULES", "Rule", "is_nondifferentiable", "lookup", "rule", "table_version"]

@@ -151,6 +151,18 @@ def _bind(record: Rule, args: Sequence[Any], kwargs: dict[str, Any]) -> inspect.
     return sig.replace(parameters=params).bind(*args, **kwargs)
 
 
+def checkable_params(primitive: Callable[..., Any], args: Sequence[Any],
+                     kwargs: dict[str, Any] | None = None) -> list[str]:
+    """The parameters of ``primitive``'s rule that this call gives float values, i.e. the
+    ones ``check_rule`` checks."""
+    record = lookup(primitive)
+    if record is None:
+        raise LookupError(f"no rule is registered for {primitive!r}")
+    bound = _bind(record, args, dict(kwargs or {}))
+    return [p for p in record.diff_params
+            if bound.arguments.get(p) is not None and _is_float_tree(bound.arguments[p])]
+
+
 def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
                kwargs: dict[str, Any] | None = None, *, eps: float = 1e-6,
                rtol: float = 1e-6, directions: int = 2, symmetric: bool = False,
@@ -170,11 +182,9 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
     rng = np.random.default_rng(seed)
     ans = primitive(*args, **kwargs)
     bound = _bind(record, args, kwargs)
-    checked = []
-    for param in record.diff_params:
-        value = bound.arguments.get(param)
-        if value is None or not _is_float_tree(value):
-            continue
+    checked = checkable_params(primitive, args, kwargs)
+    for param in checked:
+        value = bound.arguments[param]
 
         def f(v, param=param):
             call = inspect.BoundArguments(bound.signature, bound.arguments.copy())
@@ -189,7 +199,6 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
             if record.has_jvp(param):
                 jvp = rule_jvp(record, param, d, ans, bound, primitive)
                 _check_jvp(record, param, jvp, fd, rtol)
-        checked.append(param)
     return checked
 
 

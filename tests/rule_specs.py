@@ -332,6 +332,11 @@ SPECS: list[Spec] = [
                               case(Arr((2, 3)), np.array([5, 0, 0]), axis=None))),
     Spec(np.sort, (case(Arr((3, 4), "distinct")), case(Arr((3, 4), "distinct"), axis=0),
                    case(Arr((3, 4), "distinct"), axis=None), case(Arr((5,), "distinct")))),
+    Spec(np.full, (case((2, 3), Arr(())), case((2, 3), Arr((3,))), case((2, 3), Flt()))),
+    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))))),
+    Spec(np.linspace, (case(Flt(), Flt(), 5), case(Arr((3,)), Arr(()), 4, axis=-1),
+                       case(Arr(()), Arr((2,)), 3, endpoint=False),
+                       case(Arr((2, 1)), Arr((3,)), 4, axis=1))),
     # -------------------------------------------------------------------------- linalg
     Spec(np.matmul, pairs(((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
                           ((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (5, 4, 2)), ((4,), (2, 4, 3)),
@@ -390,6 +395,40 @@ SPECS: list[Spec] = [
                               case(Arr((3, 3), "spd"), upper=True)), symmetric=True),
     Spec(np.linalg.eigh, (case(Arr((3, 3), "symmetric")), case(Arr((2, 3, 3), "symmetric")),
                           case(Arr((3, 3), "symmetric"), UPLO="U")), symmetric=True),
+]
+
+
+SPECS += [
+    Spec(math.sqrt, _scalar("positive")),
+    Spec(math.exp, _scalar("real")),
+    Spec(math.expm1, _scalar("real")),
+    Spec(math.log, _scalar("positive") + _scalar("positive", "above_one")),
+    Spec(math.log1p, _scalar("positive")),
+    Spec(math.log2, _scalar("positive")),
+    Spec(math.log10, _scalar("positive")),
+    Spec(math.pow, _scalar("positive", "real") + (case(Flt(), 3), case(Flt("positive"), 0.5))),
+    Spec(math.sin, _scalar("real")),
+    Spec(math.cos, _scalar("real")),
+    Spec(math.tan, _scalar("unit")),
+    Spec(math.asin, _scalar("unit")),
+    Spec(math.acos, _scalar("unit")),
+    Spec(math.atan, _scalar("real")),
+    Spec(math.atan2, _scalar("real", "real")),
+    Spec(math.hypot, _scalar("nonzero", "nonzero") + _scalar("real", "real", "real")),
+    Spec(math.degrees, _scalar("real")),
+    Spec(math.radians, _scalar("real")),
+    Spec(math.sinh, _scalar("real")),
+    Spec(math.cosh, _scalar("real")),
+    Spec(math.tanh, _scalar("real")),
+    Spec(math.asinh, _scalar("real")),
+    Spec(math.acosh, _scalar("above_one")),
+    Spec(math.atanh, _scalar("unit")),
+    Spec(math.erf, _scalar("real")),
+    Spec(math.erfc, _scalar("real")),
+    Spec(math.fabs, _scalar("nonzero")),
+    Spec(float, (case(Flt()), case(Arr(())))),
+    *(Spec(fn, _scalar(domain)) for fn, domain in [(_math("cbrt"), "nonzero"),
+                                                   (_math("exp2"), "real")] if fn is not None),
 ]
 
 

@@ -10,7 +10,9 @@ from . import (  # noqa: F401  (registration)
     comparisons,
     elementwise,
     linalg,
+    nondiff,
     reductions,
+    scalar,
     shapes,
 )
 from .registry import NONDIFF, RULES, Rule, is_nondifferentiable, lookup, rule, table_version

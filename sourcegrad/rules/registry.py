@@ -168,7 +168,9 @@ def _params_of(fn: FunctionType, kind: str) -> tuple[tuple[str, ...], dict[str, 
 
 
 def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Rule]:
-    """Register the class below as the derivative rule of ``primitives`` (aliases allowed)."""
+    """Register the class below as the derivative rule of ``primitives`` (aliases allowed;
+    ``None`` entries, for functions this Python or NumPy lacks, are skipped)."""
+    primitives = tuple(p for p in primitives if p is not None)
 
     def register(cls: type) -> Rule:
         methods = {

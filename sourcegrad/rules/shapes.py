@@ -10,7 +10,9 @@ import numpy as np
 
 from .registry import rule
 from .support import (
+    along_samples,
     inverse_permutation,
+    linspace_weights,
     reshape_each,
     split_back,
     unbroadcast,
@@ -183,6 +185,55 @@ class real:
 
     def vjp_val(g, ans, val):
         return g
+
+
+@rule(np.full)
+class full:
+    """Differentiable in ``fill_value``, which is broadcast over ``shape``."""
+
+    torch_name = "Expand"
+    linear = True
+    nondiff = ("shape", "dtype", "order")
+
+    def vjp_fill_value(g, ans, shape, fill_value, dtype=None, order="C"):
+        return unbroadcast(g, fill_value)
+
+
+@rule(np.full_like)
+class full_like:
+    torch_name = "Expand"
+    linear = True
+    nondiff = ("a", "dtype", "order", "subok", "shape")
+
+    def vjp_fill_value(g, ans, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+        return unbroadcast(g, fill_value)
+
+
+@rule(np.linspace)
+class linspace:
+    """Differentiable in ``start`` and ``stop`` (each sample is a weighted mean of the two);
+    ``retstep=True`` is refused."""
+
+    torch_name = "Linspace"
+    nondiff = ("num", "endpoint", "retstep", "dtype", "axis")
+
+    def vjp_start(g, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
+                  axis=0):
+        return unbroadcast(np.sum(g * (1 - linspace_weights(ans, num, endpoint, axis)),
+                                  axis=axis), start)
+
+    def vjp_stop(g, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
+                 axis=0):
+        return unbroadcast(np.sum(g * linspace_weights(ans, num, endpoint, axis), axis=axis),
+                           stop)
+
+    def jvp_start(t, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
+                  axis=0):
+        return along_samples(t, ans, axis) * (1 - linspace_weights(ans, num, endpoint, axis))
+
+    def jvp_stop(t, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
+                 axis=0):
+        return along_samples(t, ans, axis) * linspace_weights(ans, num, endpoint, axis)
 
 
 # ----------------------------------------------------------------------- repeat and join

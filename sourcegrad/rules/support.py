@@ -632,3 +632,22 @@ def eigh_jvp(t, ans):
     w, v = ans
     rotated = _transpose(v) @ _symmetric_part(t) @ v
     return np.diagonal(rotated, axis1=-2, axis2=-1), v @ (_eigengap_inverse(w) * rotated)
+
+
+def linspace_weights(ans, num, endpoint=True, axis=0):
+    """The share of ``stop`` in each sample of ``np.linspace(start, stop, num, endpoint,
+    axis=axis)`` (the rest is ``start``'s), shaped to broadcast against ``ans``."""
+    if isinstance(ans, tuple):
+        raise NotImplementedError("sourcegrad does not differentiate np.linspace(..., "
+                                  "retstep=True); compute the step from start and stop")
+    shape = [1] * np.ndim(ans)
+    shape[axis] = num
+    weights = np.linspace(0, 1, num, endpoint=endpoint, dtype=_grad_dtype(ans))
+    return np.reshape(weights, shape)
+
+
+def along_samples(t, ans, axis=0):
+    """The tangent ``t`` of ``np.linspace``'s ``start`` or ``stop``, broadcast to the shape
+    of one sample and given a length-1 ``axis`` so it broadcasts against ``ans``."""
+    sample_shape = np.delete(np.shape(ans), axis % np.ndim(ans))
+    return np.expand_dims(np.broadcast_to(t, tuple(sample_shape)), axis)

@@ -151,15 +151,25 @@ def _bind(record: Rule, args: Sequence[Any], kwargs: dict[str, Any]) -> inspect.
     return sig.replace(parameters=params).bind(*args, **kwargs)
 
 
+def _record(primitive: Callable[..., Any]) -> Rule:
+    record = lookup(primitive)
+    if record is None:
+        raise LookupError(f"no rule is registered for {primitive!r}")
+    return record
+
+
+def bind_arguments(primitive: Callable[..., Any], args: Sequence[Any],
+                   kwargs: dict[str, Any] | None = None) -> inspect.BoundArguments:
+    """A call's arguments bound to the parameters of ``primitive``'s rule."""
+    return _bind(_record(primitive), args, dict(kwargs or {}))
+
+
 def checkable_params(primitive: Callable[..., Any], args: Sequence[Any],
                      kwargs: dict[str, Any] | None = None) -> list[str]:
     """The parameters of ``primitive``'s rule that this call gives float values, i.e. the
     ones ``check_rule`` checks."""
-    record = lookup(primitive)
-    if record is None:
-        raise LookupError(f"no rule is registered for {primitive!r}")
-    bound = _bind(record, args, dict(kwargs or {}))
-    return [p for p in record.diff_params
+    bound = bind_arguments(primitive, args, kwargs)
+    return [p for p in _record(primitive).diff_params
             if bound.arguments.get(p) is not None and _is_float_tree(bound.arguments[p])]
 
 
@@ -176,12 +186,10 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
     of symmetric inputs such as ``cholesky``). Raises ``AssertionError`` on a mismatch and
     returns the names of the parameters checked."""
     kwargs = dict(kwargs or {})
-    record = lookup(primitive)
-    if record is None:
-        raise LookupError(f"no rule is registered for {primitive!r}")
+    record = _record(primitive)
     rng = np.random.default_rng(seed)
     ans = primitive(*args, **kwargs)
-    bound = _bind(record, args, kwargs)
+    bound = bind_arguments(primitive, args, kwargs)
     checked = checkable_params(primitive, args, kwargs)
     for param in checked:
         value = bound.arguments[param]

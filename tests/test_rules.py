@@ -12,12 +12,15 @@ from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes, 
 
 from sourcegrad.rules import NONDIFF, RULES, lookup, rule
 from sourcegrad.testing import (
+    bind_arguments,
     check_rule,
     checkable_params,
     numerical_jacobian,
     numerical_jvp,
     numerical_vjp,
+    rule_jvp,
     tree_leaves,
+    tree_map,
 )
 from tests.rule_specs import DOMAINS, SPECS, spec_cases
 
@@ -189,11 +192,13 @@ def test_power_and_sinc_limits():
 # --------------------------------------------------------------------------------- dtypes
 
 def _float32_cases():
-    """The first case of every row whose arguments are arrays (not Python floats)."""
-    for spec in SPECS:
-        args, kwargs = spec.cases[0].build(seed=0)
-        if not any(isinstance(leaf, float) for leaf in tree_leaves([args, list(kwargs.values())])):
-            yield pytest.param(spec, spec.cases[0], id=f"{spec.name}{spec.cases[0].label()}")
+    """Every case whose arguments are arrays (not Python floats), except ``float()`` whose
+    job is to convert."""
+    for spec, case in spec_cases():
+        args, kwargs = case.build(seed=0)
+        leaves = tree_leaves([args, list(kwargs.values())])
+        if spec.primitive is not float and not any(isinstance(x, float) for x in leaves):
+            yield pytest.param(spec, case, id=f"{spec.name}{case.label()}")
 
 
 def _as_float32(x):
@@ -204,6 +209,10 @@ def _as_float32(x):
     return x
 
 
+def _dtypes(tree):
+    return {np.result_type(leaf) for leaf in tree_leaves(tree)}
+
+
 @pytest.mark.parametrize(("spec", "case"), _float32_cases())
 def test_float32_inputs_give_float32_derivatives(spec, case):
     args, kwargs = case.build(seed=0)
@@ -211,12 +220,16 @@ def test_float32_inputs_give_float32_derivatives(spec, case):
     kwargs = {k: _as_float32(v) for k, v in kwargs.items()}
     record = lookup(spec.primitive)
     ans = spec.primitive(*args, **kwargs)
-    g = [np.ones(np.shape(leaf), dtype=np.float32) for leaf in tree_leaves(ans)]
-    g = g[0] if not isinstance(ans, (list, tuple)) else g
+    float32 = {np.dtype(np.float32)}
+    assert _dtypes(ans) == float32
+    g = tree_map(lambda leaf: np.ones(np.shape(leaf), dtype=np.float32), ans)
+    bound = bind_arguments(spec.primitive, args, kwargs)
     for param in checkable_params(spec.primitive, args, kwargs):
-        grads = record.vjps[param](g, ans, *args, **kwargs)
-        dtypes = {np.result_type(leaf) for leaf in tree_leaves(grads)}
-        assert dtypes == {np.dtype(np.float32)}, param
+        assert _dtypes(record.vjps[param](g, ans, *args, **kwargs)) == float32, param
+        tangent = tree_map(lambda leaf: np.ones(np.shape(leaf), dtype=np.float32),
+                           bound.arguments[param])
+        jvp = rule_jvp(record, param, tangent, ans, bound, spec.primitive)
+        assert _dtypes(jvp) == float32, param
 
 
 # --------------------------------------------------------------------------- the table

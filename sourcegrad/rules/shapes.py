@@ -61,9 +61,9 @@ class moveaxis:
 class reshape:
     torch_name = "Reshape"
     linear = True
-    nondiff = ("shape", "order")
+    nondiff = ("shape", "order", "copy")
 
-    def vjp_a(g, ans, a, shape, order="C"):
+    def vjp_a(g, ans, a, shape, order="C", *, copy=None):
         return np.reshape(g, np.shape(a), order=order)
 
 
@@ -265,9 +265,9 @@ class concatenate:
 
     torch_name = "Cat"
     linear = True
-    nondiff = ("axis", "out")
+    nondiff = ("axis", "out", "dtype", "casting")
 
-    def vjp_arrays(g, ans, arrays, axis=0, out=None):
+    def vjp_arrays(g, ans, arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         return split_back(g, arrays, axis)
 
 
@@ -275,9 +275,9 @@ class concatenate:
 class stack:
     torch_name = "Stack"
     linear = True
-    nondiff = ("axis",)
+    nondiff = ("axis", "out", "dtype", "casting")
 
-    def vjp_arrays(g, ans, arrays, axis=0):
+    def vjp_arrays(g, ans, arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         return list(np.moveaxis(g, axis, 0))
 
 
@@ -287,8 +287,9 @@ class hstack:
 
     torch_name = "Cat"
     linear = True
+    nondiff = ("dtype", "casting")
 
-    def vjp_tup(g, ans, tup):
+    def vjp_tup(g, ans, tup, *, dtype=None, casting="same_kind"):
         return split_back(g, tup, 0 if np.ndim(tup[0]) <= 1 else 1, np.atleast_1d)
 
 
@@ -296,8 +297,9 @@ class hstack:
 class vstack:
     torch_name = "Cat"
     linear = True
+    nondiff = ("dtype", "casting")
 
-    def vjp_tup(g, ans, tup):
+    def vjp_tup(g, ans, tup, *, dtype=None, casting="same_kind"):
         return split_back(g, tup, 0, np.atleast_2d)
 
 
@@ -437,10 +439,10 @@ class sort:
     tied elements each get the cotangent of one output position)."""
 
     torch_name = "Sort"
-    nondiff = ("axis", "kind", "order")
+    nondiff = ("axis", "kind", "order", "stable")
 
-    def vjp_a(g, ans, a, axis=-1, kind=None, order=None):
+    def vjp_a(g, ans, a, axis=-1, kind=None, order=None, *, stable=None):
         return untake_along_axis(g, a, np.argsort(a, axis=axis, kind="stable"), axis)
 
-    def jvp_a(t, ans, a, axis=-1, kind=None, order=None):
+    def jvp_a(t, ans, a, axis=-1, kind=None, order=None, *, stable=None):
         return np.take_along_axis(t, np.argsort(a, axis=axis, kind="stable"), axis)

@@ -120,7 +120,7 @@ def matmul_vjp_x1(g, x1, x2):
     """Cotangent of ``x1`` in ``x1 @ x2``, for every combination of vector and stacked
     matrix operands that ``np.matmul`` accepts (batch dimensions broadcast)."""
     if np.ndim(x1) == 2 and np.ndim(x2) == 2:
-        return g @ x2.T
+        return g @ np.transpose(x2)
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(gm @ np.swapaxes(x2m, -1, -2), x1m), np.shape(x1))
 
@@ -128,7 +128,7 @@ def matmul_vjp_x1(g, x1, x2):
 def matmul_vjp_x2(g, x1, x2):
     """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
     if np.ndim(x1) == 2 and np.ndim(x2) == 2:
-        return x1.T @ g
+        return np.transpose(x1) @ g
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
@@ -315,7 +315,7 @@ def untake(g, a, indices, axis=None, mode="raise"):
     elif mode == "clip":
         indices = np.clip(indices, 0, shape[axis] - 1)
     g = np.moveaxis(g, tuple(range(axis, axis + indices.ndim)), tuple(range(indices.ndim)))
-    moved = np.moveaxis(np.zeros(shape), axis, 0).shape
+    moved = (shape[axis], *shape[:axis], *shape[axis + 1:])
     grad = np.moveaxis(_scatter_add(g, moved, indices), 0, axis)
     return np.reshape(grad, np.shape(a))
 
@@ -398,28 +398,31 @@ def inner_axes(a, b):
     return [np.ndim(a) - 1], [np.ndim(b) - 1]
 
 
-def _kron_grid(x, ndim, first):
-    """``x`` padded to ``ndim`` axes and laid out on the interleaved axes ``(a0, b0, a1, b1,
-    ...)`` of a Kronecker product, as the ``a`` factor if ``first``, else as ``b``."""
-    shape = (1,) * (ndim - np.ndim(x)) + np.shape(x)
-    grid = [(n, 1) if first else (1, n) for n in shape]
-    return np.reshape(x, [n for pair in grid for n in pair])
+def _kron_grids(g, a, b):
+    """``g``, ``a`` and ``b`` laid out on the interleaved axes ``(a0, b0, a1, b1, ...)`` of
+    the Kronecker product (the shorter shape padded with leading 1s, as ``np.kron`` does), so
+    that ``g``'s blocks line up with ``a``'s entries and ``b``'s."""
+    ndim = max(np.ndim(a), np.ndim(b))
+    shape_a = (1,) * (ndim - np.ndim(a)) + np.shape(a)
+    shape_b = (1,) * (ndim - np.ndim(b)) + np.shape(b)
+    a_grid = np.reshape(a, [n for m in shape_a for n in (m, 1)])
+    b_grid = np.reshape(b, [n for m in shape_b for n in (1, m)])
+    blocks = np.reshape(g, [n for pair in zip(shape_a, shape_b, strict=True) for n in pair])
+    return blocks, a_grid, b_grid
 
 
 def kron_vjp_a(g, a, b):
     """Cotangent of ``a`` in ``np.kron(a, b)``: each block of ``g`` contracted with ``b``."""
-    ndim = max(np.ndim(a), np.ndim(b))
-    a_grid, b_grid = _kron_grid(a, ndim, True), _kron_grid(b, ndim, False)
-    blocks = np.reshape(g, np.shape(a_grid * b_grid))
-    return np.reshape(np.sum(blocks * b_grid, axis=tuple(range(1, 2 * ndim, 2))), np.shape(a))
+    blocks, _, b_grid = _kron_grids(g, a, b)
+    b_axes = tuple(range(1, blocks.ndim, 2))
+    return np.reshape(np.sum(blocks * b_grid, axis=b_axes), np.shape(a))
 
 
 def kron_vjp_b(g, a, b):
     """Cotangent of ``b`` in ``np.kron(a, b)``: the blocks of ``g`` weighted by ``a``."""
-    ndim = max(np.ndim(a), np.ndim(b))
-    a_grid, b_grid = _kron_grid(a, ndim, True), _kron_grid(b, ndim, False)
-    blocks = np.reshape(g, np.shape(a_grid * b_grid))
-    return np.reshape(np.sum(blocks * a_grid, axis=tuple(range(0, 2 * ndim, 2))), np.shape(b))
+    blocks, a_grid, _ = _kron_grids(g, a, b)
+    a_axes = tuple(range(0, blocks.ndim, 2))
+    return np.reshape(np.sum(blocks * a_grid, axis=a_axes), np.shape(b))
 
 
 _EINSUM_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -5,7 +5,16 @@ Importing this package registers every rule. ``registry.RULES`` maps each primit
 whose results carry no derivative.
 """
 
-from . import arithmetic, elementwise, reductions  # noqa: F401  (registration)
+from . import (  # noqa: F401  (registration)
+    arithmetic,
+    comparisons,
+    elementwise,
+    linalg,
+    nondiff,
+    reductions,
+    scalar,
+    shapes,
+)
 from .registry import NONDIFF, RULES, Rule, is_nondifferentiable, lookup, rule, table_version
 
 __all__ = ["NONDIFF", "RULES", "Rule", "is_nondifferentiable", "lookup", "rule", "table_version"]

@@ -1,18 +1,30 @@
-"""Derivatives of reductions (sum, mean, max, ...), with ``axis`` and ``keepdims``."""
+"""Derivatives of reductions (sum, mean, prod, var, std, max, min) with ``axis`` (None, an
+int, negative, or a tuple) and ``keepdims``, and of the cumulative ``cumsum``/``cumprod``.
+
+Signatures include ``out`` so that positional arguments bind as NumPy binds them; it is a
+non-differentiable parameter (the result is still ``ans``).
+"""
 
 import numpy as np
 
 from .registry import rule
-from .support import reduced_count, unreduce
+from .support import (
+    cumprod_jvp,
+    cumprod_vjp,
+    product_of_others,
+    reduced_count,
+    tie_weights,
+    unreduce,
+)
 
 
 @rule(np.sum)
 class sum:
     torch_name = "Sum"
     linear = True
-    nondiff = ("axis", "dtype", "keepdims")
+    nondiff = ("axis", "dtype", "out", "keepdims")
 
-    def vjp_a(g, ans, a, axis=None, dtype=None, keepdims=False):
+    def vjp_a(g, ans, a, axis=None, dtype=None, out=None, keepdims=False):
         return unreduce(g, a, axis=axis, keepdims=keepdims)
 
 
@@ -20,7 +32,109 @@ class sum:
 class mean:
     torch_name = "Mean"
     linear = True
-    nondiff = ("axis", "dtype", "keepdims")
+    nondiff = ("axis", "dtype", "out", "keepdims")
 
-    def vjp_a(g, ans, a, axis=None, dtype=None, keepdims=False):
+    def vjp_a(g, ans, a, axis=None, dtype=None, out=None, keepdims=False):
         return unreduce(g, a, axis=axis, keepdims=keepdims) / reduced_count(a, ans)
+
+
+@rule(np.prod)
+class prod:
+    """Exact where ``a`` holds zeros: the derivative is the product of the other elements,
+    computed without dividing by the element."""
+
+    torch_name = "Prod"
+    nondiff = ("axis", "dtype", "out", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, dtype=None, out=None, keepdims=False):
+        return unreduce(g, a, axis, keepdims) * product_of_others(a, axis)
+
+    def jvp_a(t, ans, a, axis=None, dtype=None, out=None, keepdims=False):
+        return np.sum(t * product_of_others(a, axis), axis=axis, keepdims=keepdims)
+
+
+@rule(np.var)
+class var:
+    torch_name = "Var"
+    nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return (unreduce(g, a, axis, keepdims) * (a - np.mean(a, axis=axis, keepdims=True))
+                * (2 / (reduced_count(a, ans) - ddof)))
+
+    def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
+                       keepdims=keepdims) * (2 / (reduced_count(a, ans) - ddof)))
+
+
+@rule(np.std)
+class std:
+    """``sqrt(var)``; where the standard deviation is 0 the derivative is nan (0/0), as in
+    PyTorch."""
+
+    torch_name = "Std"
+    nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return (unreduce(g / ans, a, axis, keepdims) * (a - np.mean(a, axis=axis, keepdims=True))
+                / (reduced_count(a, ans) - ddof))
+
+    def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
+                       keepdims=keepdims) / (ans * (reduced_count(a, ans) - ddof)))
+
+
+@rule(np.max, np.amax)
+class max:
+    """The cotangent is shared evenly among the elements that tie for the maximum (PyTorch's
+    ``amax``), and the tangent is their average."""
+
+    torch_name = "Amax"
+    nondiff = ("axis", "out", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, out=None, keepdims=False):
+        return unreduce(g, a, axis, keepdims) * tie_weights(a, ans, axis, keepdims)
+
+    def jvp_a(t, ans, a, axis=None, out=None, keepdims=False):
+        return np.sum(t * tie_weights(a, ans, axis, keepdims), axis=axis, keepdims=keepdims)
+
+
+@rule(np.min, np.amin)
+class min:
+    """The cotangent is shared evenly among the elements that tie for the minimum (PyTorch's
+    ``amin``), and the tangent is their average."""
+
+    torch_name = "Amin"
+    nondiff = ("axis", "out", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, out=None, keepdims=False):
+        return unreduce(g, a, axis, keepdims) * tie_weights(a, ans, axis, keepdims)
+
+    def jvp_a(t, ans, a, axis=None, out=None, keepdims=False):
+        return np.sum(t * tie_weights(a, ans, axis, keepdims), axis=axis, keepdims=keepdims)
+
+
+@rule(np.cumsum)
+class cumsum:
+    """``axis=None`` runs over the flattened array."""
+
+    torch_name = "Cumsum"
+    linear = True
+    nondiff = ("axis", "dtype", "out")
+
+    def vjp_a(g, ans, a, axis=None, dtype=None, out=None):
+        return np.reshape(np.flip(np.cumsum(np.flip(g, axis), axis), axis), np.shape(a))
+
+
+@rule(np.cumprod)
+class cumprod:
+    """Exact where ``a`` holds zeros (see ``support.cumprod_vjp``)."""
+
+    torch_name = "Cumprod"
+    nondiff = ("axis", "dtype", "out")
+
+    def vjp_a(g, ans, a, axis=None, dtype=None, out=None):
+        return cumprod_vjp(g, a, ans, axis)
+
+    def jvp_a(t, ans, a, axis=None, dtype=None, out=None):
+        return cumprod_jvp(t, a, ans, axis)

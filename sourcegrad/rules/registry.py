@@ -28,11 +28,29 @@ Class attributes:
 - ``linear``: the primitive is linear in its (single) differentiable parameter, so its JVP
   is the primitive applied to the tangent; ``jvp_*`` may then be omitted.
 - ``torch_name``: the stem PyTorch gives the node (``Mul`` for ``MulBackward0``).
+
+Structured values:
+
+- A parameter that takes a list of arrays (``np.concatenate(arrays)``, ``np.stack``...):
+  its ``vjp_`` returns a *list* of cotangents, one per element; its tangent ``t`` is a list
+  of tangents, zeros materialized.
+- A primitive that returns a tuple or list (``np.split``, ``np.linalg.eigh``...): ``g`` is
+  a tuple/list of cotangents of the same structure, zeros materialized by the caller (never
+  ``None``); its ``jvp_`` returns a tuple of the same structure.
+- One variadic parameter (``np.einsum(subscripts, *operands)``): the rule spells it
+  ``*operands`` and the record names it in ``Rule.varargs``. ``vjp_operands`` returns a tuple
+  with one cotangent per operand; ``jvp_operands`` receives a tuple ``t`` with one tangent
+  per operand (``None`` where it is zero) and returns the whole output tangent.
+
+Free names: a rule's expression may use its own parameters, ``np``, ``math``, Python's
+builtins and the public helpers of ``support``, nothing else (checked at registration), so
+that generated code needs only ``import math``, ``import numpy as np`` and ``support``.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import hashlib
 import inspect
@@ -42,7 +60,15 @@ from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any
 
+from . import support
+
 _RULE_KINDS = ("vjp", "jvp")
+# Names a rule's expression may use besides its parameters (see the module docstring).
+_ALLOWED_FREE_NAMES = frozenset(
+    {"np", "math"}
+    | {n for n in dir(support) if not n.startswith("_") and n not in ("np", "math")}
+    | set(dir(builtins))
+)
 
 
 @dataclass(eq=False)
@@ -59,6 +85,7 @@ class Rule:
     linear: bool = False
     torch_name: str | None = None
     fingerprint: str = ""
+    varargs: str | None = None
 
     @property
     def diff_params(self) -> tuple[str, ...]:
@@ -102,6 +129,27 @@ def _is_docstring(stmt: ast.stmt) -> bool:
     )
 
 
+def _check_free_names(fn: FunctionType, expr: ast.expr, params: tuple[str, ...]) -> None:
+    """Refuse a rule whose expression would not run once inlined into generated code."""
+    bound = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and not isinstance(
+        n.ctx, ast.Load)}
+    used = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(
+        n.ctx, ast.Load)}
+    unknown = sorted(used - bound - set(params) - _ALLOWED_FREE_NAMES)
+    if unknown:
+        raise TypeError(
+            f"rule {fn.__qualname__} uses {', '.join(unknown)}: a rule may only use its "
+            "parameters, np, math, builtins and the helpers of sourcegrad.rules.support"
+        )
+
+
+def _varargs_of(fn: FunctionType) -> str | None:
+    for name, p in inspect.signature(fn).parameters.items():
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            return name
+    return None
+
+
 def _params_of(fn: FunctionType, kind: str) -> tuple[tuple[str, ...], dict[str, Any]]:
     sig = inspect.signature(fn)
     names = list(sig.parameters)
@@ -120,7 +168,9 @@ def _params_of(fn: FunctionType, kind: str) -> tuple[tuple[str, ...], dict[str, 
 
 
 def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Rule]:
-    """Register the class below as the derivative rule of ``primitives`` (aliases allowed)."""
+    """Register the class below as the derivative rule of ``primitives`` (aliases allowed;
+    ``None`` entries, for functions this Python or NumPy lacks, are skipped)."""
+    primitives = tuple(p for p in primitives if p is not None)
 
     def register(cls: type) -> Rule:
         methods = {
@@ -134,7 +184,8 @@ def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Ru
         for name, fn in methods.items():
             kind, param = name.split("_", 1)
             signatures[name] = _params_of(fn, kind)
-            _single_return(fn)
+            head = ("g", "ans") if kind == "vjp" else ("t", "ans")
+            _check_free_names(fn, _single_return(fn), head + signatures[name][0])
             (vjps if kind == "vjp" else jvps)[param] = fn
         if not signatures:
             raise TypeError(f"rule {cls.__name__} defines no vjp_*/jvp_* method")
@@ -156,6 +207,7 @@ def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Ru
             linear=bool(getattr(cls, "linear", False)),
             torch_name=torch_name or getattr(cls, "torch_name", None),
             fingerprint=_fingerprint(methods.values()),
+            varargs=_varargs_of(next(iter(methods.values()))),
         )
         for prim in primitives:
             RULES[_primitive_key(prim)] = record

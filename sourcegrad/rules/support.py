@@ -43,13 +43,32 @@ def reduced_count(x, ans):
     return np.size(x) // max(np.size(ans), 1)
 
 
+def tie_weights(x, ans, axis=None, keepdims=False):
+    """Weight of each element of ``x`` in the ``max``/``min`` ``ans`` over ``axis``: 1/k for
+    each of the k elements that tie for the extreme, 0 elsewhere (PyTorch's ``amax``)."""
+    ans_full = ans if keepdims or axis is None else np.expand_dims(ans, axis)
+    winners = x == ans_full
+    count = np.sum(winners, axis=axis, keepdims=True, dtype=_grad_dtype(x))
+    return winners / count
+
+
 def spread_over_ties(g, x, ans, axis=None, keepdims=False):
     """Cotangent of ``max``/``min`` over ``axis``: shared evenly among the elements that tie
     for the extreme, as PyTorch's ``amax``/``amin`` do."""
-    ans_full = ans if keepdims or axis is None else np.expand_dims(ans, axis)
-    winners = x == ans_full
-    count = np.sum(winners, axis=axis, keepdims=True)
-    return unreduce(g, x, axis, keepdims) * winners / count
+    return unreduce(g, x, axis, keepdims) * tie_weights(x, ans, axis, keepdims)
+
+
+def _grad_dtype(x):
+    """The float dtype of ``x``'s gradient: its own if float or complex, float64 otherwise."""
+    dtype = np.result_type(x)
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
+
+
+def _axes(axis, ndim):
+    """``axis`` (None, an int or a tuple, negatives allowed) as a tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(int(a) % ndim for a in np.atleast_1d(axis))
 
 
 def zeros_like_grad(x):
@@ -87,27 +106,31 @@ def as_gradient(g, x):
     return g
 
 
+def _as_matrices(g, x1, x2):
+    """``g``, ``x1`` and ``x2`` with the dimensions ``np.matmul`` adds to 1-D operands (and
+    removes from the result) put back, so that every case reads as stacked matrices."""
+    if np.ndim(x2) == 1:
+        g, x2 = np.expand_dims(g, -1), np.expand_dims(x2, -1)
+    if np.ndim(x1) == 1:
+        g, x1 = np.expand_dims(g, -2), np.expand_dims(x1, -2)
+    return g, x1, x2
+
+
 def matmul_vjp_x1(g, x1, x2):
     """Cotangent of ``x1`` in ``x1 @ x2``, for every combination of vector and stacked
-    matrix operands that ``np.matmul`` accepts."""
+    matrix operands that ``np.matmul`` accepts (batch dimensions broadcast)."""
     if np.ndim(x1) == 2 and np.ndim(x2) == 2:
-        return g @ x2.T
-    if np.ndim(x2) == 1:
-        return unbroadcast(np.multiply.outer(g, x2), x1)
-    if np.ndim(x1) == 1:
-        return unbroadcast(np.squeeze(np.expand_dims(g, -2) @ np.swapaxes(x2, -1, -2), -2), x1)
-    return unbroadcast(g @ np.swapaxes(x2, -1, -2), x1)
+        return g @ np.transpose(x2)
+    gm, x1m, x2m = _as_matrices(g, x1, x2)
+    return np.reshape(unbroadcast(gm @ np.swapaxes(x2m, -1, -2), x1m), np.shape(x1))
 
 
 def matmul_vjp_x2(g, x1, x2):
     """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
     if np.ndim(x1) == 2 and np.ndim(x2) == 2:
-        return x1.T @ g
-    if np.ndim(x1) == 1:
-        return unbroadcast(np.expand_dims(x1, -1) * np.expand_dims(g, -2), x2)
-    if np.ndim(x2) == 1:
-        return unbroadcast(np.squeeze(np.swapaxes(x1, -1, -2) @ np.expand_dims(g, -1), -1), x2)
-    return unbroadcast(np.swapaxes(x1, -1, -2) @ g, x2)
+        return np.transpose(x1) @ g
+    gm, x1m, x2m = _as_matrices(g, x1, x2)
+    return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
 
 def copy_grad(g):
@@ -136,3 +159,498 @@ def scalar_seed(value):
             f"shape {np.shape(value)}; use sg.vjp or sg.jacobian for non-scalar outputs"
         )
     return np.ones_like(value, dtype=np.result_type(value, 1.0))
+
+
+# ---------------------------------------------------------------- elementwise and reductions
+
+
+def lower_bound(a_min):
+    """``np.clip``'s lower bound, ``None`` read as -inf so that masks compare uniformly."""
+    return -np.inf if a_min is None else a_min
+
+
+def upper_bound(a_max):
+    """``np.clip``'s upper bound, ``None`` read as +inf."""
+    return np.inf if a_max is None else a_max
+
+
+def sinc_derivative(x, ans):
+    """d sinc(x)/dx = (cos(pi x) - sinc(x)) / x, whose limit at x = 0 is 0."""
+    nonzero = x != 0
+    return np.where(nonzero, np.cos(np.pi * x) - ans, 0) / np.where(nonzero, x, 1)
+
+
+def product_of_others(a, axis=None):
+    """For each element of ``a``, the product of the *other* elements reduced with it over
+    ``axis``: the derivative of ``np.prod``. Computed from exclusive cumulative products, not
+    by dividing ``prod`` by the element, so zeros in ``a`` give exact results."""
+    a = np.asarray(a)
+    axes = _axes(axis, a.ndim)
+    ends = tuple(range(a.ndim - len(axes), a.ndim))
+    moved = np.moveaxis(a, axes, ends)
+    kept = moved.shape[: a.ndim - len(axes)]
+    flat = moved.reshape(kept + (int(np.prod(moved.shape[len(kept):])),))
+    ones = np.ones_like(flat[..., :1])
+    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    return np.moveaxis((before * after).reshape(moved.shape), ends, axes)
+
+
+def _cumprod_jacobian(a, axis):
+    """``J[..., i, j] = d cumprod(a)[j] / d a[i]`` along ``axis`` (moved last), built without
+    division: the products of ``a[:j+1]`` with ``a[i]`` replaced by 1, for ``j >= i``."""
+    a = np.moveaxis(a, axis, -1)
+    n = a.shape[-1]
+    others = np.where(np.eye(n, dtype=bool), 1, np.expand_dims(a, -2))
+    return np.cumprod(others, axis=-1) * np.triu(np.ones((n, n), dtype=bool))
+
+
+def cumprod_vjp(g, a, ans, axis=None):
+    """Cotangent of ``a`` in ``np.cumprod(a, axis)``. Where ``a`` has no zero this is a
+    reversed cumulative sum of ``g * ans`` divided by ``a``; with zeros it uses the exact
+    Jacobian (quadratic in the length of ``axis``)."""
+    shape = np.shape(a)
+    if axis is None:
+        a, axis = np.ravel(a), 0
+    if np.all(a != 0):
+        grad = np.flip(np.cumsum(np.flip(g * ans, axis), axis), axis) / a
+    else:
+        jacobian = _cumprod_jacobian(a, axis)
+        grad = np.moveaxis(np.einsum("...ij,...j->...i", jacobian, np.moveaxis(g, axis, -1)),
+                           -1, axis)
+    return np.reshape(grad, shape)
+
+
+def cumprod_jvp(t, a, ans, axis=None):
+    """Tangent of ``np.cumprod(a, axis)`` for the tangent ``t`` of ``a`` (see
+    ``cumprod_vjp``)."""
+    if axis is None:
+        a, t, axis = np.ravel(a), np.ravel(t), 0
+    if np.all(a != 0):
+        return np.cumsum(t / a, axis) * ans
+    jacobian = _cumprod_jacobian(a, axis)
+    return np.moveaxis(np.einsum("...ij,...i->...j", jacobian, np.moveaxis(t, axis, -1)),
+                       -1, axis)
+
+
+# ----------------------------------------------------------------------------------- shapes
+
+
+def inverse_permutation(axes, ndim):
+    """The axes that undo ``np.transpose(x, axes)`` (``None``: reversed, its own inverse)."""
+    if axes is None:
+        return None
+    return tuple(int(i) for i in np.argsort([a % ndim for a in axes]))
+
+
+def untile(g, a, reps):
+    """Cotangent of ``a`` in ``np.tile(a, reps)``: the sum of ``g`` over all the copies."""
+    reps = tuple(np.atleast_1d(reps))
+    ndim = max(np.ndim(a), len(reps))
+    shape = (1,) * (ndim - np.ndim(a)) + np.shape(a)
+    reps = (1,) * (ndim - len(reps)) + reps
+    copies_then_entries = [n for pair in zip(reps, shape, strict=True) for n in pair]
+    summed = np.sum(np.reshape(g, copies_then_entries), axis=tuple(range(0, 2 * ndim, 2)))
+    return np.reshape(summed, np.shape(a))
+
+
+def unrepeat(g, a, repeats, axis=None):
+    """Cotangent of ``a`` in ``np.repeat(a, repeats, axis)``: each element collects the sum
+    of the cotangents of its copies."""
+    shape = np.shape(a)
+    if axis is None:
+        shape, axis = (int(np.prod(shape)),), 0
+    axis = axis % len(shape)
+    owner = np.repeat(np.arange(shape[axis]), np.broadcast_to(repeats, (shape[axis],)))
+    grad = np.zeros(shape, dtype=_grad_dtype(g))
+    np.add.at(np.moveaxis(grad, axis, 0), owner, np.moveaxis(g, axis, 0))
+    return np.reshape(grad, np.shape(a))
+
+
+def split_back(g, arrays, axis=0, promote=None):
+    """Cut ``g`` into the cotangents of the ``arrays`` joined along ``axis`` (by
+    ``concatenate``, ``hstack``, ``vstack``), each with its array's shape. ``promote`` is
+    what the joining function applied to each array first (``np.atleast_2d`` for ``vstack``);
+    ``axis=None`` means the arrays were flattened."""
+    joined = [np.ravel(x) if axis is None else (promote or np.asarray)(x) for x in arrays]
+    axis = 0 if axis is None else axis
+    ends = np.cumsum([np.shape(x)[axis] for x in joined])
+    pieces = np.split(g, ends[:-1], axis=axis)
+    return [np.reshape(p, np.shape(x)) for p, x in zip(pieces, arrays, strict=True)]
+
+
+def reshape_each(g, arrays):
+    """Cotangents of ``np.atleast_1d(*arrays)`` (and 2d, 3d): ``g`` reshaped back to each
+    array's shape. ``g`` is one array when there was one array, else a tuple."""
+    if len(arrays) == 1:
+        return (np.reshape(g, np.shape(arrays[0])),)
+    return tuple(np.reshape(gi, np.shape(x)) for gi, x in zip(g, arrays, strict=True))
+
+
+def unstack_like(g, obj):
+    """Cotangent of ``obj`` in ``np.array(obj)``: ``g`` cut back into ``obj``'s nesting of
+    lists and tuples, each leaf with its own shape."""
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(unstack_like(gi, oi) for gi, oi in zip(g, obj, strict=True))
+    return np.reshape(g, np.shape(obj))
+
+
+def _scatter_add(g, shape, index):
+    """A zero array of ``shape`` into which ``g`` is added at ``index`` (repeats add up)."""
+    grad = np.zeros(shape, dtype=_grad_dtype(g))
+    np.add.at(grad, index, g)
+    return grad
+
+
+def untake(g, a, indices, axis=None, mode="raise"):
+    """Cotangent of ``a`` in ``np.take(a, indices, axis, mode=mode)``: ``g`` added back at
+    the positions taken (several times if an index repeats)."""
+    shape = np.shape(a)
+    if axis is None:
+        shape, axis = (int(np.prod(shape)),), 0
+    axis = axis % len(shape)
+    indices = np.asarray(indices)
+    if mode == "wrap":
+        indices = indices % shape[axis]
+    elif mode == "clip":
+        indices = np.clip(indices, 0, shape[axis] - 1)
+    g = np.moveaxis(g, tuple(range(axis, axis + indices.ndim)), tuple(range(indices.ndim)))
+    moved = (shape[axis], *shape[:axis], *shape[axis + 1:])
+    grad = np.moveaxis(_scatter_add(g, moved, indices), 0, axis)
+    return np.reshape(grad, np.shape(a))
+
+
+def untake_along_axis(g, arr, indices, axis=-1):
+    """Cotangent of ``arr`` in ``np.take_along_axis(arr, indices, axis)``; with ``argsort``
+    indices this routes the cotangent of ``np.sort`` back through the permutation."""
+    if axis is None:
+        return np.reshape(untake_along_axis(g, np.ravel(arr), np.ravel(indices), 0),
+                          np.shape(arr))
+    shape = np.shape(arr)
+    axis = axis % len(shape)
+    grid = list(np.indices(np.shape(g), sparse=True))
+    index = tuple(
+        indices if d == axis else (grid[d] if shape[d] != 1 else 0) for d in range(len(shape))
+    )
+    return _scatter_add(g, shape, index)
+
+
+def undiagonal(g, a, offset=0, axis1=0, axis2=1):
+    """Cotangent of ``a`` in ``np.diagonal(a, offset, axis1, axis2)``: ``g`` (whose last
+    axis runs along the diagonal, or has length 1 to fill it) written onto that diagonal of a
+    zero array."""
+    grad = np.zeros(np.shape(a), dtype=_grad_dtype(g))
+    view = np.moveaxis(grad, (axis1, axis2), (-2, -1))
+    length = max(0, min(view.shape[-2] + min(offset, 0), view.shape[-1] - max(offset, 0)))
+    steps = np.arange(length)
+    view[..., steps - min(offset, 0), steps + max(offset, 0)] = g
+    return grad
+
+
+# ---------------------------------------------------------------------- products and linalg
+
+
+def _tensordot_axes(axes, ndim_a, ndim_b):
+    """``np.tensordot``'s ``axes`` as two lists of non-negative axes of ``a`` and ``b``."""
+    if np.ndim(axes) == 0:
+        return list(range(ndim_a - axes, ndim_a)), list(range(axes))
+    axes_a, axes_b = (np.atleast_1d(ax) for ax in axes)
+    return [int(i) % ndim_a for i in axes_a], [int(i) % ndim_b for i in axes_b]
+
+
+def tensordot_vjp_a(g, a, b, axes=2):
+    """Cotangent of ``a`` in ``np.tensordot(a, b, axes)``: ``g`` contracted with ``b`` over
+    ``b``'s free axes, then put back in ``a``'s axis order."""
+    axes_a, axes_b = _tensordot_axes(axes, np.ndim(a), np.ndim(b))
+    free_a = [i for i in range(np.ndim(a)) if i not in axes_a]
+    free_b = [i for i in range(np.ndim(b)) if i not in axes_b]
+    g_free_b = list(range(len(free_a), np.ndim(g)))
+    grad = np.tensordot(g, b, axes=(g_free_b, free_b))
+    # grad's axes: a's free axes, then b's contracted axes in ascending order, each standing
+    # for the axis of a it was contracted with
+    paired = [axes_a[axes_b.index(k)] for k in sorted(axes_b)]
+    return np.transpose(grad, np.argsort(free_a + paired))
+
+
+def tensordot_vjp_b(g, a, b, axes=2):
+    """Cotangent of ``b`` in ``np.tensordot(a, b, axes)`` (see ``tensordot_vjp_a``)."""
+    axes_a, axes_b = _tensordot_axes(axes, np.ndim(a), np.ndim(b))
+    free_a = [i for i in range(np.ndim(a)) if i not in axes_a]
+    g_free_a = list(range(len(free_a)))
+    grad = np.tensordot(a, g, axes=(free_a, g_free_a))
+    free_b = [i for i in range(np.ndim(b)) if i not in axes_b]
+    paired = [axes_b[axes_a.index(k)] for k in sorted(axes_a)]
+    return np.transpose(grad, np.argsort(paired + free_b))
+
+
+def dot_axes(a, b):
+    """``np.dot(a, b)`` as ``np.tensordot(a, b, dot_axes(a, b))``: the last axis of ``a``
+    against the second-to-last of ``b`` (its only one if 1-D); none for a scalar."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return 0
+    return [np.ndim(a) - 1], [max(np.ndim(b) - 2, 0)]
+
+
+def inner_axes(a, b):
+    """``np.inner(a, b)`` as ``np.tensordot(a, b, inner_axes(a, b))``: last axes together."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return 0
+    return [np.ndim(a) - 1], [np.ndim(b) - 1]
+
+
+def _kron_grids(g, a, b):
+    """``g``, ``a`` and ``b`` laid out on the interleaved axes ``(a0, b0, a1, b1, ...)`` of
+    the Kronecker product (the shorter shape padded with leading 1s, as ``np.kron`` does), so
+    that ``g``'s blocks line up with ``a``'s entries and ``b``'s."""
+    ndim = max(np.ndim(a), np.ndim(b))
+    shape_a = (1,) * (ndim - np.ndim(a)) + np.shape(a)
+    shape_b = (1,) * (ndim - np.ndim(b)) + np.shape(b)
+    a_grid = np.reshape(a, [n for m in shape_a for n in (m, 1)])
+    b_grid = np.reshape(b, [n for m in shape_b for n in (1, m)])
+    blocks = np.reshape(g, [n for pair in zip(shape_a, shape_b, strict=True) for n in pair])
+    return blocks, a_grid, b_grid
+
+
+def kron_vjp_a(g, a, b):
+    """Cotangent of ``a`` in ``np.kron(a, b)``: each block of ``g`` contracted with ``b``."""
+    blocks, _, b_grid = _kron_grids(g, a, b)
+    b_axes = tuple(range(1, blocks.ndim, 2))
+    return np.reshape(np.sum(blocks * b_grid, axis=b_axes), np.shape(a))
+
+
+def kron_vjp_b(g, a, b):
+    """Cotangent of ``b`` in ``np.kron(a, b)``: the blocks of ``g`` weighted by ``a``."""
+    blocks, a_grid, _ = _kron_grids(g, a, b)
+    a_axes = tuple(range(0, blocks.ndim, 2))
+    return np.reshape(np.sum(blocks * a_grid, axis=a_axes), np.shape(b))
+
+
+_EINSUM_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _einsum_parse(subscripts, operands):
+    """Explicit subscripts (one string per operand, and the output's) with ``...`` spelled
+    out as letters the user did not use."""
+    if not isinstance(subscripts, str):
+        raise NotImplementedError("sourcegrad differentiates np.einsum only with a subscripts "
+                                  "string, not the interleaved (operand, sublist) form")
+    subscripts = subscripts.replace(" ", "")
+    inputs, arrow, output = subscripts.partition("->")
+    terms = inputs.split(",")
+    spare = [c for c in _EINSUM_LETTERS if c not in subscripts]
+    n_ellipsis = max([np.ndim(x) - len(t) + 3 for t, x in zip(terms, operands, strict=True)
+                      if "..." in t], default=0)
+    ellipsis = "".join(spare[:n_ellipsis])
+
+    def spell_out(term, x):
+        # an operand's ``...`` stands for its own trailing share of the broadcast dimensions
+        n = np.ndim(x) - len(term) + 3
+        return term.replace("...", ellipsis[n_ellipsis - n:])
+
+    terms = [spell_out(t, x) if "..." in t else t for t, x in zip(terms, operands, strict=True)]
+    if not arrow:
+        letters = "".join(terms)
+        output = ellipsis + "".join(sorted(c for c in set(letters) if letters.count(c) == 1
+                                           and c not in ellipsis))
+    else:
+        output = output.replace("...", ellipsis)
+    return terms, output
+
+
+def _einsum_vjp_one(g, terms, output, operands, k):
+    """Cotangent of ``operands[k]``: an einsum of ``g`` with the other operands onto the
+    distinct letters of term ``k``, then spread over repeated letters (diagonals) and summed
+    over broadcast axes."""
+    term, x = terms[k], operands[k]
+    sizes = {c: n for t, op in zip(terms, operands, strict=True)
+             for c, n in zip(t, np.shape(op), strict=True) if n != 1}
+    distinct = "".join(dict.fromkeys(term))
+    others = [(t, op) for i, (t, op) in enumerate(zip(terms, operands, strict=True)) if i != k]
+    present = set(output).union(*[set(t) for t, _ in others])
+    ones = [(c, np.ones(sizes.get(c, 1), dtype=_grad_dtype(g))) for c in distinct
+            if c not in present]
+    parts = [(output, g), *others, *ones]
+    grad = np.einsum(",".join(t for t, _ in parts) + "->" + distinct, *[op for _, op in parts])
+    spare = iter(c for c in _EINSUM_LETTERS if c not in "".join(terms) + output)
+    spread, deltas = "", []
+    for i, c in enumerate(term):
+        if c in term[:i]:
+            new = next(spare)
+            spread += new
+            deltas.append((c + new, np.eye(sizes.get(c, 1), dtype=bool)))
+        else:
+            spread += c
+    if deltas:
+        grad = np.einsum(",".join([distinct] + [t for t, _ in deltas]) + "->" + spread,
+                         grad, *[d for _, d in deltas])
+    stretched = tuple(i for i, n in enumerate(np.shape(x)) if n == 1 and grad.shape[i] != 1)
+    return np.sum(grad, axis=stretched, keepdims=True) if stretched else grad
+
+
+def einsum_vjp(g, subscripts, operands):
+    """Cotangents of every operand of ``np.einsum(subscripts, *operands)``, as a tuple."""
+    terms, output = _einsum_parse(subscripts, operands)
+    return tuple(_einsum_vjp_one(g, terms, output, operands, k) for k in range(len(operands)))
+
+
+def einsum_jvp(t, subscripts, operands):
+    """Tangent of ``np.einsum(subscripts, *operands)``: the sum over operands of the einsum
+    with that operand replaced by its tangent (``None`` tangents are zero and skipped)."""
+    return sum(
+        np.einsum(subscripts, *operands[:k], tk, *operands[k + 1:])
+        for k, tk in enumerate(t) if tk is not None
+    )
+
+
+def _transpose(x):
+    """Swap the last two axes (the matrix transpose of a stack of matrices)."""
+    return np.swapaxes(x, -1, -2)
+
+
+def _symmetric_part(x):
+    return (x + _transpose(x)) / 2
+
+
+def solve_vjp_b(g, a, b):
+    """Cotangent of ``b`` in ``np.linalg.solve(a, b)``: ``solve(a.T, g)``, with NumPy 2's
+    rule that ``b`` is a vector exactly when it is 1-D, batch dimensions summed back."""
+    if np.ndim(b) == 1:
+        return unbroadcast(np.linalg.solve(_transpose(a), g[..., None])[..., 0], b)
+    return unbroadcast(np.linalg.solve(_transpose(a), g), b)
+
+
+def solve_vjp_a(g, a, b, ans):
+    """Cotangent of ``a`` in ``x = np.linalg.solve(a, b)``: ``-solve(a.T, g) @ x.T``."""
+    vector = np.ndim(b) == 1
+    g_b = np.linalg.solve(_transpose(a), g[..., None] if vector else g)
+    x = ans[..., None] if vector else ans
+    return unbroadcast(-(g_b @ _transpose(x)), a)
+
+
+def solve_jvp_a(t, a, b, ans):
+    """Tangent of ``x = np.linalg.solve(a, b)`` for the tangent ``t`` of ``a``:
+    ``-solve(a, t @ x)``."""
+    if np.ndim(b) == 1:
+        return -np.linalg.solve(a, t @ ans[..., None])[..., 0]
+    return -np.linalg.solve(a, t @ ans)
+
+
+def _tie_mask(values, extreme):
+    """1/k on each of the k entries of ``values`` equal to ``extreme``, 0 elsewhere."""
+    winners = values == extreme
+    return winners / np.sum(winners, axis=-1, keepdims=True, dtype=_grad_dtype(values))
+
+
+def _vector_norm_derivative(x, norm, ord, axes):
+    """d norm(x, ord) / dx for vector norms over ``axes``, where ``norm`` keeps the reduced
+    dimensions. At a zero vector the derivative is taken as 0 (as PyTorch does); the inf
+    norms share it evenly among tied entries."""
+    safe = np.where(norm == 0, 1, norm)
+    if ord is None or ord == 2:
+        return x / safe
+    if ord == 0:
+        return np.zeros_like(x)
+    if ord == 1:
+        return np.sign(x)
+    if ord in (np.inf, -np.inf):
+        winners = np.abs(x) == norm
+        count = np.sum(winners, axis=axes, keepdims=True, dtype=_grad_dtype(x))
+        return np.sign(x) * winners / count
+    return np.sign(x) * (np.abs(x) / safe) ** (ord - 1)
+
+
+def _matrix_norm_derivative(x, ord):
+    """d norm(x, ord) / dx for matrix norms over the last two axes of ``x``."""
+    if ord in ("nuc", 2, -2):
+        u, _, vh = np.linalg.svd(x, full_matrices=False)
+        if ord == "nuc":
+            return u @ vh
+        k = 0 if ord == 2 else -1
+        return u[..., :, k:k + 1 or None] @ vh[..., k:k + 1 or None, :]
+    if ord in (1, -1, np.inf, -np.inf):
+        over_rows = ord in (np.inf, -np.inf)
+        sums = np.sum(np.abs(x), axis=-1 if over_rows else -2)
+        extreme = (np.max if ord > 0 else np.min)(sums, axis=-1, keepdims=True)
+        weights = _tie_mask(sums, extreme)
+        return np.sign(x) * (weights[..., :, None] if over_rows else weights[..., None, :])
+    raise ValueError(f"invalid norm order {ord!r} for matrices")
+
+
+def norm_derivative(x, ans, ord=None, axis=None):
+    """d ``np.linalg.norm(x, ord, axis)`` / dx, with ``x``'s shape, for every vector and
+    matrix norm NumPy computes; ``ans`` is the norm (with or without kept dimensions)."""
+    axes = _axes(axis, np.ndim(x))
+    ord = None if ord == "fro" else ord
+    matrix = len(axes) == 2 and (axis is not None or ord is not None)
+    if not matrix or ord is None:
+        kept = [1 if i in axes else n for i, n in enumerate(np.shape(x))]
+        return _vector_norm_derivative(x, np.reshape(ans, kept), ord, axes)
+    moved = np.moveaxis(x, axes, (-2, -1))
+    return np.moveaxis(_matrix_norm_derivative(moved, ord), (-2, -1), axes)
+
+
+def _eliminated_lower(x):
+    """Lower triangle of ``x`` with its diagonal halved (Murray's Phi, self-adjoint)."""
+    return np.tril(x) - np.tril(np.triu(x)) / 2
+
+
+def cholesky_vjp(g, ans, upper=False):
+    """Cotangent of ``a`` in ``L = np.linalg.cholesky(a)``: the symmetric matrix
+    ``sym(L^-T Phi(L^T g) L^-1)`` (Murray, 2016). Symmetric as in PyTorch, since only
+    symmetric perturbations of ``a`` keep it a valid input."""
+    low = _transpose(ans) if upper else ans
+    g_low = _transpose(g) if upper else g
+    inv = np.linalg.inv(low)
+    return _symmetric_part(_transpose(inv) @ _eliminated_lower(_transpose(low) @ g_low) @ inv)
+
+
+def cholesky_jvp(t, ans, upper=False):
+    """Tangent of ``L = np.linalg.cholesky(a)``: ``L Phi(L^-1 sym(t) L^-T)``."""
+    low = _transpose(ans) if upper else ans
+    inv = np.linalg.inv(low)
+    tangent = low @ _eliminated_lower(inv @ _symmetric_part(t) @ _transpose(inv))
+    return _transpose(tangent) if upper else tangent
+
+
+def _eigengap_inverse(w):
+    """``F[..., i, j] = 1 / (w[j] - w[i])`` off the diagonal, 0 on it."""
+    gaps = np.expand_dims(w, -2) - np.expand_dims(w, -1)
+    diagonal = np.eye(np.shape(w)[-1], dtype=bool)
+    return np.where(diagonal, 0, 1 / np.where(diagonal, 1, gaps))
+
+
+def eigh_vjp(g, ans):
+    """Cotangent of ``a`` in ``w, v = np.linalg.eigh(a)``:
+    ``sym(v (diag(g_w) + F * (v^T g_v)) v^T)``, ``F`` the inverse eigengaps (infinite for
+    repeated eigenvalues, where the eigenvectors are not differentiable)."""
+    (g_w, g_v), (w, v) = g, ans
+    diagonal = np.expand_dims(g_w, -1) * np.eye(np.shape(w)[-1], dtype=bool)
+    inner = diagonal + _eigengap_inverse(w) * (_transpose(v) @ g_v)
+    return _symmetric_part(v @ inner @ _transpose(v))
+
+
+def eigh_jvp(t, ans):
+    """Tangent of ``(w, v) = np.linalg.eigh(a)``: ``dw = diag(v^T sym(t) v)``,
+    ``dv = v (F * (v^T sym(t) v))``."""
+    w, v = ans
+    rotated = _transpose(v) @ _symmetric_part(t) @ v
+    return np.diagonal(rotated, axis1=-2, axis2=-1), v @ (_eigengap_inverse(w) * rotated)
+
+
+def linspace_weights(ans, num, endpoint=True, axis=0):
+    """The share of ``stop`` in each sample of ``np.linspace(start, stop, num, endpoint,
+    axis=axis)`` (the rest is ``start``'s), shaped to broadcast against ``ans``."""
+    if isinstance(ans, tuple):
+        raise NotImplementedError("sourcegrad does not differentiate np.linspace(..., "
+                                  "retstep=True); compute the step from start and stop")
+    shape = [1] * np.ndim(ans)
+    shape[axis] = num
+    weights = np.linspace(0, 1, num, endpoint=endpoint, dtype=_grad_dtype(ans))
+    return np.reshape(weights, shape)
+
+
+def along_samples(t, ans, axis=0):
+    """The tangent ``t`` of ``np.linspace``'s ``start`` or ``stop``, broadcast to the shape
+    of one sample and given a length-1 ``axis`` so it broadcasts against ``ans``."""
+    sample_shape = np.delete(np.shape(ans), axis % np.ndim(ans))
+    return np.expand_dims(np.broadcast_to(t, tuple(sample_shape)), axis)

@@ -1,0 +1,232 @@
+"""Check derivatives against central finite differences, in float64.
+
+Public, so that users can check their own rules the way sourcegrad checks its own::
+
+    from sourcegrad.testing import check_rule
+    check_rule(np.tanh, [np.random.randn(3)])
+
+Values may be arrays, Python or NumPy scalars, or (nested) lists and tuples of them; a
+tangent or cotangent has the structure of the value it belongs to.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .rules.registry import Rule, lookup
+
+Tree = Any
+
+
+def _is_container(x: Any) -> bool:
+    return isinstance(x, (list, tuple))
+
+
+def tree_map(fn: Callable[..., Any], tree: Tree, *others: Tree) -> Tree:
+    """``fn`` applied leafwise to ``tree`` and the trees of the same structure in ``others``
+    (tuples, named or not, come back as plain tuples)."""
+    if _is_container(tree):
+        rebuilt = [tree_map(fn, *parts) for parts in zip(tree, *others, strict=True)]
+        return rebuilt if isinstance(tree, list) else tuple(rebuilt)
+    return fn(tree, *others)
+
+
+def tree_leaves(tree: Tree) -> list[Any]:
+    if _is_container(tree):
+        return [leaf for part in tree for leaf in tree_leaves(part)]
+    return [tree]
+
+
+def tree_inner(a: Tree, b: Tree) -> float:
+    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent."""
+    return float(sum(np.sum(np.multiply(x, y)) for x, y in
+                     zip(tree_leaves(a), tree_leaves(b), strict=True)))
+
+
+def _axpy(x: Tree, scale: float, d: Tree) -> Tree:
+    return tree_map(lambda xi, di: xi + scale * di, x, d)
+
+
+def _replaced(args: Sequence[Any], argnum: int, value: Any) -> list[Any]:
+    return [value if i == argnum else a for i, a in enumerate(args)]
+
+
+def numerical_jvp(f: Callable[..., Any], args: Sequence[Any], argnum: int, tangent: Tree,
+                  eps: float = 1e-6, kwargs: dict[str, Any] | None = None) -> Tree:
+    """``(f(x + eps t) - f(x - eps t)) / (2 eps)`` with ``x = args[argnum]``: the directional
+    derivative of ``f`` along ``tangent``, to O(eps**2). Use float64 inputs."""
+    kwargs = kwargs or {}
+    plus = f(*_replaced(args, argnum, _axpy(args[argnum], eps, tangent)), **kwargs)
+    minus = f(*_replaced(args, argnum, _axpy(args[argnum], -eps, tangent)), **kwargs)
+    return tree_map(lambda p, m: (np.asarray(p, dtype=np.float64) - m) / (2 * eps), plus, minus)
+
+
+def _unit_tangents(x: Tree):
+    """Every one-hot tangent of ``x`` (one per scalar it holds), in order."""
+    leaves = tree_leaves(x)
+    for k, leaf in enumerate(leaves):
+        for index in np.ndindex(np.shape(leaf)):
+            unit = np.zeros(np.shape(leaf))
+            unit[index] = 1.0
+            yield k, index, _with_leaf(x, k, unit)
+
+
+def _with_leaf(x: Tree, k: int, value: Any) -> Tree:
+    counter = iter(range(len(tree_leaves(x))))
+    return tree_map(lambda leaf: value if next(counter) == k else np.zeros(np.shape(leaf)), x)
+
+
+def numerical_vjp(f: Callable[..., Any], args: Sequence[Any], argnum: int, cotangent: Tree,
+                  eps: float = 1e-6, kwargs: dict[str, Any] | None = None) -> Tree:
+    """The cotangent of ``args[argnum]`` given the output's ``cotangent``, one central
+    difference per scalar of the argument (so keep the argument small)."""
+    grads = [np.zeros(np.shape(leaf)) for leaf in tree_leaves(args[argnum])]
+    for k, index, unit in _unit_tangents(args[argnum]):
+        grads[k][index] = tree_inner(cotangent,
+                                     numerical_jvp(f, args, argnum, unit, eps, kwargs))
+    counter = iter(grads)
+    return tree_map(lambda _: next(counter), args[argnum])
+
+
+def numerical_jacobian(f: Callable[..., Any], args: Sequence[Any], argnum: int,
+                       eps: float = 1e-6, kwargs: dict[str, Any] | None = None) -> np.ndarray:
+    """The Jacobian of an array-valued ``f`` with respect to the array ``args[argnum]``,
+    shaped ``out.shape + arg.shape`` (as ``sg.jacobian`` returns it)."""
+    x = np.asarray(args[argnum], dtype=np.float64)
+    columns = [numerical_jvp(f, args, argnum, unit, eps, kwargs)
+               for _, _, unit in _unit_tangents(x)]
+    out_shape = np.shape(f(*args, **(kwargs or {})))
+    return np.reshape(np.stack(columns, axis=-1), out_shape + x.shape)
+
+
+# ------------------------------------------------------------------------------ rule checks
+
+
+def _is_float_tree(x: Tree) -> bool:
+    leaves = tree_leaves(x)
+    return bool(leaves) and all(
+        isinstance(leaf, float) or np.asarray(leaf).dtype.kind == "f" for leaf in leaves)
+
+
+def _random_like(rng: np.random.Generator, x: Tree, symmetric: bool = False) -> Tree:
+    def draw(leaf):
+        d = rng.standard_normal(np.shape(leaf))
+        if symmetric and np.ndim(d) >= 2:
+            d = (d + np.swapaxes(d, -1, -2)) / 2
+        return float(d) if isinstance(leaf, float) else d
+    return tree_map(draw, x)
+
+
+def _assert_same_structure(got: Tree, expected: Tree, what: str) -> None:
+    got_shapes = [np.shape(leaf) for leaf in tree_leaves(got)]
+    expected_shapes = [np.shape(leaf) for leaf in tree_leaves(expected)]
+    if got_shapes != expected_shapes:
+        raise AssertionError(f"{what} has leaf shapes {got_shapes}, expected {expected_shapes}")
+
+
+def _close(a: float, b: float, scale: float, rtol: float) -> bool:
+    return abs(a - b) <= rtol * scale + 1e-12
+
+
+def rule_jvp(record: Rule, param: str, tangent: Tree, ans: Any,
+             bound: inspect.BoundArguments, primitive: Callable[..., Any]) -> Tree:
+    """The output tangent a rule gives for ``param``'s tangent: its ``jvp_``, or for a
+    ``linear`` rule the primitive applied to the tangent."""
+    if param in record.jvps:
+        return record.jvps[param](tangent, ans, *bound.args, **bound.kwargs)
+    linear = inspect.BoundArguments(bound.signature, bound.arguments.copy())
+    linear.arguments[param] = tangent
+    return primitive(*linear.args, **linear.kwargs)
+
+
+def _bind(record: Rule, args: Sequence[Any], kwargs: dict[str, Any]) -> inspect.BoundArguments:
+    """The call's arguments bound to the rule's parameters (its signature minus g/t, ans)."""
+    fn = next(iter({**record.vjps, **record.jvps}.values()))
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())[2:]
+    return sig.replace(parameters=params).bind(*args, **kwargs)
+
+
+def _record(primitive: Callable[..., Any]) -> Rule:
+    record = lookup(primitive)
+    if record is None:
+        raise LookupError(f"no rule is registered for {primitive!r}")
+    return record
+
+
+def bind_arguments(primitive: Callable[..., Any], args: Sequence[Any],
+                   kwargs: dict[str, Any] | None = None) -> inspect.BoundArguments:
+    """A call's arguments bound to the parameters of ``primitive``'s rule."""
+    return _bind(_record(primitive), args, dict(kwargs or {}))
+
+
+def checkable_params(primitive: Callable[..., Any], args: Sequence[Any],
+                     kwargs: dict[str, Any] | None = None) -> list[str]:
+    """The parameters of ``primitive``'s rule that this call gives float values, i.e. the
+    ones ``check_rule`` checks."""
+    bound = bind_arguments(primitive, args, kwargs)
+    return [p for p in _record(primitive).diff_params
+            if bound.arguments.get(p) is not None and _is_float_tree(bound.arguments[p])]
+
+
+def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
+               kwargs: dict[str, Any] | None = None, *, eps: float = 1e-6,
+               rtol: float = 1e-6, directions: int = 2, symmetric: bool = False,
+               seed: int = 0) -> list[str]:
+    """Check the registered rule of ``primitive`` at ``args`` against central differences.
+
+    For every parameter holding floats and having a rule: the VJP must have the parameter's
+    shape (leaf by leaf) and satisfy ``<vjp(g), d> == <g, fd_jvp(d)>`` for a random output
+    cotangent ``g`` and random directions ``d``; the JVP must equal the finite difference
+    ``fd_jvp(d)`` entry by entry. ``symmetric`` draws symmetric matrix directions (for rules
+    of symmetric inputs such as ``cholesky``). Raises ``AssertionError`` on a mismatch and
+    returns the names of the parameters checked."""
+    kwargs = dict(kwargs or {})
+    record = _record(primitive)
+    rng = np.random.default_rng(seed)
+    ans = primitive(*args, **kwargs)
+    bound = bind_arguments(primitive, args, kwargs)
+    checked = checkable_params(primitive, args, kwargs)
+    for param in checked:
+        value = bound.arguments[param]
+
+        def f(v, param=param):
+            call = inspect.BoundArguments(bound.signature, bound.arguments.copy())
+            call.arguments[param] = v
+            return primitive(*call.args, **call.kwargs)
+
+        for _ in range(directions):
+            d = _random_like(rng, value, symmetric)
+            fd = numerical_jvp(f, [value], 0, d, eps)
+            if param in record.vjps:
+                _check_vjp(record, param, ans, bound, d, fd, rng, rtol)
+            if record.has_jvp(param):
+                jvp = rule_jvp(record, param, d, ans, bound, primitive)
+                _check_jvp(record, param, jvp, fd, rtol)
+    return checked
+
+
+def _check_vjp(record: Rule, param: str, ans: Any, bound: inspect.BoundArguments, d: Tree,
+               fd: Tree, rng: np.random.Generator, rtol: float) -> None:
+    g = tree_map(lambda leaf: rng.standard_normal(np.shape(leaf)), ans)
+    vjp = record.vjps[param](g, ans, *bound.args, **bound.kwargs)
+    _assert_same_structure(vjp, d, f"vjp_{param} of {record.name}")
+    lhs, rhs = tree_inner(vjp, d), tree_inner(g, fd)
+    scale = tree_inner(tree_map(np.abs, vjp), tree_map(np.abs, d)) + tree_inner(
+        tree_map(np.abs, g), tree_map(np.abs, fd))
+    if not _close(lhs, rhs, scale, rtol):
+        raise AssertionError(f"vjp_{param} of {record.name}: <vjp(g), d> = {lhs!r} but "
+                             f"finite differences give <g, J d> = {rhs!r}")
+
+
+def _check_jvp(record: Rule, param: str, jvp: Tree, fd: Tree, rtol: float) -> None:
+    _assert_same_structure(jvp, fd, f"jvp_{param} of {record.name}")
+    for got, expected in zip(tree_leaves(jvp), tree_leaves(fd), strict=True):
+        scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
+        if not np.allclose(got, expected, rtol=rtol, atol=rtol * scale):
+            raise AssertionError(f"jvp_{param} of {record.name} = {got!r}, but finite "
+                                 f"differences give {expected!r}")

@@ -1,0 +1,437 @@
+"""The table of derivative-rule test cases: one ``Spec`` row per rule.
+
+Each row names a primitive and lists the calls to check it at: argument placeholders
+(``Arr`` for an array, ``Flt`` for a Python float, each drawn from a *domain* where the
+function is smooth and finite differences are reliable) or literal values for the
+non-differentiable parameters, with keyword variants. ``tests/test_rules.py`` checks every
+case against central differences.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+def _real(rng, shape):
+    return rng.standard_normal(shape)
+
+
+def _positive(rng, shape):
+    return rng.uniform(0.5, 2.0, shape)
+
+
+def _negative(rng, shape):
+    return -rng.uniform(0.5, 2.0, shape)
+
+
+def _nonzero(rng, shape):
+    return rng.uniform(0.5, 2.0, shape) * rng.choice([-1.0, 1.0], shape)
+
+
+def _unit(rng, shape):
+    return rng.uniform(-0.9, 0.9, shape)
+
+
+def _above_one(rng, shape):
+    return rng.uniform(1.5, 3.0, shape)
+
+
+def _distinct(rng, shape):
+    """Distinct absolute values, at least 0.25 apart, random signs: no ties for sort, max,
+    or the inf-norms, so finite differences are valid."""
+    n = int(np.prod(shape))
+    magnitudes = (rng.permutation(n) + 1) * 0.25
+    return np.reshape(magnitudes * rng.choice([-1.0, 1.0], n), shape)
+
+
+def _with_zero(rng, shape):
+    """Real values with one exact zero (prod, cumprod, sinc, and zero-vector norms)."""
+    x = rng.standard_normal(shape)
+    x.flat[1 % x.size] = 0.0
+    return x
+
+
+def _zeros(rng, shape):
+    return np.zeros(shape)
+
+
+def _spd(rng, shape):
+    """Symmetric positive definite, well conditioned (cholesky, and det/inv/solve)."""
+    b = rng.standard_normal(shape)
+    return b @ np.swapaxes(b, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+def _well_conditioned(rng, shape):
+    """Non-symmetric and invertible: random plus a multiple of the identity."""
+    return rng.standard_normal(shape) + 3 * np.eye(shape[-1])
+
+
+def _negative_det(rng, shape):
+    """Invertible with a negative determinant (slogdet's sign -1)."""
+    return _well_conditioned(rng, shape) * np.where(np.arange(shape[-1]) == 0, -1.0, 1.0)
+
+
+def _symmetric(rng, shape):
+    """Symmetric with well separated eigenvalues (eigh)."""
+    b = rng.standard_normal(shape)
+    q, _ = np.linalg.qr(b)
+    w = np.arange(1, shape[-1] + 1) * 1.5 - 2.0
+    return (q * w[..., None, :]) @ np.swapaxes(q, -1, -2)
+
+
+def _mask(rng, shape):
+    return rng.random(shape) < 0.5
+
+
+DOMAINS: dict[str, Callable[[np.random.Generator, tuple], Any]] = {
+    "real": _real, "positive": _positive, "negative": _negative, "nonzero": _nonzero,
+    "unit": _unit, "above_one": _above_one, "distinct": _distinct, "with_zero": _with_zero,
+    "zeros": _zeros, "spd": _spd, "well_conditioned": _well_conditioned,
+    "negative_det": _negative_det,
+    "symmetric": _symmetric, "mask": _mask,
+}
+
+
+@dataclass(frozen=True)
+class Arr:
+    """An array argument of ``shape`` drawn from ``domain``."""
+
+    shape: tuple[int, ...]
+    domain: str = "real"
+
+    def make(self, rng: np.random.Generator) -> np.ndarray:
+        return DOMAINS[self.domain](rng, self.shape)
+
+
+@dataclass(frozen=True)
+class Flt:
+    """A Python float drawn from ``domain`` (for the ``math`` rules)."""
+
+    domain: str = "real"
+
+    def make(self, rng: np.random.Generator) -> float:
+        return float(DOMAINS[self.domain](rng, ()))
+
+
+def _build(template: Any, rng: np.random.Generator) -> Any:
+    if isinstance(template, (Arr, Flt)):
+        return template.make(rng)
+    if isinstance(template, list):
+        return [_build(t, rng) for t in template]
+    return template
+
+
+@dataclass(frozen=True)
+class Case:
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+
+    def build(self, seed: int) -> tuple[list, dict]:
+        rng = np.random.default_rng(seed)
+        return [_build(a, rng) for a in self.args], {k: _build(v, rng)
+                                                     for k, v in self.kwargs.items()}
+
+    def label(self) -> str:
+        def show(a):
+            if isinstance(a, Arr):
+                return "x".join(map(str, a.shape)) or "scalar"
+            if isinstance(a, Flt):
+                return "float"
+            if isinstance(a, list):
+                return "[" + ",".join(show(x) for x in a) + "]"
+            return repr(a)
+        parts = [show(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return "(" + ",".join(parts) + ")"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One rule's cases. ``symmetric``: perturb matrices symmetrically (the rule reads one
+    triangle of a symmetric input)."""
+
+    primitive: Callable[..., Any]
+    cases: tuple[Case, ...]
+    symmetric: bool = False
+
+    @property
+    def name(self) -> str:
+        module = getattr(self.primitive, "__module__", None) or ""
+        prefix = "math." if module == "math" else ("linalg." if "linalg" in module else "")
+        return prefix + getattr(self.primitive, "__name__", repr(self.primitive))
+
+
+def case(*args: Any, **kwargs: Any) -> Case:
+    return Case(tuple(args), kwargs)
+
+
+UNARY_SHAPES = [(), (3,), (2, 3)]
+BINARY_SHAPES = [((3, 4), (3, 4)), ((3, 4), (4,)), ((3, 1), (1, 4)), ((), (2, 3)),
+                 ((2, 3), ()), ((2, 1, 3), (4, 1))]
+REDUCTION_KWARGS = [{}, {"axis": 0}, {"axis": -1}, {"axis": (0, 2)}, {"axis": 1, "keepdims": True},
+                    {"axis": None, "keepdims": True}, {"axis": (-1, 0), "keepdims": True}]
+
+
+def unary(domain: str = "real") -> tuple[Case, ...]:
+    return tuple(case(Arr(s, domain)) for s in UNARY_SHAPES)
+
+
+def binary(domain1: str = "real", domain2: str = "real") -> tuple[Case, ...]:
+    return tuple(case(Arr(s1, domain1), Arr(s2, domain2)) for s1, s2 in BINARY_SHAPES)
+
+
+def reduction(domain: str = "real", extra: tuple[dict, ...] = ()) -> tuple[Case, ...]:
+    variants = [case(Arr((2, 3, 4), domain), **kw) for kw in [*REDUCTION_KWARGS, *extra]]
+    return (*variants, case(Arr((5,), domain)), case(Arr((), domain)))
+
+
+def matrices(domain: str, *shapes: tuple[int, ...]) -> tuple[Case, ...]:
+    return tuple(case(Arr(s, domain)) for s in shapes)
+
+
+def pairs(*shape_pairs: tuple[tuple[int, ...], tuple[int, ...]], **kwargs: Any) -> tuple:
+    return tuple(case(Arr(a), Arr(b), **kwargs) for a, b in shape_pairs)
+
+
+def _math(name: str) -> Any:
+    return getattr(math, name, None)
+
+
+def _scalar(*domains: str) -> tuple[Case, ...]:
+    return (case(*(Flt(d) for d in domains)),)
+
+
+SPECS: list[Spec] = [
+    # ---------------------------------------------------------------------- arithmetic
+    Spec(np.add, binary()),
+    Spec(np.subtract, binary()),
+    Spec(np.multiply, binary()),
+    Spec(np.divide, binary("real", "nonzero")),
+    Spec(np.negative, unary()),
+    Spec(np.positive, unary()),
+    Spec(np.power, binary("positive", "real") + (
+        case(Arr((3, 4), "real"), 3), case(Arr((3,), "positive"), 0.5),
+        case(Arr((2, 3), "positive"), 2.0))),
+    Spec(np.remainder, binary("real", "positive") + binary("real", "negative")[:2]),
+    Spec(np.arctan2, binary()),
+    Spec(np.hypot, binary("nonzero", "nonzero")),
+    Spec(np.logaddexp, binary()),
+    # --------------------------------------------------------------------- elementwise
+    Spec(np.square, unary()),
+    Spec(np.sqrt, unary("positive")),
+    Spec(np.cbrt, unary("nonzero")),
+    Spec(np.reciprocal, unary("nonzero")),
+    Spec(np.exp, unary()),
+    Spec(np.exp2, unary()),
+    Spec(np.expm1, unary()),
+    Spec(np.log, unary("positive")),
+    Spec(np.log2, unary("positive")),
+    Spec(np.log10, unary("positive")),
+    Spec(np.log1p, unary("positive")),
+    Spec(np.sin, unary()),
+    Spec(np.cos, unary()),
+    Spec(np.tan, unary("unit")),
+    Spec(np.arcsin, unary("unit")),
+    Spec(np.arccos, unary("unit")),
+    Spec(np.arctan, unary()),
+    Spec(np.sinc, unary() + (case(Arr((4,), "with_zero")),)),
+    Spec(np.sinh, unary()),
+    Spec(np.cosh, unary()),
+    Spec(np.tanh, unary()),
+    Spec(np.arcsinh, unary()),
+    Spec(np.arccosh, unary("above_one")),
+    Spec(np.arctanh, unary("unit")),
+    Spec(np.absolute, unary("nonzero") + (case(Flt("nonzero")),)),
+    Spec(np.sign, unary("nonzero")),
+    # --------------------------------------------------------------------- comparisons
+    Spec(np.maximum, binary()),
+    Spec(np.minimum, binary()),
+    Spec(np.fmax, binary()),
+    Spec(np.fmin, binary()),
+    Spec(np.clip, (
+        case(Arr((3, 4)), -0.5, 0.5),
+        case(Arr((3, 4)), Arr((4,), "negative"), Arr((3, 1), "positive")),
+        case(Arr((3, 4)), None, Arr((), "unit")),
+        case(Arr((3, 4)), Arr((3, 4), "unit"), None),
+        case(Arr((4,)), Arr((2, 1), "positive"), Arr((2, 1), "negative")),  # a_min > a_max
+    )),
+    Spec(np.where, (
+        case(Arr((3, 4), "mask"), Arr((3, 4)), Arr((4,))),
+        case(Arr((3, 1), "mask"), Arr(()), Arr((1, 4))),
+    )),
+    # ---------------------------------------------------------------------- reductions
+    Spec(np.sum, reduction()),
+    Spec(np.mean, reduction()),
+    Spec(np.prod, reduction() + (case(Arr((3, 4), "with_zero"), axis=1),
+                                 case(Arr((3, 4), "with_zero")))),
+    Spec(np.var, reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))),
+    # the standard deviation of one element is 0, where its derivative is nan: no scalar case
+    Spec(np.std, reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))[:-1]),
+    Spec(np.max, reduction("distinct")),
+    Spec(np.min, reduction("distinct")),
+    Spec(np.cumsum, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), axis=0),
+                     case(Arr((2, 3, 4)), axis=-1), case(Arr((5,))), case(Arr(())))),
+    Spec(np.cumprod, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), axis=1),
+                      case(Arr((2, 3, 4)), axis=-1), case(Arr((5,), "with_zero")),
+                      case(Arr((2, 4), "with_zero"), axis=1))),
+    # -------------------------------------------------------------------------- shapes
+    Spec(np.transpose, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), (1, 2, 0)),
+                        case(Arr((2, 3, 4)), axes=(-1, 0, 1)), case(Arr((3,))))),
+    Spec(np.swapaxes, (case(Arr((2, 3, 4)), 0, 2), case(Arr((2, 3)), -1, 0))),
+    Spec(np.moveaxis, (case(Arr((2, 3, 4)), 0, -1), case(Arr((2, 3, 4)), (0, 1), (2, 0)))),
+    Spec(np.reshape, (case(Arr((2, 3, 4)), (6, 4)), case(Arr((2, 3, 4)), (4, -1), order="F"),
+                      case(Arr(()), (1, 1)))),
+    Spec(np.ravel, (case(Arr((2, 3))), case(Arr((2, 3)), order="F"))),
+    Spec(np.squeeze, (case(Arr((1, 3, 1))), case(Arr((1, 3, 1)), axis=0))),
+    Spec(np.expand_dims, (case(Arr((3, 4)), 1), case(Arr((3, 4)), (0, -1)))),
+    Spec(np.atleast_1d, (case(Arr(())), case(Arr((3,))), case(Arr(()), Arr((2, 3))))),
+    Spec(np.atleast_2d, (case(Arr((3,))), case(Arr(())), case(Arr((3,)), Arr((2, 2))))),
+    Spec(np.atleast_3d, (case(Arr((3, 4))), case(Arr((3,))), case(Arr(()), Arr((2, 2))))),
+    Spec(np.broadcast_to, (case(Arr((3, 1)), (2, 3, 4)), case(Arr(()), (3,)))),
+    Spec(np.array, (case([Arr((3,)), Arr((3,))]), case([[Flt(), Flt()], [Flt(), Flt()]]),
+                    case(Arr((2, 3))), case(Arr((3,)), ndmin=2))),
+    Spec(np.asarray, (case(Arr((2, 3))), case([Arr((2,)), Arr((2,)), Arr((2,))]))),
+    Spec(np.copy, (case(Arr((2, 3))), case([Flt(), Flt()]))),
+    Spec(np.real, unary()),
+    Spec(np.tile, (case(Arr((2, 3)), 2), case(Arr((2, 3)), (2, 1, 2)), case(Arr((3,)), (2, 2)),
+                   case(Arr(()), 3))),
+    Spec(np.repeat, (case(Arr((2, 3)), 2), case(Arr((2, 3)), [1, 0, 2], axis=1),
+                     case(Arr((2, 3)), 3, axis=-2), case(Arr(()), 2))),
+    Spec(np.concatenate, (case([Arr((2, 3)), Arr((1, 3))]),
+                          case([Arr((2, 3)), Arr((2, 1))], axis=-1),
+                          case([Arr((2, 2)), Arr((3,))], axis=None))),
+    Spec(np.stack, (case([Arr((3,)), Arr((3,))]), case([Arr((2, 3)), Arr((2, 3))], axis=-1),
+                    case([Arr(()), Arr(())]))),
+    Spec(np.hstack, (case([Arr((3,)), Arr((2,))]), case([Arr((2, 3)), Arr((2, 1))]),
+                     case([Arr(()), Arr(())]))),
+    Spec(np.vstack, (case([Arr((3,)), Arr((3,))]), case([Arr((2, 3)), Arr((1, 3))]))),
+    Spec(np.split, (case(Arr((6, 4)), 3), case(Arr((6, 4)), [1, 4]),
+                    case(Arr((4, 6)), 2, axis=1))),
+    Spec(np.array_split, (case(Arr((7,)), 3), case(Arr((3, 5)), [2], axis=-1))),
+    Spec(np.flip, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), 1),
+                   case(Arr((2, 3, 4)), axis=(0, 2)))),
+    Spec(np.fliplr, (case(Arr((2, 3))),)),
+    Spec(np.flipud, (case(Arr((3, 2))), case(Arr((3,))))),
+    Spec(np.roll, (case(Arr((2, 3, 4)), 1), case(Arr((2, 3, 4)), -2, axis=1),
+                   case(Arr((2, 3)), (1, 2), axis=(0, 1)))),
+    Spec(np.triu, (case(Arr((3, 4))), case(Arr((3, 4)), 1), case(Arr((2, 3, 3)), k=-1))),
+    Spec(np.tril, (case(Arr((3, 4))), case(Arr((3, 4)), 1), case(Arr((2, 3, 3)), k=-1))),
+    Spec(np.diag, (case(Arr((3,))), case(Arr((3,)), 1), case(Arr((3, 4))),
+                   case(Arr((3, 4)), k=-1), case(Arr((3, 4)), k=2))),
+    Spec(np.diagonal, (case(Arr((3, 4))), case(Arr((2, 3, 4)), 1, 1, 2),
+                       case(Arr((3, 3)), offset=-1), case(Arr((3, 2, 4)), axis1=2, axis2=0))),
+    Spec(np.take, (case(Arr((5,)), [0, 2, 2]), case(Arr((3, 4)), [[0, 1], [3, 3]], axis=1),
+                   case(Arr((3, 4)), [-1, 13], mode="wrap"), case(Arr((3, 4)), 5),
+                   case(Arr((3, 4)), [0, 7], axis=0, mode="clip"))),
+    Spec(np.take_along_axis, (case(Arr((3, 4)), np.array([[0, 0], [3, 1], [2, 2]]), axis=1),
+                              case(Arr((3, 4)), np.array([[2, 0, 1, 1]]), axis=0),
+                              case(Arr((2, 3)), np.array([5, 0, 0]), axis=None))),
+    Spec(np.sort, (case(Arr((3, 4), "distinct")), case(Arr((3, 4), "distinct"), axis=0),
+                   case(Arr((3, 4), "distinct"), axis=None), case(Arr((5,), "distinct")))),
+    Spec(np.full, (case((2, 3), Arr(())), case((2, 3), Arr((3,))), case((2, 3), Flt()))),
+    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))))),
+    Spec(np.linspace, (case(Flt(), Flt(), 5), case(Arr((3,)), Arr(()), 4, axis=-1),
+                       case(Arr(()), Arr((2,)), 3, endpoint=False),
+                       case(Arr((2, 1)), Arr((3,)), 4, axis=1))),
+    # -------------------------------------------------------------------------- linalg
+    Spec(np.matmul, pairs(((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
+                          ((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (5, 4, 2)), ((4,), (2, 4, 3)),
+                          ((2, 3, 4), (4,)), ((3, 4), (2, 4, 2)))),
+    Spec(np.dot, pairs(((3,), (3,)), ((2, 3), (3,)), ((2, 3), (3, 4)), ((), (2, 3)),
+                       ((2, 3), ()), ((2, 3, 4), (5, 4, 2)), ((3,), (3, 2)))),
+    Spec(np.inner, pairs(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,)))),
+    Spec(np.outer, pairs(((3,), (4,)), ((2, 2), (3,)))),
+    Spec(np.vdot, pairs(((2, 3), (6,)), ((3,), (3,)))),
+    Spec(np.tensordot, pairs(((2, 3, 4), (3, 4, 5))) + pairs(((2, 3), (3, 4)), axes=1) +
+         pairs(((2, 3, 4), (4, 2, 5)), axes=([0, 2], [1, 0])) + pairs(((2,), (3,)), axes=0) +
+         pairs(((2, 3), (3, 2)), axes=([-1, 0], [0, -1]))),
+    Spec(np.kron, pairs(((2, 3), (4, 5)), ((2,), (3, 4)), ((2, 2), (3,)), ((), (2,)))),
+    Spec(np.einsum, (
+        case("ij,jk->ik", Arr((2, 3)), Arr((3, 4))),
+        case("ij,jk", Arr((2, 3)), Arr((3, 4))),
+        case("ji", Arr((2, 3))),
+        case("ii->i", Arr((3, 3))),
+        case("ii", Arr((3, 3))),
+        case("iij->j", Arr((3, 3, 2))),
+        case("ij->", Arr((2, 3))),
+        case("ij->j", Arr((2, 3))),
+        case("i,i->i", Arr((3,)), Arr((3,))),
+        case("...ij,...jk->...ik", Arr((2, 3, 4)), Arr((4, 5))),
+        case("...i,...i", Arr((2, 3)), Arr((3,))),
+        case("bij,bjk->bik", Arr((2, 3, 4)), Arr((1, 4, 2))),
+        case("ij,jk,kl->il", Arr((2, 3)), Arr((3, 4)), Arr((4, 2))),
+        case("i,j->ij", Arr((2,)), Arr((3,))),
+    )),
+    Spec(np.trace, (case(Arr((3, 3))), case(Arr((3, 4)), 1), case(Arr((2, 3, 3)), 0, 1, 2),
+                    case(Arr((3, 2, 3)), axis1=-1, axis2=0, offset=-1))),
+    Spec(np.linalg.det, matrices("well_conditioned", (3, 3), (2, 3, 3), (1, 1))),
+    Spec(np.linalg.slogdet, matrices("well_conditioned", (3, 3), (2, 3, 3)) +
+         matrices("negative_det", (3, 3))),
+    Spec(np.linalg.inv, matrices("well_conditioned", (3, 3), (2, 3, 3))),
+    Spec(np.linalg.solve, (
+        case(Arr((3, 3), "well_conditioned"), Arr((3,))),
+        case(Arr((3, 3), "well_conditioned"), Arr((3, 2))),
+        case(Arr((2, 3, 3), "well_conditioned"), Arr((3,))),
+        case(Arr((2, 3, 3), "well_conditioned"), Arr((2, 3, 1))),
+        case(Arr((3, 3), "well_conditioned"), Arr((2, 3, 2))),
+    )),
+    Spec(np.linalg.norm, (
+        case(Arr((4,))), case(Arr((4,), "distinct"), 1), case(Arr((4,), "distinct"), np.inf),
+        case(Arr((4,), "distinct"), -np.inf), case(Arr((4,)), 3), case(Arr((4,)), 0),
+        case(Arr((4,)), 0.5),
+        case(Arr((3, 4))), case(Arr((3, 4)), "fro"), case(Arr((3, 4)), "nuc"),
+        case(Arr((3, 4)), 2), case(Arr((3, 4)), -2), case(Arr((3, 4), "distinct"), 1),
+        case(Arr((3, 4), "distinct"), -1), case(Arr((3, 4), "distinct"), np.inf),
+        case(Arr((3, 4), "distinct"), -np.inf), case(Arr((2, 3, 4))),
+        case(Arr((2, 3, 4)), axis=-1), case(Arr((2, 3, 4)), axis=(0, 2), keepdims=True),
+        case(Arr((2, 3, 4), "distinct"), 1, axis=1), case(Arr((2, 3, 4)), "nuc", (2, 1)),
+        case(Arr((3, 4)), keepdims=True),
+    )),
+    Spec(np.linalg.cholesky, (case(Arr((3, 3), "spd")), case(Arr((2, 3, 3), "spd")),
+                              case(Arr((3, 3), "spd"), upper=True)), symmetric=True),
+    Spec(np.linalg.eigh, (case(Arr((3, 3), "symmetric")), case(Arr((2, 3, 3), "symmetric")),
+                          case(Arr((3, 3), "symmetric"), UPLO="U")), symmetric=True),
+]
+
+
+SPECS += [
+    Spec(math.sqrt, _scalar("positive")),
+    Spec(math.exp, _scalar("real")),
+    Spec(math.expm1, _scalar("real")),
+    Spec(math.log, _scalar("positive") + _scalar("positive", "above_one")),
+    Spec(math.log1p, _scalar("positive")),
+    Spec(math.log2, _scalar("positive")),
+    Spec(math.log10, _scalar("positive")),
+    Spec(math.pow, _scalar("positive", "real") + (case(Flt(), 3), case(Flt("positive"), 0.5))),
+    Spec(math.sin, _scalar("real")),
+    Spec(math.cos, _scalar("real")),
+    Spec(math.tan, _scalar("unit")),
+    Spec(math.asin, _scalar("unit")),
+    Spec(math.acos, _scalar("unit")),
+    Spec(math.atan, _scalar("real")),
+    Spec(math.atan2, _scalar("real", "real")),
+    Spec(math.hypot, _scalar("nonzero", "nonzero") + _scalar("real", "real", "real")),
+    Spec(math.degrees, _scalar("real")),
+    Spec(math.radians, _scalar("real")),
+    Spec(math.sinh, _scalar("real")),
+    Spec(math.cosh, _scalar("real")),
+    Spec(math.tanh, _scalar("real")),
+    Spec(math.asinh, _scalar("real")),
+    Spec(math.acosh, _scalar("above_one")),
+    Spec(math.atanh, _scalar("unit")),
+    Spec(math.erf, _scalar("real")),
+    Spec(math.erfc, _scalar("real")),
+    Spec(math.fabs, _scalar("nonzero")),
+    Spec(float, (case(Flt()), case(Arr(())))),
+    *(Spec(fn, _scalar(domain)) for fn, domain in [(_math("cbrt"), "nonzero"),
+                                                   (_math("exp2"), "real")] if fn is not None),
+]
+
+
+def spec_cases() -> list[tuple[Spec, Case]]:
+    """Every (row, case) pair, for parametrising tests."""
+    return [(spec, c) for spec in SPECS for c in spec.cases]

@@ -154,10 +154,6 @@ def _final_gradient(analysis: ReverseAnalysis, param: str) -> ast.expr:
 
 def _function(fname: str, args: ast.arguments, body: list[ast.stmt]) -> ast.FunctionDef:
     clean_args = copy.deepcopy(args)
-    clean_args.defaults = [ast.Constant(None) if d is not None else d
-                           for d in clean_args.defaults]
-    clean_args.kw_defaults = [ast.Constant(None) if d is not None else d
-                              for d in clean_args.kw_defaults]
     for a in clean_args.posonlyargs + clean_args.args + clean_args.kwonlyargs:
         a.annotation = None
     fdef = ast.FunctionDef(name=fname, args=clean_args, body=body, decorator_list=[],
@@ -260,7 +256,7 @@ def _single_named_return(fdef: ast.FunctionDef, namer: Namer) -> None:
     if isinstance(last.value, ast.Name) and _assigned_once_at_top(fdef, last.value.id):
         return
     base = "result" if isinstance(last.value, ast.Tuple) else f"{fdef.name}_value"
-    temp = namer.fresh(base)
+    temp = namer.fresh(base, shorten=False)
     fdef.body[-1:] = [assign(temp, last.value, last),
                       desugar.located(ast.Return(value=name(temp)), last)]
 

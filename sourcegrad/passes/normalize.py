@@ -23,8 +23,12 @@ class Normalizer:
                  is_module: Callable[[ast.expr], bool]) -> None:
         self.namer = namer
         self.resolver = resolver
-        self.is_active = is_active
+        self.base_is_active = is_active
         self.is_module = is_module
+        self.new_active: set[str] = set()
+
+    def is_active(self, var: str) -> bool:
+        return var in self.new_active or self.base_is_active(var)
 
     def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -114,8 +118,11 @@ class Normalizer:
             if all(self.is_atom(e) for e in expr.elts):
                 return expr
         temp = self.namer.temp_for(expr)
+        active = self._has_active(expr)
         value = self.operation(expr, before, like)
         before.append(assign(temp, value, like))
+        if active:
+            self.new_active.add(temp)
         return ast.Name(id=temp, ctx=ast.Load())
 
     def index(self, index: ast.expr, before: list[ast.stmt], like: ast.stmt) -> ast.expr:

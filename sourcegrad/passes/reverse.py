@@ -105,6 +105,11 @@ class ReverseMode:
         self.control: dict[int, str] = {}
         self.preinit: dict[int, list[str]] = {}
         self.stack_inits: dict[int, list[str]] = {}
+        self.blocks: dict[int, list[ast.stmt]] = {}  # statement -> the block holding it
+        self._by_id: dict[int, ast.stmt] = {}
+        self.forward_readers: dict[str, list[ast.stmt]] = {}
+        self.block_snapshots: dict[int, list[tuple[str, str]]] = {}  # block -> (var, stack)
+        self.has_adjoint: dict[int, bool] = {}  # compound statement -> its adjoint has code
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
@@ -125,6 +130,7 @@ class ReverseMode:
         self.grad_names = {}
         self.snapshots, self.stacks, self.slots, self.control = {}, {}, {}, {}
         self.stack_inits = {}
+        self.block_snapshots = {}
         forward, adjoint = self._sweep(core, output, seed_defined)
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         output_grad = None
@@ -166,6 +172,10 @@ class ReverseMode:
         for i, stmt in enumerate(stmts):
             here = (*path, i)
             self.places[id(stmt)] = _Place(here, loops, direct)
+            self.blocks[id(stmt)] = stmts
+            self._by_id[id(stmt)] = stmt
+            for var in _forward_reads(stmt):
+                self.forward_readers.setdefault(var, []).append(stmt)
             for var in _assigned_names(stmt):
                 self.assignments.setdefault(var, []).append(stmt)
             if isinstance(stmt, ast.If):
@@ -229,6 +239,10 @@ class ReverseMode:
         return [stmt]
 
     def _forward_if(self, stmt: ast.If) -> list[ast.stmt]:
+        if not self.has_adjoint.get(id(stmt), True):
+            plain = ast.If(test=stmt.test, body=self.forward_block(stmt.body),
+                           orelse=self.forward_block(stmt.orelse) if stmt.orelse else [])
+            return [located(plain, stmt)]
         test_var = self._control_var(stmt, stmt.test)
         test_assign = located(assign(test_var, stmt.test, stmt), stmt)
         branch = ast.If(test=name(test_var), body=self.forward_block(stmt.body),
@@ -239,15 +253,26 @@ class ReverseMode:
         body = self.forward_block(stmt.body) + self._snapshot_pushes(stmt)
         loop = ast.For(target=stmt.target, iter=stmt.iter, body=body, orelse=[],
                        type_comment=None)
-        if not self._needs_counter(stmt):
+        if not self.has_adjoint.get(id(stmt), True) or not self._needs_counter(stmt):
             return [*self._preinit(stmt), located(loop, stmt)]
         counter = self._control_var(stmt, None)
-        loop.body = [self._increment(counter, stmt), *loop.body]
+        loop.body = [self._increment(counter, stmt), *self._save_loop_target(stmt), *loop.body]
         start = assign(counter, ast.Constant(0), stmt)
         return [*self._preinit(stmt), start, located(loop, stmt),
                 *self._push_control(stmt, counter)]
 
+    def _save_loop_target(self, stmt: ast.For) -> list[ast.stmt]:
+        """A loop run backwards by counting cannot recompute its variable: save it."""
+        var = stmt.target.id
+        if var not in self.needed:
+            return []
+        self._register_snapshot_for(stmt, var)
+        return [self._push(self._stack(var, stmt), name(var), stmt)]
+
     def _forward_while(self, stmt: ast.While) -> list[ast.stmt]:
+        if not self.has_adjoint.get(id(stmt), True):
+            plain = ast.While(test=stmt.test, body=self.forward_block(stmt.body), orelse=[])
+            return [located(plain, stmt)]
         counter = self._control_var(stmt, None)
         body = [self._increment(counter, stmt), *self.forward_block(stmt.body),
                 *self._snapshot_pushes(stmt)]
@@ -292,6 +317,9 @@ class ReverseMode:
             if kind == "snapshot":
                 loop = self._register_snapshot(stmt, var)
                 after.append(self._push(self._stack(var, loop), name(var), stmt))
+            elif kind == "block":
+                after.append(self._push(self._register_block_snapshot(stmt, var), name(var),
+                                        stmt))
             elif kind == "stack":
                 loop = self.places[id(stmt)].loops[-1]
                 before.append(self._push(self._stack(var, loop, is_slice),
@@ -311,6 +339,9 @@ class ReverseMode:
             kind = self._save_kind(stmt, var, is_slice)
             if kind == "snapshot":
                 self._register_snapshot(stmt, var)
+                continue
+            if kind == "block":
+                self._register_block_snapshot(stmt, var)
                 continue
             if kind == "stack":
                 loop = self.places[id(stmt)].loops[-1]
@@ -344,6 +375,8 @@ class ReverseMode:
                 return "slot"
             return None
         loop = place.loops[-1]
+        if not is_slice and self._used_only_later_in_block(stmt, var):
+            return "block"
         if not is_slice and place.direct_in_loop and self._body_local(var, loop) and (
             self._first_in_body(stmt, var, loop)
         ):
@@ -354,8 +387,41 @@ class ReverseMode:
                 self.preinit[id(place.loops[0])].append(var)
         return "stack"
 
-    def _register_snapshot(self, stmt: ast.stmt, var: str) -> ast.stmt:
+    def _used_only_later_in_block(self, stmt: ast.stmt, var: str) -> bool:
+        """Is ``stmt`` the only assignment of ``var``, and is ``var`` read only by the
+        statements after it in the same block? Then its value can be pushed right after
+        ``stmt`` and popped when the backward sweep enters the block."""
+        if var in self.params or self.assignments.get(var, []) != [stmt]:
+            return False
+        here = self.places[id(stmt)].path
+        block, index = here[:-1], here[-1]
+        readers = [*self.forward_readers.get(var, []),
+                   *(self._statement(sid) for sid in self._readers(var))]
+        for reader in readers:
+            if reader is None:
+                return False
+            path = self.places[id(reader)].path
+            if path[: len(block)] != block or len(path) <= len(block) or (
+                path[len(block)] <= index
+            ):
+                return False
+        return True
+
+    def _statement(self, sid: int) -> ast.stmt | None:
+        return self._by_id.get(sid)
+
+    def _register_block_snapshot(self, stmt: ast.stmt, var: str) -> str:
         loop = self.places[id(stmt)].loops[-1]
+        stack = self._stack(var, loop)
+        entries = self.block_snapshots.setdefault(id(self.blocks[id(stmt)]), [])
+        if (var, stack) not in entries:
+            entries.append((var, stack))
+        return stack
+
+    def _register_snapshot(self, stmt: ast.stmt, var: str) -> ast.stmt:
+        return self._register_snapshot_for(self.places[id(stmt)].loops[-1], var)
+
+    def _register_snapshot_for(self, loop: ast.stmt, var: str) -> ast.stmt:
         snapshots = self.snapshots.setdefault(id(loop), [])
         if var not in snapshots:
             snapshots.append(var)
@@ -462,7 +528,9 @@ class ReverseMode:
                 out.append(self._comment(stmt))
                 last_line = stmt.lineno
             out.extend(code)
-        return out
+        pops = [assign(var, _pop(stack), stmts[0])
+                for var, stack in self.block_snapshots.get(id(stmts), [])]
+        return pops + out if _has_code(out) else out
 
     def adjoint(self, stmt: ast.stmt) -> list[ast.stmt]:
         self.current = stmt
@@ -703,7 +771,8 @@ class ReverseMode:
         backward = ast.Call(func=name(derivative.backward), args=[g, name(saved)], keywords=[])
         args = [op.args[p] for p in derivative.wrt]
         if len(args) == 1:
-            return self._accumulate(args[0], backward)
+            return self._accumulate(args[0], ast.Subscript(value=backward, slice=ast.Constant(0),
+                                                           ctx=ast.Load()))
         fresh = all(isinstance(a, ast.Name) and a.id not in self.defined for a in args) and (
             len({a.id for a in args}) == len(args)
         )
@@ -750,7 +819,8 @@ class ReverseMode:
         orelse += self._zero_fill(merged - else_defined, stmt)
         self.defined = merged
         self.owned = (body_owned | (merged - body_defined)) & (else_owned | (merged - else_defined))
-        if not _has_code(body) and not _has_code(orelse):
+        self.has_adjoint[id(stmt)] = _has_code(body) or _has_code(orelse)
+        if not self.has_adjoint[id(stmt)]:
             return []
         branch = ast.If(test=name(test_var), body=body or [ast.Pass()], orelse=orelse)
         if not _has_code(body):
@@ -780,15 +850,20 @@ class ReverseMode:
         end_defined = self.defined
         body += self._zero_fill(start_defined - end_defined, stmt)
         self.defined, self.owned = set(start_defined), set(start_owned) & self.owned
+        self.has_adjoint[id(stmt)] = _has_code(body)
         if not _has_code(body):
             self.defined, self.owned = entry_defined, entry_owned
             return []
         prologue = self._zero_fill(start_defined - entry_defined, stmt)
         for var in start_defined - entry_defined:
             self._note_reads(stmt, [name(var)])
+        header = self._reverse_header(stmt)
+        if isinstance(stmt, ast.For) and self._needs_counter(stmt) and not self.recording and (
+            stmt.target.id in self.needed
+        ):
+            self._register_snapshot_for(stmt, stmt.target.id)
         pops = [assign(var, _pop(self._stack(var, stmt)), stmt)
                 for var in reversed(self.snapshots.get(id(stmt), []))]
-        header = self._reverse_header(stmt)
         loop = ast.For(target=header[0], iter=header[1], body=pops + body, orelse=[],
                        type_comment=None)
         counter_pops = (self._pop_control(stmt, self.control[id(stmt)])
@@ -844,7 +919,7 @@ def _runs_before(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
     """Can the statement at ``first`` run before the one at ``second`` in one pass through
     the code (ignoring loops)? Not if they sit in the two branches of one ``if``, nor if
     ``first`` encloses ``second``."""
-    for k, (a, b) in enumerate(zip(first, second)):
+    for k, (a, b) in enumerate(zip(first, second, strict=False)):
         if a != b:
             if k > 0 and first[k - 1] == _BRANCH:
                 return False
@@ -865,6 +940,20 @@ def _assigned_names(stmt: ast.AST) -> set[str]:
     if is_append(stmt):
         return set()
     return set()
+
+
+def _forward_reads(stmt: ast.stmt) -> set[str]:
+    """Names a statement reads in the forward sweep (a compound statement: its header)."""
+    if isinstance(stmt, ast.If):
+        roots: list[ast.AST] = [stmt.test]
+    elif isinstance(stmt, ast.While):
+        roots = [stmt.test]
+    elif isinstance(stmt, ast.For):
+        roots = [stmt.iter]
+    else:
+        roots = [stmt]
+    return {n.id for root in roots for n in ast.walk(root)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _walk_loop_body(loop: ast.stmt):

@@ -104,7 +104,7 @@ def for_enumerate(xs):
 
 def for_zip(xs, ys):
     total = 0.0
-    for x, y in zip(xs, ys):
+    for x, y in zip(xs, ys, strict=False):
         total = total + np.sum(x * y)
     return total
 
@@ -129,7 +129,7 @@ def break_and_continue(x):
 
 def return_in_loop(x):
     acc = x
-    for i in range(10):
+    for _ in range(10):
         acc = acc * 1.1
         if np.sum(acc) > 5.0:
             return np.sum(acc * x)

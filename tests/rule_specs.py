@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from sourcegrad.rules.support import astype
+
 
 def _real(rng, shape):
     return rng.standard_normal(shape)
@@ -427,6 +429,7 @@ SPECS += [
     Spec(math.erfc, _scalar("real")),
     Spec(math.fabs, _scalar("nonzero")),
     Spec(float, (case(Flt()), case(Arr(())))),
+    Spec(astype, (case(Arr((3,)), np.float64), case(Arr((2, 3)), float))),
     *(Spec(fn, _scalar(domain)) for fn, domain in [(_math("cbrt"), "nonzero"),
                                                    (_math("exp2"), "real")] if fn is not None),
 ]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes, valid_tuple_axes
 
 from sourcegrad.rules import NONDIFF, RULES, lookup, rule
+from sourcegrad.rules.support import astype
 from sourcegrad.testing import (
     bind_arguments,
     check_rule,
@@ -197,7 +198,7 @@ def _float32_cases():
     for spec, case in spec_cases():
         args, kwargs = case.build(seed=0)
         leaves = tree_leaves([args, list(kwargs.values())])
-        if spec.primitive is not float and not any(isinstance(x, float) for x in leaves):
+        if spec.primitive not in (float, astype) and not any(isinstance(x, float) for x in leaves):
             yield pytest.param(spec, case, id=f"{spec.name}{case.label()}")
 
 

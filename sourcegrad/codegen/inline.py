@@ -94,6 +94,28 @@ class _Fold(ast.NodeTransformer):
             return left
         return node
 
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        operands = [node.left, *node.comparators]
+        if len(node.ops) == 1 and all(_is_number(o) for o in operands) and (
+            type(node.ops[0]) in _COMPARISONS
+        ):
+            return ast.Constant(_COMPARISONS[type(node.ops[0])](operands[0].value,
+                                                                 operands[1].value))
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        """``np.where(False, a, b)`` -> ``b``: a rule's guard that the call makes moot."""
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "where" and isinstance(
+            func.value, ast.Name) and func.value.id == "np" and len(node.args) == 3 and (
+            not node.keywords and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, bool)
+        ):
+            return node.args[1] if node.args[0].value else node.args[2]
+        return node
+
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
         self.generic_visit(node)
         if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.UnaryOp) and (
@@ -101,6 +123,16 @@ class _Fold(ast.NodeTransformer):
         ):
             return node.operand.operand
         return node
+
+
+_COMPARISONS = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
 
 
 def _is_number(node: ast.expr, value: float | None = None) -> bool:

@@ -14,24 +14,20 @@ import math
 import numpy as np
 
 from .registry import nondifferentiable, rule
-
-
-def astype(x, dtype):
-    """``x.astype(dtype)`` as a function, so that the cast has a rule of its own."""
-    return x.astype(dtype)
+from .support import astype
 
 
 @rule(astype, np.ndarray.astype)
 class astype_rule:
-    """A cast between float types passes the cotangent through unchanged."""
+    """A cast passes the cotangent through, cast back to the input's float type."""
 
     nondiff = ("dtype",)
 
     def vjp_x(g, ans, x, dtype):
-        return g
+        return np.asarray(g, dtype=np.result_type(x, np.float32))
 
     def jvp_x(t, ans, x, dtype):
-        return t
+        return astype(t, dtype)
 
 
 @rule(float)

@@ -654,3 +654,9 @@ def along_samples(t, ans, axis=0):
     of one sample and given a length-1 ``axis`` so it broadcasts against ``ans``."""
     sample_shape = np.delete(np.shape(ans), axis % np.ndim(ans))
     return np.expand_dims(np.broadcast_to(t, tuple(sample_shape)), axis)
+
+
+def astype(x, dtype):
+    """``x.astype(dtype)`` as a function (also for Python numbers), so that the cast has a
+    rule of its own."""
+    return np.asarray(x).astype(dtype) if not hasattr(x, "astype") else x.astype(dtype)

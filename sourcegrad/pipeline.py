@@ -176,7 +176,23 @@ def compile_generated(analysis: ReverseAnalysis, fdef: ast.FunctionDef) -> types
     compiled = compile_function(source, fdef.name, fn.__globals__, cells, helpers,
                                 fn.__defaults__, fn.__kwdefaults__)
     compiled.source = source
+    compiled.dependencies = [v for v in analysis.callee_functions.values()
+                             if not isinstance(v, CalleeDerivative)]
     return compiled
+
+
+def module_source(compiled: Any) -> str:
+    """The generated function followed by every generated function it calls, in the order
+    first reached: the text of a module that defines them all."""
+    seen: list[Any] = []
+    pending = [compiled]
+    while pending:
+        fn = pending.pop(0)
+        if any(fn is s for s in seen):
+            continue
+        seen.append(fn)
+        pending.extend(getattr(fn, "dependencies", []))
+    return "\n\n".join(fn.source for fn in seen)
 
 
 def split_functions(fn: Any, wrt: tuple[str, ...]) -> tuple[Any, Any]:

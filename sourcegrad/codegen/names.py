@@ -81,6 +81,8 @@ def describe(expr: ast.expr) -> str:
         value = expr.value
         if isinstance(value, bool) or value is None:
             return str(value).lower()
+        if isinstance(value, float) and value.is_integer() and abs(value) < 1e6:
+            value = int(value)
         if isinstance(value, int):
             return str(value) if value >= 0 else f"neg{-value}"
         return "c"

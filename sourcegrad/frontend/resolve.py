@@ -129,7 +129,7 @@ class Resolver:
             return self._primitive(target, call.args, call.keywords, label=label)
         if registry.is_nondifferentiable(target) or _is_random(target):
             return Op(NONDIFF, callee=target, label=label)
-        if isinstance(target, FunctionType) and _has_source(target):
+        if isinstance(target, FunctionType) and _is_user_code(target) and _has_source(target):
             return Op(USER, callee=target, label=label,
                       args=_bind_user(target, call, self.parsed))
         return Op(UNKNOWN, callee=target, label=label,
@@ -211,6 +211,13 @@ def _is_builtin_with_rule(target: Any, n_args: int) -> bool:
     if target is abs:
         return True
     return (target is max or target is min) and n_args == 2
+
+
+def _is_user_code(fn: FunctionType) -> bool:
+    """Library functions are primitives: NumPy's own Python code is never differentiated
+    from its source (it would need rules for NumPy's internals)."""
+    module = fn.__module__ or ""
+    return not (module == "numpy" or module.startswith(("numpy.", "scipy", "math")))
 
 
 def _has_source(fn: FunctionType) -> bool:

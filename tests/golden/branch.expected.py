@@ -1,0 +1,23 @@
+def grad_branch(x):
+    # if np.sum(x) > 0:
+    sum_x_gt_0 = np.sum(x) > 0
+    if sum_x_gt_0:
+        y = x * 2.0
+    else:
+        y = np.sin(x)
+    # return np.sum(y * x)
+    y_times_x = y * x
+    branch_value = np.sum(y_times_x)
+    grad_branch_value = scalar_seed(branch_value)
+    # return np.sum(y * x)
+    grad_y_times_x = unreduce(grad_branch_value, y_times_x)
+    grad_y = unbroadcast(grad_y_times_x * x, y)
+    grad_x = unbroadcast(grad_y_times_x * y, x)
+    # if np.sum(x) > 0:
+    if sum_x_gt_0:
+        # y = x * 2.0
+        grad_x = grad_x + unbroadcast(grad_y * 2.0, x)
+    else:
+        # y = np.sin(x)
+        grad_x = grad_x + grad_y * np.cos(x)
+    return as_gradient(grad_x, x)

@@ -1,0 +1,29 @@
+def grad_calls_user_function(x):
+    # return np.sum(helper(x) + helper(x, scale=3.0))
+    helper_x, helper_x_saved = forward_helper(x)
+    helper_x_2, helper_x_2_saved = forward_helper(x, scale=3.0)
+    helper_x_plus_helper_x = helper_x + helper_x_2
+    calls_user_function_value = np.sum(helper_x_plus_helper_x)
+    grad_calls_user_function_value = scalar_seed(calls_user_function_value)
+    # return np.sum(helper(x) + helper(x, scale=3.0))
+    grad_helper_x_plus_helper_x = unreduce(grad_calls_user_function_value, helper_x_plus_helper_x)
+    grad_helper_x = unbroadcast(grad_helper_x_plus_helper_x, helper_x)
+    grad_helper_x_2 = unbroadcast(grad_helper_x_plus_helper_x, helper_x_2)
+    grad_x = backward_helper(grad_helper_x_2, helper_x_2_saved)[0]
+    grad_x = grad_x + backward_helper(grad_helper_x, helper_x_saved)[0]
+    return as_gradient(grad_x, x)
+
+
+def forward_helper(a, scale=2.0):
+    # return np.sin(a) * scale
+    sin_a = np.sin(a)
+    helper_value = sin_a * scale
+    return helper_value, (sin_a, scale, a)
+
+
+def backward_helper(grad_helper_value, saved):
+    sin_a, scale, a = saved
+    # return np.sin(a) * scale
+    grad_sin_a = unbroadcast(grad_helper_value * scale, sin_a)
+    grad_a = grad_sin_a * np.cos(a)
+    return grad_a,

@@ -1,0 +1,30 @@
+def grad_elif_chain(x, t):
+    # if t < 0:
+    t_lt_0 = t < 0
+    if t_lt_0:
+        y = x ** 2
+    else:
+        # elif t < 1:
+        t_lt_1 = t < 1
+        if t_lt_1:
+            y = np.exp(x)
+        else:
+            y = x
+    # return np.sum(y)
+    elif_chain_value = np.sum(y)
+    grad_elif_chain_value = scalar_seed(elif_chain_value)
+    # return np.sum(y)
+    grad_y = unreduce(grad_elif_chain_value, y)
+    # if t < 0:
+    if t_lt_0:
+        # y = x ** 2
+        grad_x = unbroadcast(grad_y * 2 * x, x)
+    else:
+        # elif t < 1:
+        if t_lt_1:
+            # y = np.exp(x)
+            grad_x = grad_y * y
+        else:
+            # y = x
+            grad_x = grad_y
+    return as_gradient(grad_x, x)

@@ -1,0 +1,41 @@
+def grad_for_over_array(xs):
+    total = 0.0
+    # for row in xs:
+    total_stack = []
+    sum_row_sq_stack = []
+    row_sq_stack = []
+    row_stack = []
+    for i in range(len(xs)):
+        # for row in xs:
+        row = xs[i]
+        row_stack.append(row)
+        # total = total + np.sum(row ** 2)
+        row_sq = row ** 2
+        row_sq_stack.append(row_sq)
+        sum_row_sq = np.sum(row_sq)
+        sum_row_sq_stack.append(sum_row_sq)
+        total_plus_sum_row_sq = total + sum_row_sq
+        total_stack.append(total)
+        total = total_plus_sum_row_sq
+    # return total
+    for_over_array_value = total
+    grad_for_over_array_value = scalar_seed(for_over_array_value)
+    # return total
+    grad_total = grad_for_over_array_value
+    # for row in xs:
+    grad_xs = zeros_like_grad(xs)
+    for i in reversed(range(len(xs))):
+        sum_row_sq = sum_row_sq_stack.pop()
+        row_sq = row_sq_stack.pop()
+        row = row_stack.pop()
+        # total = total + np.sum(row ** 2)
+        grad_total_plus_sum_row_sq = grad_total
+        total = total_stack.pop()
+        grad_total = unbroadcast(grad_total_plus_sum_row_sq, total)
+        grad_sum_row_sq = unbroadcast(grad_total_plus_sum_row_sq, sum_row_sq)
+        grad_row_sq = unreduce(grad_sum_row_sq, row_sq)
+        grad_row = unbroadcast(grad_row_sq * 2 * row, row)
+        # for row in xs:
+        grad_xs = copy_grad(grad_xs)
+        grad_xs[i] = grad_xs[i] + grad_row
+    return as_gradient(grad_xs, xs)

@@ -1,0 +1,21 @@
+def grad_logistic_loss(w, b, X, y):
+    # z = X @ w + b
+    X_at_w = X @ w
+    z = X_at_w + b
+    # return np.mean(np.logaddexp(0.0, z) - y * z)
+    logaddexp_0 = np.logaddexp(0.0, z)
+    y_times_z = y * z
+    logaddexp_0_minus_y = logaddexp_0 - y_times_z
+    logistic_loss_value = np.mean(logaddexp_0_minus_y)
+    grad_logistic_loss_value = scalar_seed(logistic_loss_value)
+    # return np.mean(np.logaddexp(0.0, z) - y * z)
+    grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value, logaddexp_0_minus_y) / reduced_count(logaddexp_0_minus_y, logistic_loss_value)
+    grad_logaddexp_0 = unbroadcast(grad_logaddexp_0_minus_y, logaddexp_0)
+    grad_y_times_z = unbroadcast(-grad_logaddexp_0_minus_y, y_times_z)
+    grad_z = unbroadcast(grad_y_times_z * y, z)
+    grad_z = grad_z + unbroadcast(grad_logaddexp_0 * np.exp(z - logaddexp_0), z)
+    # z = X @ w + b
+    grad_X_at_w = unbroadcast(grad_z, X_at_w)
+    grad_b = unbroadcast(grad_z, b)
+    grad_w = matmul_vjp_x2(grad_X_at_w, X, w)
+    return as_gradient(grad_w, w), as_gradient(grad_b, b)

@@ -1,0 +1,48 @@
+def grad_mlp_loss(W1, b1, W2, b2, X, Y):
+    # h = np.tanh(X @ W1 + b1)
+    X_at_W1 = X @ W1
+    X_at_W1_plus_b1 = X_at_W1 + b1
+    h = np.tanh(X_at_W1_plus_b1)
+    # logits = h @ W2 + b2
+    h_at_W2 = h @ W2
+    logits = h_at_W2 + b2
+    # shifted = logits - np.max(logits, axis=1, keepdims=True)
+    max_logits = np.max(logits, axis=1, keepdims=True)
+    shifted = logits - max_logits
+    # log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    exp_shifted = np.exp(shifted)
+    sum_exp_shifted = np.sum(exp_shifted, axis=1, keepdims=True)
+    log_sum_exp_shifted = np.log(sum_exp_shifted)
+    log_probs = shifted - log_sum_exp_shifted
+    # return -np.mean(np.sum(Y * log_probs, axis=1))
+    Y_times_log_probs = Y * log_probs
+    sum_Y_times_log_probs = np.sum(Y_times_log_probs, axis=1)
+    mean_sum_Y_times_log = np.mean(sum_Y_times_log_probs)
+    mlp_loss_value = -mean_sum_Y_times_log
+    grad_mlp_loss_value = scalar_seed(mlp_loss_value)
+    # return -np.mean(np.sum(Y * log_probs, axis=1))
+    grad_mean_sum_Y_times_log = -grad_mlp_loss_value
+    grad_sum_Y_times_log_probs = unreduce(grad_mean_sum_Y_times_log, sum_Y_times_log_probs) / reduced_count(sum_Y_times_log_probs, mean_sum_Y_times_log)
+    grad_Y_times_log_probs = unreduce(grad_sum_Y_times_log_probs, Y_times_log_probs, axis=1)
+    grad_log_probs = unbroadcast(grad_Y_times_log_probs * Y, log_probs)
+    # log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    grad_shifted = unbroadcast(grad_log_probs, shifted)
+    grad_log_sum_exp_shifted = unbroadcast(-grad_log_probs, log_sum_exp_shifted)
+    grad_sum_exp_shifted = grad_log_sum_exp_shifted / sum_exp_shifted
+    grad_exp_shifted = unreduce(grad_sum_exp_shifted, exp_shifted, axis=1, keepdims=True)
+    grad_shifted = grad_shifted + grad_exp_shifted * exp_shifted
+    # shifted = logits - np.max(logits, axis=1, keepdims=True)
+    grad_logits = unbroadcast(grad_shifted, logits)
+    grad_max_logits = unbroadcast(-grad_shifted, max_logits)
+    grad_logits = grad_logits + unreduce(grad_max_logits, logits, 1, True) * tie_weights(logits, max_logits, 1, True)
+    # logits = h @ W2 + b2
+    grad_h_at_W2 = unbroadcast(grad_logits, h_at_W2)
+    grad_b2 = unbroadcast(grad_logits, b2)
+    grad_h = matmul_vjp_x1(grad_h_at_W2, h, W2)
+    grad_W2 = matmul_vjp_x2(grad_h_at_W2, h, W2)
+    # h = np.tanh(X @ W1 + b1)
+    grad_X_at_W1_plus_b1 = grad_h * (1 - h ** 2)
+    grad_X_at_W1 = unbroadcast(grad_X_at_W1_plus_b1, X_at_W1)
+    grad_b1 = unbroadcast(grad_X_at_W1_plus_b1, b1)
+    grad_W1 = matmul_vjp_x2(grad_X_at_W1, X, W1)
+    return as_gradient(grad_W1, W1), as_gradient(grad_b1, b1), as_gradient(grad_W2, W2), as_gradient(grad_b2, b2)

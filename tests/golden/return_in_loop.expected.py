@@ -1,0 +1,59 @@
+def grad_return_in_loop(x):
+    # acc = x
+    returned = False
+    acc = x
+    # for _ in range(10):
+    acc_times_x_stack = []
+    sum_acc_gt_5_stack = []
+    acc_stack = []
+    n_iterations = 0
+    for _ in range(10):
+        n_iterations += 1
+        # acc = acc * 1.1
+        acc_times_c = acc * 1.1
+        acc_stack.append(acc)
+        acc = acc_times_c
+        # if np.sum(acc) > 5.0:
+        sum_acc_gt_5 = np.sum(acc) > 5.0
+        sum_acc_gt_5_stack.append(sum_acc_gt_5)
+        if sum_acc_gt_5:
+            # return np.sum(acc * x)
+            acc_times_x = acc * x
+            acc_times_x_stack.append(acc_times_x)
+            result = np.sum(acc_times_x)
+            returned = True
+            break
+    not_returned = not returned
+    if not_returned:
+        # return np.sum(acc)
+        result = np.sum(acc)
+    # return np.sum(acc)
+    return_in_loop_value = result
+    grad_return_in_loop_value = scalar_seed(return_in_loop_value)
+    # return np.sum(acc)
+    grad_result = grad_return_in_loop_value
+    # for _ in range(10):
+    if not_returned:
+        # return np.sum(acc)
+        grad_acc = unreduce(grad_result, acc)
+        grad_result = zeros_like_grad(result)
+    else:
+        grad_acc = zeros_like_grad(acc)
+    grad_x = zeros_like_grad(x)
+    for _ in range(n_iterations):
+        # if np.sum(acc) > 5.0:
+        sum_acc_gt_5 = sum_acc_gt_5_stack.pop()
+        if sum_acc_gt_5:
+            acc_times_x = acc_times_x_stack.pop()
+            # return np.sum(acc * x)
+            grad_acc_times_x = unreduce(grad_result, acc_times_x)
+            grad_acc = grad_acc + unbroadcast(grad_acc_times_x * x, acc)
+            grad_x = grad_x + unbroadcast(grad_acc_times_x * acc, x)
+            grad_result = zeros_like_grad(result)
+        # acc = acc * 1.1
+        grad_acc_times_c = grad_acc
+        acc = acc_stack.pop()
+        grad_acc = unbroadcast(grad_acc_times_c * 1.1, acc)
+    # acc = x
+    grad_x = grad_x + grad_acc
+    return as_gradient(grad_x, x)

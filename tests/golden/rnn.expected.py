@@ -1,0 +1,39 @@
+def grad_rnn_loss(Wx, Wh, xs, target):
+    h = np.zeros(Wh.shape[0])
+    # for t in range(xs.shape[0]):
+    h_stack = []
+    h_at_Wh_stack = []
+    xs_t_at_Wx_stack = []
+    for t in range(xs.shape[0]):
+        # h = np.tanh(xs[t] @ Wx + h @ Wh)
+        xs_t_at_Wx = xs[t] @ Wx
+        xs_t_at_Wx_stack.append(xs_t_at_Wx)
+        h_at_Wh = h @ Wh
+        h_at_Wh_stack.append(h_at_Wh)
+        xs_t_at_Wx_plus_h_at_Wh = xs_t_at_Wx + h_at_Wh
+        h_stack.append(h)
+        h = np.tanh(xs_t_at_Wx_plus_h_at_Wh)
+    # return np.sum((h - target) ** 2)
+    h_minus_target = h - target
+    h_minus_target_sq = h_minus_target ** 2
+    rnn_loss_value = np.sum(h_minus_target_sq)
+    grad_rnn_loss_value = scalar_seed(rnn_loss_value)
+    # return np.sum((h - target) ** 2)
+    grad_h_minus_target_sq = unreduce(grad_rnn_loss_value, h_minus_target_sq)
+    grad_h_minus_target = unbroadcast(grad_h_minus_target_sq * 2 * h_minus_target, h_minus_target)
+    grad_h = unbroadcast(grad_h_minus_target, h)
+    # for t in range(xs.shape[0]):
+    grad_Wh = zeros_like_grad(Wh)
+    grad_Wx = zeros_like_grad(Wx)
+    for t in reversed(range(xs.shape[0])):
+        h_at_Wh = h_at_Wh_stack.pop()
+        xs_t_at_Wx = xs_t_at_Wx_stack.pop()
+        # h = np.tanh(xs[t] @ Wx + h @ Wh)
+        grad_xs_t_at_Wx_plus_h_at_Wh = grad_h * (1 - h ** 2)
+        h = h_stack.pop()
+        grad_xs_t_at_Wx = unbroadcast(grad_xs_t_at_Wx_plus_h_at_Wh, xs_t_at_Wx)
+        grad_h_at_Wh = unbroadcast(grad_xs_t_at_Wx_plus_h_at_Wh, h_at_Wh)
+        grad_h = matmul_vjp_x1(grad_h_at_Wh, h, Wh)
+        grad_Wh = grad_Wh + matmul_vjp_x2(grad_h_at_Wh, h, Wh)
+        grad_Wx = grad_Wx + matmul_vjp_x2(grad_xs_t_at_Wx, xs[t], Wx)
+    return as_gradient(grad_Wx, Wx), as_gradient(grad_Wh, Wh)

@@ -1,0 +1,15 @@
+def grad_straight(x, w):
+    # h = np.tanh(x @ w)
+    x_at_w = x @ w
+    h = np.tanh(x_at_w)
+    # return np.sum(h ** 2)
+    h_sq = h ** 2
+    straight_value = np.sum(h_sq)
+    grad_straight_value = scalar_seed(straight_value)
+    # return np.sum(h ** 2)
+    grad_h_sq = unreduce(grad_straight_value, h_sq)
+    grad_h = unbroadcast(grad_h_sq * 2 * h, h)
+    # h = np.tanh(x @ w)
+    grad_x_at_w = grad_h * (1 - h ** 2)
+    grad_w = matmul_vjp_x2(grad_x_at_w, x, w)
+    return as_gradient(grad_w, w)

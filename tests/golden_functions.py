@@ -1,0 +1,60 @@
+"""The sample functions whose generated gradient source is kept in ``tests/golden/``.
+
+Each entry: the function, the arguments to check the golden file at, and ``wrt``.
+"""
+
+import numpy as np
+
+from . import corpus
+
+
+def logistic_loss(w, b, X, y):
+    z = X @ w + b
+    return np.mean(np.logaddexp(0.0, z) - y * z)
+
+
+def mlp_loss(W1, b1, W2, b2, X, Y):
+    h = np.tanh(X @ W1 + b1)
+    logits = h @ W2 + b2
+    shifted = logits - np.max(logits, axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    return -np.mean(np.sum(Y * log_probs, axis=1))
+
+
+def rnn_loss(Wx, Wh, xs, target):
+    h = np.zeros(Wh.shape[0])
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ Wx + h @ Wh)
+    return np.sum((h - target) ** 2)
+
+
+rng = np.random.default_rng(1)
+
+
+def r(*shape):
+    return rng.standard_normal(shape)
+
+
+GOLDEN = {
+    "straight": (corpus.straight, (r(3, 4), r(4, 2)), 1),
+    "reassign": (corpus.reassign, (r(5),), 0),
+    "for_range": (corpus.for_range, (r(3), 3), 0),
+    "loop_carried": (corpus.loop_carried, (r(3), 4), 0),
+    "for_over_array": (corpus.for_over_array, (r(4, 3),), 0),
+    "for_zip": (corpus.for_zip, (r(3, 2), r(3, 2)), (0, 1)),
+    "while_loop": (corpus.while_loop, (np.array([0.3, 0.2]),), 0),
+    "branch": (corpus.branch, (np.abs(r(3)),), 0),
+    "elif_chain": (corpus.elif_chain, (r(3), 0.5), 0),
+    "early_return": (corpus.early_return, (r(3),), 0),
+    "break_and_continue": (corpus.break_and_continue, (np.array([0.5, 0.7]),), 0),
+    "return_in_loop": (corpus.return_in_loop, (np.array([0.1, 0.2]),), 0),
+    "subscript_write": (corpus.subscript_write, (r(3),), 0),
+    "list_append_stack": (corpus.list_append_stack, (r(3),), 0),
+    "calls_user_function": (corpus.calls_user_function, (r(3),), 0),
+    "scalar_math": (corpus.scalar_math, (0.7, 0.3), (0, 1)),
+    "logistic_regression": (logistic_loss, (r(4), 0.1, r(6, 4), (r(6) > 0).astype(float)),
+                            (0, 1)),
+    "mlp": (mlp_loss, (r(4, 5), r(5), r(5, 3), r(3), r(6, 4), np.eye(3)[[0, 2, 1, 1, 0, 2]]),
+            (0, 1, 2, 3)),
+    "rnn": (rnn_loss, (r(3, 4) * 0.5, r(4, 4) * 0.5, r(5, 3), r(4)), (0, 1)),
+}

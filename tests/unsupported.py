@@ -1,0 +1,86 @@
+"""Functions using constructs the transformer refuses, one per construct."""
+
+import numpy as np
+
+COUNTER = 0
+
+
+def uses_try(x):
+    try:
+        y = np.log(x)
+    except ValueError:
+        y = x
+    return np.sum(y)
+
+
+def uses_with(x):
+    with open("f") as handle:
+        handle.read()
+    return np.sum(x)
+
+
+def uses_yield(x):
+    yield np.sum(x)
+
+
+def writes_global(x):
+    global COUNTER
+    COUNTER = COUNTER + 1
+    return np.sum(x)
+
+
+def uses_del(x):
+    y = x * 2.0
+    del y
+    return np.sum(x)
+
+
+def stores_lambda(x):
+    square = lambda v: v * v  # noqa: E731
+    return np.sum(square(x))
+
+
+def defines_class(x):
+    class Box:
+        pass
+    return np.sum(x)
+
+
+def uses_eval(x):
+    return eval("np.sum(x)")
+
+
+def star_args(*xs):
+    return np.sum(xs[0])
+
+
+def star_call(x):
+    return np.sum(np.add(*[x, x]))
+
+
+def for_else(x):
+    for _ in range(3):
+        x = x * 2.0
+    else:
+        x = x + 1.0
+    return np.sum(x)
+
+
+def walrus(x):
+    if (y := np.sum(x)) > 0:
+        return y
+    return -y
+
+
+def attribute_store(x):
+    x.flags.writeable = False
+    return np.sum(x)
+
+
+def nested_import(x):
+    import math
+    return math.sin(x)
+
+
+def generator_expression(x):
+    return sum(v * v for v in x)

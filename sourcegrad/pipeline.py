@@ -220,6 +220,11 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
         if len(residuals) == 1:
             targets = ast.Tuple(elts=[name(residuals[0], True)], ctx=ast.Store())
         backward_body.append(ast.Assign(targets=[targets], value=name(saved_name)))
+    # the sweep pops stacks and restores overwritten elements: work on copies, so that the
+    # backward function can run again on the same saved values
+    for var in residuals:
+        if var in result.consumed:
+            backward_body.append(assign(var, call("private_copy", name(var)), fdef))
     backward_body.extend(result.adjoint)
     grads = [name(result.grads[w]) if w in result.grads else call("zeros_like_grad", name(w))
              for w in analysis.wrt]

@@ -65,6 +65,7 @@ class ReverseResult:
     output: ast.expr | None  # the returned expression (an atom), None if nothing is returned
     grads: dict[str, str]  # parameter -> name of its adjoint, for parameters that got one
     output_grad: str | None = None  # the adjoint of the output, when the output is active
+    consumed: tuple[str, ...] = ()  # saved values the backward sweep pops from or restores
 
 
 @dataclass
@@ -110,6 +111,7 @@ class ReverseMode:
         self.forward_readers: dict[str, list[ast.stmt]] = {}
         self.block_snapshots: dict[int, list[tuple[str, str]]] = {}  # block -> (var, stack)
         self.has_adjoint: dict[int, bool] = {}  # compound statement -> its adjoint has code
+        self.sliced: set[str] = set()  # arrays whose overwritten elements the sweep restores
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
@@ -131,12 +133,14 @@ class ReverseMode:
         self.snapshots, self.stacks, self.slots, self.control = {}, {}, {}, {}
         self.stack_inits = {}
         self.block_snapshots = {}
+        self.sliced = set()
         forward, adjoint = self._sweep(core, output, seed_defined)
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
             output_grad = self.grad_names[output.id]
-        return ReverseResult(forward, adjoint, output, grads, output_grad)
+        consumed = tuple(sorted(set(self.stacks.values()) | self.sliced))
+        return ReverseResult(forward, adjoint, output, grads, output_grad, consumed)
 
     def _sweep(self, core: list[ast.stmt], output: ast.expr | None,
                seed_defined: bool) -> tuple[list[ast.stmt], list[ast.stmt]]:
@@ -350,6 +354,8 @@ class ReverseMode:
                 value = name(self._slot(stmt, var, is_slice))
             else:
                 continue
+            if is_slice:
+                self.sliced.add(var)
             target = copy.deepcopy(stmt.targets[0]) if is_slice else name(var, True)
             if isinstance(target, ast.Subscript):
                 target.ctx = ast.Store()
@@ -659,7 +665,7 @@ class ReverseMode:
             return []
         self.owned.add(var)
         return [ast.Assign(targets=[name(self.grad(var), True)],
-                           value=call("copy_grad", self.grad_load(var)))]
+                           value=call("private_copy", self.grad_load(var)))]
 
     def _adjoint_subscript_read(self, stmt: ast.stmt, value: ast.Subscript, g: ast.expr
                                 ) -> list[ast.stmt]:

@@ -133,8 +133,9 @@ def matmul_vjp_x2(g, x1, x2):
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
 
-def copy_grad(g):
-    """A private copy of a gradient, so that it can be updated in place."""
+def private_copy(g):
+    """A copy the generated code owns, so that it can update it in place (a gradient, a
+    stack of saved values, an array whose elements the backward sweep restores)."""
     if isinstance(g, (list, tuple)):
         return list(g)
     if isinstance(g, dict):

@@ -36,6 +36,6 @@ def grad_for_over_array(xs):
         grad_row_sq = unreduce(grad_sum_row_sq, row_sq)
         grad_row = unbroadcast(grad_row_sq * 2 * row, row)
         # for row in xs:
-        grad_xs = copy_grad(grad_xs)
+        grad_xs = private_copy(grad_xs)
         grad_xs[i] = grad_xs[i] + grad_row
     return as_gradient(grad_xs, xs)

@@ -232,3 +232,14 @@ def comparisons_nondiff(x):
 
 def returns_tuple(x, y):
     return x * y, np.sin(x)
+
+
+def nested_def(x, w):
+    def layer(h, scale=2.0):
+        z = h * w
+        if np.sum(z) > 0:
+            return np.tanh(z) * scale
+        return z
+
+    y = layer(x)
+    return np.sum(layer(y, scale=0.5) + y)

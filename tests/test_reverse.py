@@ -49,6 +49,7 @@ CASES = {
     "scalar_math": [(0.7, 0.3)],
     "methods": [(r(3, 2),)],
     "comparisons_nondiff": [(r(4),)],
+    "nested_def": [(r(3), r(3)), (np.abs(r(3)), np.abs(r(3))), (np.abs(r(3)), -np.abs(r(3)))],
 }
 
 

@@ -69,6 +69,7 @@ class _Desugar:
     def __init__(self, parsed: Parsed, namer: Namer) -> None:
         self.parsed = parsed
         self.namer = namer
+        self.nested: dict[str, ast.FunctionDef] = {}
 
     def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -83,12 +84,47 @@ class _Desugar:
         return method(stmt)
 
     # -- statements ---------------------------------------------------------------------
+    # -- nested functions are inlined where they are called ---------------------------------
     def _FunctionDef(self, stmt: ast.FunctionDef) -> list[ast.stmt]:
-        raise self.parsed.unsupported(
-            stmt, "a nested `def`",
-            f"Define `{stmt.name}` at module level and call it: sourcegrad differentiates "
-            "calls to module-level functions too.",
-        )
+        if stmt.decorator_list:
+            raise self.parsed.unsupported(
+                stmt, "a decorated nested `def`",
+                f"Define `{stmt.name}` at module level and decorate it there.")
+        self.nested[stmt.name] = stmt
+        return []
+
+    def _inline(self, call_node: ast.Call, result: ast.expr, like: ast.stmt) -> list[ast.stmt]:
+        """``result = inner(args)`` as the statements of ``inner``'s body, its locals renamed
+        ``inner_<name>`` so that they cannot clash with the caller's."""
+        fdef = self.nested[call_node.func.id]
+        params = [a.arg for a in fdef.args.args]
+        local = set(params) | {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)
+                               and isinstance(n.ctx, ast.Store)}
+        renames = {v: self.namer.fresh(f"{fdef.name}_{v}") for v in sorted(local)}
+        bound = self._bind_nested(fdef, call_node, params)
+        stmts: list[ast.stmt] = [assign(renames[p], bound[p], like) for p in params]
+        body = copy.deepcopy(_drop_docstring(fdef.body))
+        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(node, ast.Name) and node.id in renames:
+                node.id = renames[node.id]
+        returns = _Returns(self.namer)
+        body = returns.rewrite_function(body, result=result)
+        return stmts + self.block(body)
+
+    def _bind_nested(self, fdef: ast.FunctionDef, call_node: ast.Call, params: list[str]
+                     ) -> dict[str, ast.expr]:
+        bound: dict[str, ast.expr] = dict(zip(params, call_node.args, strict=False))
+        for kw in call_node.keywords:
+            bound[kw.arg] = kw.value
+        defaults = fdef.args.defaults
+        for param, default in zip(params[len(params) - len(defaults):], defaults, strict=True):
+            bound.setdefault(param, copy.deepcopy(default))
+        missing = [p for p in params if p not in bound]
+        if missing or len(call_node.args) > len(params):
+            raise self.parsed.unsupported(
+                call_node, f"this call of the nested function `{fdef.name}`",
+                "Pass exactly the parameters it declares.")
+        return bound
 
     def _Expr(self, stmt: ast.Expr) -> list[ast.stmt]:
         if isinstance(stmt.value, ast.Constant):
@@ -103,6 +139,9 @@ class _Desugar:
         return self._Assign(assign(stmt.target, stmt.value, stmt))
 
     def _Assign(self, stmt: ast.Assign) -> list[ast.stmt]:
+        if self._calls_nested(stmt.value) and len(stmt.targets) == 1:
+            before, value = self.hoist(stmt.value, stmt, top=True, keep_call=True)
+            return [*before, *self._inline(value, stmt.targets[0], stmt)]
         before, value = self.hoist(stmt.value, stmt, top=True)
         first, *others = stmt.targets
         if isinstance(value, ast.IfExp):
@@ -221,12 +260,22 @@ class _Desugar:
         return located(loop, stmt)
 
     # -- expressions: comprehensions and conditional expressions leave the expression -----
-    def hoist(self, expr: ast.expr, like: ast.stmt, top: bool = False
+    def _calls_nested(self, expr: ast.expr) -> bool:
+        return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+            expr.func.id in self.nested)
+
+    def hoist(self, expr: ast.expr, like: ast.stmt, top: bool = False, keep_call: bool = False
               ) -> tuple[list[ast.stmt], ast.expr]:
-        """Move list comprehensions and nested ``a if c else b`` out into statements."""
+        """Move list comprehensions, nested ``a if c else b`` and calls of nested functions
+        out into statements."""
         before: list[ast.stmt] = []
 
         def visit(node: ast.expr, is_top: bool) -> ast.expr:
+            if self._calls_nested(node) and not (is_top and keep_call):
+                node.args = [visit(a, False) for a in node.args]
+                temp = self.namer.fresh(f"{node.func.id}_result")
+                before.extend(self._inline(node, name(temp, True), like))
+                return name(temp)
             if isinstance(node, ast.ListComp):
                 temp = self.namer.fresh("items")
                 before.extend(self._list_comp(temp, node, like))
@@ -276,8 +325,13 @@ class _Returns:
         self.result = ""
         self.flag = ""
 
-    def rewrite_function(self, body: list[ast.stmt]) -> list[ast.stmt]:
+    def rewrite_function(self, body: list[ast.stmt], result: ast.expr | None = None
+                         ) -> list[ast.stmt]:
+        """Single exit; with ``result`` (an inlined call), no return at all: the returned
+        value is assigned to ``result``."""
         returns = [n for s in body for n in _walk_same_function(s) if isinstance(n, ast.Return)]
+        if result is not None:
+            return self._assign_result(body, result, returns)
         if len(returns) <= 1 and isinstance(body[-1], ast.Return):
             return body
         self.result = self.namer.fresh("result")
@@ -286,6 +340,18 @@ class _Returns:
         final = located(ast.Return(value=name(self.result)), returns[-1] if returns else body[-1])
         prologue = [assign(self.flag, ast.Constant(False), body[0])] if self.flag else []
         return prologue + new_body + [final]
+
+    def _assign_result(self, body: list[ast.stmt], result: ast.expr,
+                       returns: list[ast.Return]) -> list[ast.stmt]:
+        if len(returns) == 1 and isinstance(body[-1], ast.Return):
+            last = body[-1]
+            value = last.value if last.value is not None else ast.Constant(None)
+            return body[:-1] + [assign(_as_store(result), value, last)]
+        self.result = self.namer.fresh("result")
+        self.flag = self.namer.fresh("returned") if _returns_inside_loops(body) else ""
+        new_body, _ = self.block(body, in_loop=False)
+        prologue = [assign(self.flag, ast.Constant(False), body[0])] if self.flag else []
+        return prologue + new_body + [assign(_as_store(result), name(self.result), body[-1])]
 
     def block(self, stmts: list[ast.stmt], in_loop: bool) -> tuple[list[ast.stmt], bool]:
         """Rewrite ``stmts``; also say whether control always leaves through a return."""

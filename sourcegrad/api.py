@@ -54,7 +54,7 @@ def _wrt_names(fun: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
 def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
     names, single = _wrt_names(fun, wrt)
     analysis = pipeline.analyse_reverse(fun, names)
-    fdef = pipeline.grad_function_ast(analysis, with_value=with_value)
+    fdef = pipeline.grad_function_ast(analysis, with_value=with_value, single=single)
     compiled = pipeline.compile_generated(analysis, fdef)
     functools.update_wrapper(compiled, fun, assigned=("__module__", "__doc__"), updated=())
     compiled.__wrapped_fun__ = fun

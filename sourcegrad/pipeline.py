@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import copy
 import inspect
+import math
 import os
 import sys
 import types
@@ -41,6 +42,7 @@ from .rules import support
 
 HELPERS: dict[str, Any] = {
     "np": np,
+    "math": math,
     **{n: getattr(support, n) for n in dir(support)
        if not n.startswith("_") and isinstance(getattr(support, n), types.FunctionType)},
 }
@@ -128,7 +130,8 @@ def _callee_derivative(caller: ReverseAnalysis, callee: Any, active: tuple[str, 
 
 
 # -- assembling the generated functions -----------------------------------------------------
-def grad_function_ast(analysis: ReverseAnalysis, with_value: bool) -> ast.FunctionDef:
+def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool = True
+                      ) -> ast.FunctionDef:
     """``grad_f``: the forward sweep, the seed, the backward sweep, the gradients."""
     fdef, result = analysis.fdef, analysis.result
     body = list(result.forward)
@@ -137,7 +140,7 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool) -> ast.Functi
         body.append(assign(result.output_grad, call("scalar_seed", name(output.id)), fdef))
     body.extend(result.adjoint)
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]
-    value: ast.expr = grads[0] if len(grads) == 1 else ast.Tuple(elts=grads, ctx=ast.Load())
+    value: ast.expr = grads[0] if single else ast.Tuple(elts=grads, ctx=ast.Load())
     if with_value:
         value = ast.Tuple(elts=[copy.deepcopy(output), value], ctx=ast.Load())
     body.append(ast.Return(value=value))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
+import inspect
 import operator
 from types import FunctionType
 from typing import Any
@@ -31,7 +33,7 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
     ``head`` holds the expressions for the rule's first two parameters; ``params`` the
     call's arguments by parameter name; unbound parameters take ``defaults``.
     """
-    names = list(rule_fn.__code__.co_varnames[: rule_fn.__code__.co_argcount])
+    names = _parameter_names(rule_fn)
     bindings = dict(zip(names[:2], head, strict=True))
     left_default = set()
     for param in names[2:]:
@@ -44,6 +46,12 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
     expr = _DropDefaults(left_default).visit(expr)
     expr = _Substitute(bindings).visit(expr)
     return fold(expr)
+
+
+@functools.cache
+def _parameter_names(rule_fn: FunctionType) -> list[str]:
+    """All parameters, keyword-only and variadic included (a variadic one binds a tuple)."""
+    return list(inspect.signature(rule_fn).parameters)
 
 
 class _DropDefaults(ast.NodeTransformer):

@@ -173,6 +173,8 @@ class Resolver:
             if i >= len(params):
                 raise self._bad_call(args[0], label, f"too many positional arguments for {label}")
             bound[params[i]] = arg
+        if variadic:
+            bound[variadic] = ast.Tuple(elts=list(varargs), ctx=ast.Load())
         for kw in keywords:
             if kw.arg not in params:
                 raise self._bad_call(kw.value, label,

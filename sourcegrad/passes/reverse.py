@@ -622,6 +622,11 @@ class ReverseMode:
             self._note_reads(stmt, [expr])
             contributions.append((arg, expr))
         for arg, expr in contributions:
+            if isinstance(arg, (ast.List, ast.Tuple)):
+                # one cotangent per element: compute them once, then hand them out
+                parts = self.namer.fresh(naming.adjoint_base(naming.describe(arg)))
+                out.append(ast.Assign(targets=[name(parts, True)], value=expr))
+                expr = name(parts)
             out.extend(self._accumulate(arg, expr))
         return out
 

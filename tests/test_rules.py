@@ -193,8 +193,8 @@ def test_power_and_sinc_limits():
 # --------------------------------------------------------------------------------- dtypes
 
 def _float32_cases():
-    """Every case whose arguments are arrays (not Python floats), except ``float()`` whose
-    job is to convert."""
+    """Every case whose arguments are arrays (not Python floats), except the conversions
+    ``float()`` and ``astype``."""
     for spec, case in spec_cases():
         args, kwargs = case.build(seed=0)
         leaves = tree_leaves([args, list(kwargs.values())])

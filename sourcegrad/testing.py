@@ -132,15 +132,30 @@ def _close(a: float, b: float, scale: float, rtol: float) -> bool:
     return abs(a - b) <= rtol * scale + 1e-12
 
 
-def rule_jvp(record: Rule, param: str, tangent: Tree, ans: Any,
-             bound: inspect.BoundArguments, primitive: Callable[..., Any]) -> Tree:
-    """The output tangent a rule gives for ``param``'s tangent: its ``jvp_``, or for a
-    ``linear`` rule the primitive applied to the tangent."""
+def call_with(primitive: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
+              param: str, value: Any) -> Any:
+    """``primitive(*args, **kwargs)`` with the argument bound to its rule's parameter
+    ``param`` replaced by ``value``, passed the way the caller passed it (positionally or
+    by keyword; a variadic parameter's value is a tuple)."""
+    if param in kwargs:
+        return primitive(*args, **{**kwargs, param: value})
+    signature = bind_arguments(primitive, args, kwargs).signature
+    i = list(signature.parameters).index(param)
+    if signature.parameters[param].kind is inspect.Parameter.VAR_POSITIONAL:
+        return primitive(*args[:i], *value, **kwargs)
+    return primitive(*args[:i], value, *args[i + 1:], **kwargs)
+
+
+def rule_jvp(primitive: Callable[..., Any], param: str, tangent: Tree, ans: Any,
+             args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> Tree:
+    """The output tangent that ``primitive``'s rule gives for the tangent of ``param``: its
+    ``jvp_``, or for a ``linear`` rule the primitive applied to the tangent."""
+    kwargs = dict(kwargs or {})
+    record = _record(primitive)
     if param in record.jvps:
+        bound = bind_arguments(primitive, args, kwargs)
         return record.jvps[param](tangent, ans, *bound.args, **bound.kwargs)
-    linear = inspect.BoundArguments(bound.signature, bound.arguments.copy())
-    linear.arguments[param] = tangent
-    return primitive(*linear.args, **linear.kwargs)
+    return call_with(primitive, args, kwargs, param, tangent)
 
 
 def _bind(record: Rule, args: Sequence[Any], kwargs: dict[str, Any]) -> inspect.BoundArguments:
@@ -195,9 +210,7 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
         value = bound.arguments[param]
 
         def f(v, param=param):
-            call = inspect.BoundArguments(bound.signature, bound.arguments.copy())
-            call.arguments[param] = v
-            return primitive(*call.args, **call.kwargs)
+            return call_with(primitive, args, kwargs, param, v)
 
         for _ in range(directions):
             d = _random_like(rng, value, symmetric)
@@ -205,7 +218,7 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
             if param in record.vjps:
                 _check_vjp(record, param, ans, bound, d, fd, rng, rtol)
             if record.has_jvp(param):
-                jvp = rule_jvp(record, param, d, ans, bound, primitive)
+                jvp = rule_jvp(primitive, param, d, ans, args, kwargs)
                 _check_jvp(record, param, jvp, fd, rtol)
     return checked
 

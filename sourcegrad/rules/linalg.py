@@ -273,10 +273,10 @@ class cholesky:
     torch_name = "LinalgCholesky"
     nondiff = ("upper",)
 
-    def vjp_a(g, ans, a, *, upper=False):
+    def vjp_a(g, ans, a, upper=False):
         return cholesky_vjp(g, ans, upper)
 
-    def jvp_a(t, ans, a, *, upper=False):
+    def jvp_a(t, ans, a, upper=False):
         return cholesky_jvp(t, ans, upper)
 
 

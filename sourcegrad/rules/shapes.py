@@ -63,7 +63,7 @@ class reshape:
     linear = True
     nondiff = ("shape", "order", "copy")
 
-    def vjp_a(g, ans, a, shape, order="C", *, copy=None):
+    def vjp_a(g, ans, a, shape, order="C", copy=None):
         return np.reshape(g, np.shape(a), order=order)
 
 
@@ -219,13 +219,12 @@ class linspace:
 
     def vjp_start(g, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                   axis=0):
-        return unbroadcast(np.sum(g * (1 - linspace_weights(ans, num, endpoint, axis)),
-                                  axis=axis), start)
+        return unbroadcast(np.sum(g * (1 - linspace_weights(ans, num, endpoint, axis)), axis),
+                           start)
 
     def vjp_stop(g, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                  axis=0):
-        return unbroadcast(np.sum(g * linspace_weights(ans, num, endpoint, axis), axis=axis),
-                           stop)
+        return unbroadcast(np.sum(g * linspace_weights(ans, num, endpoint, axis), axis), stop)
 
     def jvp_start(t, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                   axis=0):
@@ -267,7 +266,7 @@ class concatenate:
     linear = True
     nondiff = ("axis", "out", "dtype", "casting")
 
-    def vjp_arrays(g, ans, arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    def vjp_arrays(g, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
         return split_back(g, arrays, axis)
 
 
@@ -277,7 +276,7 @@ class stack:
     linear = True
     nondiff = ("axis", "out", "dtype", "casting")
 
-    def vjp_arrays(g, ans, arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    def vjp_arrays(g, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
         return list(np.moveaxis(g, axis, 0))
 
 
@@ -289,7 +288,7 @@ class hstack:
     linear = True
     nondiff = ("dtype", "casting")
 
-    def vjp_tup(g, ans, tup, *, dtype=None, casting="same_kind"):
+    def vjp_tup(g, ans, tup, dtype=None, casting="same_kind"):
         return split_back(g, tup, 0 if np.ndim(tup[0]) <= 1 else 1, np.atleast_1d)
 
 
@@ -299,7 +298,7 @@ class vstack:
     linear = True
     nondiff = ("dtype", "casting")
 
-    def vjp_tup(g, ans, tup, *, dtype=None, casting="same_kind"):
+    def vjp_tup(g, ans, tup, dtype=None, casting="same_kind"):
         return split_back(g, tup, 0, np.atleast_2d)
 
 
@@ -441,8 +440,8 @@ class sort:
     torch_name = "Sort"
     nondiff = ("axis", "kind", "order", "stable")
 
-    def vjp_a(g, ans, a, axis=-1, kind=None, order=None, *, stable=None):
+    def vjp_a(g, ans, a, axis=-1, kind=None, order=None, stable=None):
         return untake_along_axis(g, a, np.argsort(a, axis=axis, kind="stable"), axis)
 
-    def jvp_a(t, ans, a, axis=-1, kind=None, order=None, *, stable=None):
+    def jvp_a(t, ans, a, axis=-1, kind=None, order=None, stable=None):
         return np.take_along_axis(t, np.argsort(a, axis=axis, kind="stable"), axis)

@@ -638,7 +638,7 @@ def eigh_jvp(t, ans):
     return np.diagonal(rotated, axis1=-2, axis2=-1), v @ (_eigengap_inverse(w) * rotated)
 
 
-def linspace_weights(ans, num, endpoint=True, axis=0):
+def linspace_weights(ans, num=50, endpoint=True, axis=0):
     """The share of ``stop`` in each sample of ``np.linspace(start, stop, num, endpoint,
     axis=axis)`` (the rest is ``start``'s), shaped to broadcast against ``ans``."""
     if isinstance(ans, tuple):

@@ -128,8 +128,10 @@ def _assert_same_structure(got: Tree, expected: Tree, what: str) -> None:
         raise AssertionError(f"{what} has leaf shapes {got_shapes}, expected {expected_shapes}")
 
 
-def _close(a: float, b: float, scale: float, rtol: float) -> bool:
-    return abs(a - b) <= rtol * scale + 1e-12
+def _close(a: float, b: float, scale: float, rtol: float, noise: float) -> bool:
+    """``a == b`` up to ``rtol`` relative to ``scale`` (the sum of the magnitudes of the terms
+    of the inner products) or to ``noise`` (the rounding error of the finite difference)."""
+    return abs(a - b) <= rtol * scale + noise
 
 
 def call_with(primitive: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
@@ -216,7 +218,7 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
             d = _random_like(rng, value, symmetric)
             fd = numerical_jvp(f, [value], 0, d, eps)
             if param in record.vjps:
-                _check_vjp(record, param, ans, bound, d, fd, rng, rtol)
+                _check_vjp(record, param, ans, bound, d, fd, rng, rtol, eps)
             if record.has_jvp(param):
                 jvp = rule_jvp(primitive, param, d, ans, args, kwargs)
                 _check_jvp(record, param, jvp, fd, rtol)
@@ -224,14 +226,18 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
 
 
 def _check_vjp(record: Rule, param: str, ans: Any, bound: inspect.BoundArguments, d: Tree,
-               fd: Tree, rng: np.random.Generator, rtol: float) -> None:
+               fd: Tree, rng: np.random.Generator, rtol: float, eps: float) -> None:
     g = tree_map(lambda leaf: rng.standard_normal(np.shape(leaf)), ans)
     vjp = record.vjps[param](g, ans, *bound.args, **bound.kwargs)
     _assert_same_structure(vjp, d, f"vjp_{param} of {record.name}")
     lhs, rhs = tree_inner(vjp, d), tree_inner(g, fd)
     scale = tree_inner(tree_map(np.abs, vjp), tree_map(np.abs, d)) + tree_inner(
         tree_map(np.abs, g), tree_map(np.abs, fd))
-    if not _close(lhs, rhs, scale, rtol):
+    # f(x +- eps d) carry rounding errors of about machine epsilon times |f|, which the
+    # central difference divides by 2 eps
+    noise = 10 * np.finfo(np.float64).eps / eps * tree_inner(
+        tree_map(np.abs, g), tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), ans))
+    if not _close(lhs, rhs, scale, rtol, noise):
         raise AssertionError(f"vjp_{param} of {record.name}: <vjp(g), d> = {lhs!r} but "
                              f"finite differences give <g, J d> = {rhs!r}")
 

@@ -34,7 +34,7 @@ class transpose:
     nondiff = ("axes",)
 
     def vjp_a(g, ans, a, axes=None):
-        return np.transpose(g, inverse_permutation(axes, np.ndim(a)))
+        return np.transpose(g, inverse_permutation(a, axes=axes))
 
 
 @rule(np.swapaxes)

@@ -237,11 +237,11 @@ def cumprod_jvp(t, a, ans, axis=None):
 # ----------------------------------------------------------------------------------- shapes
 
 
-def inverse_permutation(axes, ndim):
-    """The axes that undo ``np.transpose(x, axes)`` (``None``: reversed, its own inverse)."""
+def inverse_permutation(a, axes=None):
+    """The axes that undo ``np.transpose(a, axes)`` (``None``, the reversal, undoes itself)."""
     if axes is None:
         return None
-    return tuple(int(i) for i in np.argsort([a % ndim for a in axes]))
+    return tuple(int(i) for i in np.argsort([ax % np.ndim(a) for ax in axes]))
 
 
 def untile(g, a, reps):

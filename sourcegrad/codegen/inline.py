@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
 import operator
 from types import FunctionType
 from typing import Any
@@ -31,7 +32,7 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
     ``head`` holds the expressions for the rule's first two parameters; ``params`` the
     call's arguments by parameter name; unbound parameters take ``defaults``.
     """
-    names = list(rule_fn.__code__.co_varnames[: rule_fn.__code__.co_argcount])
+    names = list(inspect.signature(rule_fn).parameters)  # with *varargs and keyword-only
     bindings = dict(zip(names[:2], head, strict=True))
     left_default = set()
     for param in names[2:]:

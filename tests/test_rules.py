@@ -26,16 +26,14 @@ from sourcegrad.testing import (
 from tests.rule_specs import DOMAINS, SPECS, spec_cases
 
 FAST = settings(max_examples=25, deadline=None)
+SPEC_CASES = spec_cases()
+SPEC_CASE_IDS = [f"{spec.name}{case.label()}" for spec, case in SPEC_CASES]
 
 
 # ------------------------------------------------------------------------ the spec table
 
 
-@pytest.mark.parametrize(
-    ("spec", "case"),
-    spec_cases(),
-    ids=[f"{s.name}{c.label()}" for s, c in spec_cases()],
-)
+@pytest.mark.parametrize(("spec", "case"), SPEC_CASES, ids=SPEC_CASE_IDS)
 def test_rule_matches_finite_differences(spec, case):
     args, kwargs = case.build(seed=0)
     assert check_rule(spec.primitive, args, kwargs, symmetric=spec.symmetric)
@@ -405,15 +403,7 @@ def _inlined(rule_fn, head_values, bound, defaults):
     return eval(compile(expr, "<inlined rule>", "eval"), namespace)
 
 
-def _inlinable_cases():
-    """Every case of every rule without a variadic parameter (the transformer binds those
-    differently: ``Rule.varargs``)."""
-    for spec, case in spec_cases():
-        if lookup(spec.primitive).varargs is None:
-            yield pytest.param(spec, case, id=f"{spec.name}{case.label()}")
-
-
-@pytest.mark.parametrize(("spec", "case"), _inlinable_cases())
+@pytest.mark.parametrize(("spec", "case"), SPEC_CASES, ids=SPEC_CASE_IDS)
 def test_inlined_rules_compute_what_the_rules_compute(spec, case):
     args, kwargs = case.build(seed=0)
     record = lookup(spec.primitive)

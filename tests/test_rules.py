@@ -250,6 +250,13 @@ def test_the_spec_rows_check_every_differentiable_parameter():
         assert checked == set(record.diff_params), spec.name
 
 
+def test_every_parameter_is_differentiable_or_declared_not():
+    for record in RULES.values():
+        assert record.nondiff <= set(record.params), record.name
+        undecided = [p for p in record.params if p not in record.nondiff and p not in record.vjps]
+        assert not undecided, (record.name, undecided)
+
+
 def test_every_differentiable_parameter_has_a_vjp_and_a_jvp():
     for record in RULES.values():
         for param in record.diff_params:

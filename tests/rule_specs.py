@@ -384,7 +384,8 @@ SPECS: list[Spec] = [
     Spec(np.linalg.norm, (
         case(Arr((4,))), case(Arr((4,), "distinct"), 1), case(Arr((4,), "distinct"), np.inf),
         case(Arr((4,), "distinct"), -np.inf), case(Arr((4,)), 3), case(Arr((4,)), 0),
-        case(Arr((4,)), 0.5),
+        case(Arr((4,)), 0.5), case(Arr((4,), "nonzero"), -1), case(Arr((4,), "nonzero"), -2),
+        case(Arr((4,), "with_zero")), case(Arr((4,), "zeros"), 3),
         case(Arr((3, 4))), case(Arr((3, 4)), "fro"), case(Arr((3, 4)), "nuc"),
         case(Arr((3, 4)), 2), case(Arr((3, 4)), -2), case(Arr((3, 4), "distinct"), 1),
         case(Arr((3, 4), "distinct"), -1), case(Arr((3, 4), "distinct"), np.inf),

@@ -26,16 +26,14 @@ from sourcegrad.testing import (
 from tests.rule_specs import DOMAINS, SPECS, spec_cases
 
 FAST = settings(max_examples=25, deadline=None)
+SPEC_CASES = spec_cases()
+SPEC_CASE_IDS = [f"{spec.name}{case.label()}" for spec, case in SPEC_CASES]
 
 
 # ------------------------------------------------------------------------ the spec table
 
 
-@pytest.mark.parametrize(
-    ("spec", "case"),
-    spec_cases(),
-    ids=[f"{s.name}{c.label()}" for s, c in spec_cases()],
-)
+@pytest.mark.parametrize(("spec", "case"), SPEC_CASES, ids=SPEC_CASE_IDS)
 def test_rule_matches_finite_differences(spec, case):
     args, kwargs = case.build(seed=0)
     assert check_rule(spec.primitive, args, kwargs, symmetric=spec.symmetric)
@@ -193,8 +191,8 @@ def test_power_and_sinc_limits():
 # --------------------------------------------------------------------------------- dtypes
 
 def _float32_cases():
-    """Every case whose arguments are arrays (not Python floats), except ``float()`` whose
-    job is to convert."""
+    """Every case whose arguments are arrays (not Python floats), except the conversions
+    ``float()`` and ``astype``."""
     for spec, case in spec_cases():
         args, kwargs = case.build(seed=0)
         leaves = tree_leaves([args, list(kwargs.values())])
@@ -229,7 +227,7 @@ def test_float32_inputs_give_float32_derivatives(spec, case):
         assert _dtypes(record.vjps[param](g, ans, *args, **kwargs)) == float32, param
         tangent = tree_map(lambda leaf: np.ones(np.shape(leaf), dtype=np.float32),
                            bound.arguments[param])
-        jvp = rule_jvp(record, param, tangent, ans, bound, spec.primitive)
+        jvp = rule_jvp(spec.primitive, param, tangent, ans, args, kwargs)
         assert _dtypes(jvp) == float32, param
 
 
@@ -250,6 +248,13 @@ def test_the_spec_rows_check_every_differentiable_parameter():
             args, kwargs = case.build(seed=0)
             checked |= set(checkable_params(spec.primitive, args, kwargs))
         assert checked == set(record.diff_params), spec.name
+
+
+def test_every_parameter_is_differentiable_or_declared_not():
+    for record in RULES.values():
+        assert record.nondiff <= set(record.params), record.name
+        undecided = [p for p in record.params if p not in record.nondiff and p not in record.vjps]
+        assert not undecided, (record.name, undecided)
 
 
 def test_every_differentiable_parameter_has_a_vjp_and_a_jvp():
@@ -384,3 +389,42 @@ def test_numerical_derivatives_of_a_linear_map():
     assert np.allclose(numerical_jacobian(f, [a, x], 1), a, atol=1e-8)
     assert np.allclose(numerical_jvp(f, [a, x], 1, np.array([1.0, 0.0, 1.0])), [4.0, 10.0])
     assert np.allclose(numerical_vjp(f, [a, x], 1, np.array([1.0, -1.0])), [-3.0, -3.0, -3.0])
+
+
+# ------------------------------------------------------- rules as the transformer inlines them
+
+
+def _inlined(rule_fn, head_values, bound, defaults):
+    """Evaluate ``rule_fn``'s expression the way generated code runs it: inlined by the
+    transformer, with the call's arguments as names and unpassed ones at their defaults."""
+    import ast
+
+    from sourcegrad.codegen.inline import inline
+    from sourcegrad.rules import support
+
+    params = {p: ast.Name(id=f"arg_{p}", ctx=ast.Load()) for p in bound.arguments}
+    head = [ast.Name(id="head0", ctx=ast.Load()), ast.Name(id="head1", ctx=ast.Load())]
+    expr = ast.fix_missing_locations(ast.Expression(inline(rule_fn, head, params, defaults)))
+    namespace = {"np": np, "math": math, **vars(support), "head0": head_values[0],
+                 "head1": head_values[1], **{f"arg_{p}": v for p, v in bound.arguments.items()}}
+    return eval(compile(expr, "<inlined rule>", "eval"), namespace)
+
+
+@pytest.mark.parametrize(("spec", "case"), SPEC_CASES, ids=SPEC_CASE_IDS)
+def test_inlined_rules_compute_what_the_rules_compute(spec, case):
+    args, kwargs = case.build(seed=0)
+    record = lookup(spec.primitive)
+    bound = bind_arguments(spec.primitive, args, kwargs)
+    ans = spec.primitive(*args, **kwargs)
+    for param in checkable_params(spec.primitive, args, kwargs):
+        g = tree_map(lambda leaf: np.full(np.shape(leaf), 0.5), ans)
+        direct = record.vjps[param](g, ans, *bound.args, **bound.kwargs)
+        inlined = _inlined(record.vjps[param], (g, ans), bound, record.defaults)
+        assert all(np.array_equal(a, b) for a, b in
+                   zip(tree_leaves(direct), tree_leaves(inlined), strict=True)), param
+        if param in record.jvps:
+            t = tree_map(lambda leaf: np.full(np.shape(leaf), 0.5), bound.arguments[param])
+            direct = record.jvps[param](t, ans, *bound.args, **bound.kwargs)
+            inlined = _inlined(record.jvps[param], (t, ans), bound, record.defaults)
+            assert all(np.array_equal(a, b) for a, b in
+                       zip(tree_leaves(direct), tree_leaves(inlined), strict=True)), param

@@ -16,30 +16,27 @@ _counter = itertools.count()
 
 
 def _user_function(tmp_path, spec, case, seed):
-    """Source text of ``def f(p0, p1, ...)`` calling the primitive once, in a module file."""
+    """``def f(p0, p1, ...)`` calling the primitive once, written to a module file."""
     rng = np.random.default_rng(seed)
     params, values, consts = [], [], {}
 
-    def arg_text(template):
+    def arg(template):
+        """(source text, concrete value) of one argument of the call."""
         if isinstance(template, (Arr, Flt)):
             value = template.make(rng)
-            pname = f"p{len(params)}"
-            params.append(pname)
+            params.append(f"p{len(params)}")
             values.append(value)
-            return pname
+            return params[-1], value
         if isinstance(template, list) and any(isinstance(t, (Arr, Flt)) for t in template):
-            return "[" + ", ".join(arg_text(t) for t in template) + "]"
-        cname = f"C{len(consts)}"
-        consts[cname] = template
-        return cname
+            items = [arg(t) for t in template]
+            return "[" + ", ".join(t for t, _ in items) + "]", [v for _, v in items]
+        consts[f"C{len(consts)}"] = template
+        return f"C{len(consts) - 1}", template
 
-    texts = [arg_text(a) for a in case.args]
-    texts += [f"{k}={arg_text(v)}" for k, v in case.kwargs.items()]
-    call_text = f"PRIM({', '.join(texts)})"
-    out = spec.primitive(*[_value(a, values, params, t) for a, t in zip(case.args, texts[:len(case.args)],
-                                                                          strict=True)],
-                         **{k: _value(v, values, params, f"{k}={t}") for (k, v), t in
-                            zip(case.kwargs.items(), texts[len(case.args):], strict=True)})
+    positional = [arg(a) for a in case.args]
+    keywords = {k: arg(v) for k, v in case.kwargs.items()}
+    texts = [t for t, _ in positional] + [f"{k}={t}" for k, (t, _) in keywords.items()]
+    out = spec.primitive(*[v for _, v in positional], **{k: v for k, (_, v) in keywords.items()})
     outputs = list(out) if isinstance(out, (tuple, list)) else [out]
     weights = {f"W{i}": (rng.standard_normal(np.shape(o)) if np.ndim(o) else
                          float(rng.standard_normal())) for i, o in enumerate(outputs)}
@@ -48,7 +45,7 @@ def _user_function(tmp_path, spec, case, seed):
                                  else "")
     total = " + ".join(f"np.sum({n} * W{i})" for i, n in enumerate(names))
     source = (f"import numpy as np\n\n\ndef f({', '.join(params)}):\n"
-              f"    {unpack} = {call_text}\n    return {total}\n")
+              f"    {unpack} = PRIM({', '.join(texts)})\n    return {total}\n")
     path = tmp_path / f"through_{next(_counter)}.py"
     path.write_text(source)
     module_spec = importlib.util.spec_from_file_location(path.stem, path)
@@ -58,17 +55,6 @@ def _user_function(tmp_path, spec, case, seed):
     for key, value in {**consts, **weights}.items():
         setattr(module, key, value)
     return module.f, values, source
-
-
-def _value(template, values, params, text):
-    """The concrete value an argument template was given (for evaluating the output)."""
-    import re
-    names = re.findall(r"\bp(\d+)\b", text)
-    if isinstance(template, (Arr, Flt)):
-        return values[int(names[0])]
-    if isinstance(template, list) and any(isinstance(t, (Arr, Flt)) for t in template):
-        return [values[int(n)] for n in names]
-    return template
 
 
 def _has_float_argument(case):

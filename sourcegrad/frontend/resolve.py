@@ -180,6 +180,9 @@ class Resolver:
                 raise self._bad_call(kw.value, label,
                                      f"the keyword argument `{kw.arg}=` of {label}")
             bound[kw.arg] = kw.value
+        if variadic:
+            # the rule sees the variadic parameter as one tuple (``operands`` in einsum's rule)
+            bound[variadic] = ast.Tuple(elts=list(varargs), ctx=ast.Load())
         return bound, varargs
 
     def _bad_call(self, node: ast.AST, label: str, what: str) -> Exception:

@@ -295,10 +295,9 @@ class arctanh:
 # ------------------------------------------------------------------------ sign and magnitude
 
 
-@rule(np.absolute, np.fabs, abs)
+@rule(np.absolute, np.fabs)
 class absolute:
-    """``|x|``, also Python's built-in ``abs`` (on floats and arrays alike). At 0 the
-    derivative is taken as 0 (``sign(0)``), as in PyTorch."""
+    """``|x|``. At 0 the derivative is taken as 0 (``sign(0)``), as in PyTorch."""
 
     torch_name = "Abs"
 

@@ -136,16 +136,16 @@ class tensordot:
     nondiff = ("axes",)
 
     def vjp_a(g, ans, a, b, axes=2):
-        return tensordot_vjp_a(g, a, b, axes)
+        return tensordot_vjp_a(g, a, b, axes=axes)
 
     def vjp_b(g, ans, a, b, axes=2):
-        return tensordot_vjp_b(g, a, b, axes)
+        return tensordot_vjp_b(g, a, b, axes=axes)
 
     def jvp_a(t, ans, a, b, axes=2):
-        return np.tensordot(t, b, axes)
+        return np.tensordot(t, b, axes=axes)
 
     def jvp_b(t, ans, a, b, axes=2):
-        return np.tensordot(a, t, axes)
+        return np.tensordot(a, t, axes=axes)
 
 
 @rule(np.kron)
@@ -187,7 +187,8 @@ class trace:
     nondiff = ("offset", "axis1", "axis2", "dtype", "out")
 
     def vjp_a(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-        return undiagonal(np.expand_dims(g, -1), a, offset, axis1, axis2)
+        return undiagonal(np.expand_dims(g, -1), a, offset=offset, axis1=axis1,
+                          axis2=axis2)
 
 
 # ----------------------------------------------------------------------------------- linalg
@@ -260,10 +261,12 @@ class norm:
     nondiff = ("ord", "axis", "keepdims")
 
     def vjp_x(g, ans, x, ord=None, axis=None, keepdims=False):
-        return unreduce(g, x, axis, keepdims) * norm_derivative(x, ans, ord, axis)
+        return unreduce(g, x, axis=axis, keepdims=keepdims) * norm_derivative(x, ans, ord=ord,
+                                                                            axis=axis)
 
     def jvp_x(t, ans, x, ord=None, axis=None, keepdims=False):
-        return np.sum(t * norm_derivative(x, ans, ord, axis), axis=axis, keepdims=keepdims)
+        return np.sum(t * norm_derivative(x, ans, ord=ord, axis=axis), axis=axis,
+                      keepdims=keepdims)
 
 
 @rule(np.linalg.cholesky)
@@ -273,11 +276,11 @@ class cholesky:
     torch_name = "LinalgCholesky"
     nondiff = ("upper",)
 
-    def vjp_a(g, ans, a, *, upper=False):
-        return cholesky_vjp(g, ans, upper)
+    def vjp_a(g, ans, a, upper=False):
+        return cholesky_vjp(g, ans, upper=upper)
 
-    def jvp_a(t, ans, a, *, upper=False):
-        return cholesky_jvp(t, ans, upper)
+    def jvp_a(t, ans, a, upper=False):
+        return cholesky_jvp(t, ans, upper=upper)
 
 
 @rule(np.linalg.eigh)

@@ -47,10 +47,10 @@ class prod:
     nondiff = ("axis", "dtype", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, keepdims=False):
-        return unreduce(g, a, axis, keepdims) * product_of_others(a, axis)
+        return unreduce(g, a, axis=axis, keepdims=keepdims) * product_of_others(a, axis=axis)
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, keepdims=False):
-        return np.sum(t * product_of_others(a, axis), axis=axis, keepdims=keepdims)
+        return np.sum(t * product_of_others(a, axis=axis), axis=axis, keepdims=keepdims)
 
 
 @rule(np.var)
@@ -59,7 +59,8 @@ class var:
     nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return (unreduce(g, a, axis, keepdims) * (a - np.mean(a, axis=axis, keepdims=True))
+        return (unreduce(g, a, axis=axis, keepdims=keepdims)
+                * (a - np.mean(a, axis=axis, keepdims=True))
                 * (2 / (reduced_count(a, ans) - ddof)))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
@@ -76,7 +77,8 @@ class std:
     nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return (unreduce(g / ans, a, axis, keepdims) * (a - np.mean(a, axis=axis, keepdims=True))
+        return (unreduce(g / ans, a, axis=axis, keepdims=keepdims)
+                * (a - np.mean(a, axis=axis, keepdims=True))
                 / (reduced_count(a, ans) - ddof))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
@@ -93,10 +95,12 @@ class max:
     nondiff = ("axis", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, out=None, keepdims=False):
-        return unreduce(g, a, axis, keepdims) * tie_weights(a, ans, axis, keepdims)
+        return unreduce(g, a, axis=axis, keepdims=keepdims) * tie_weights(a, ans, axis=axis,
+                                                                       keepdims=keepdims)
 
     def jvp_a(t, ans, a, axis=None, out=None, keepdims=False):
-        return np.sum(t * tie_weights(a, ans, axis, keepdims), axis=axis, keepdims=keepdims)
+        return np.sum(t * tie_weights(a, ans, axis=axis, keepdims=keepdims), axis=axis,
+                      keepdims=keepdims)
 
 
 @rule(np.min, np.amin)
@@ -108,10 +112,12 @@ class min:
     nondiff = ("axis", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, out=None, keepdims=False):
-        return unreduce(g, a, axis, keepdims) * tie_weights(a, ans, axis, keepdims)
+        return unreduce(g, a, axis=axis, keepdims=keepdims) * tie_weights(a, ans, axis=axis,
+                                                                       keepdims=keepdims)
 
     def jvp_a(t, ans, a, axis=None, out=None, keepdims=False):
-        return np.sum(t * tie_weights(a, ans, axis, keepdims), axis=axis, keepdims=keepdims)
+        return np.sum(t * tie_weights(a, ans, axis=axis, keepdims=keepdims), axis=axis,
+                      keepdims=keepdims)
 
 
 @rule(np.cumsum)
@@ -123,7 +129,8 @@ class cumsum:
     nondiff = ("axis", "dtype", "out")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None):
-        return np.reshape(np.flip(np.cumsum(np.flip(g, axis), axis), axis), np.shape(a))
+        return np.reshape(np.flip(np.cumsum(np.flip(g, axis=axis), axis=axis), axis=axis),
+                          np.shape(a))
 
 
 @rule(np.cumprod)
@@ -134,7 +141,7 @@ class cumprod:
     nondiff = ("axis", "dtype", "out")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None):
-        return cumprod_vjp(g, a, ans, axis)
+        return cumprod_vjp(g, a, ans, axis=axis)
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None):
-        return cumprod_jvp(t, a, ans, axis)
+        return cumprod_jvp(t, a, ans, axis=axis)

@@ -363,13 +363,3 @@ class fabs:
     def jvp_x(t, ans, x):
         return t * math.copysign(1.0, x) if x != 0 else 0.0
 
-
-@rule(float)
-class float:
-    """``float(x)`` of a number or a one-element array: the identity."""
-
-    torch_name = "ToCopy"
-    linear = True
-
-    def vjp_x(g, ans, x):
-        return g

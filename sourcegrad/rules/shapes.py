@@ -34,7 +34,7 @@ class transpose:
     nondiff = ("axes",)
 
     def vjp_a(g, ans, a, axes=None):
-        return np.transpose(g, inverse_permutation(axes, np.ndim(a)))
+        return np.transpose(g, inverse_permutation(a, axes=axes))
 
 
 @rule(np.swapaxes)
@@ -63,7 +63,7 @@ class reshape:
     linear = True
     nondiff = ("shape", "order", "copy")
 
-    def vjp_a(g, ans, a, shape, order="C", *, copy=None):
+    def vjp_a(g, ans, a, shape, order="C", copy=None):
         return np.reshape(g, np.shape(a), order=order)
 
 
@@ -219,21 +219,24 @@ class linspace:
 
     def vjp_start(g, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                   axis=0):
-        return unbroadcast(np.sum(g * (1 - linspace_weights(ans, num, endpoint, axis)),
-                                  axis=axis), start)
+        return unbroadcast(
+            np.sum(g * (1 - linspace_weights(ans, num, endpoint=endpoint, axis=axis)), axis),
+            start)
 
     def vjp_stop(g, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                  axis=0):
-        return unbroadcast(np.sum(g * linspace_weights(ans, num, endpoint, axis), axis=axis),
-                           stop)
+        return unbroadcast(
+            np.sum(g * linspace_weights(ans, num, endpoint=endpoint, axis=axis), axis), stop)
 
     def jvp_start(t, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                   axis=0):
-        return along_samples(t, ans, axis) * (1 - linspace_weights(ans, num, endpoint, axis))
+        return along_samples(t, ans, axis=axis) * (
+            1 - linspace_weights(ans, num, endpoint=endpoint, axis=axis))
 
     def jvp_stop(t, ans, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                  axis=0):
-        return along_samples(t, ans, axis) * linspace_weights(ans, num, endpoint, axis)
+        return along_samples(t, ans, axis=axis) * linspace_weights(
+            ans, num, endpoint=endpoint, axis=axis)
 
 
 # ----------------------------------------------------------------------- repeat and join
@@ -256,7 +259,7 @@ class repeat:
     nondiff = ("repeats", "axis")
 
     def vjp_a(g, ans, a, repeats, axis=None):
-        return unrepeat(g, a, repeats, axis)
+        return unrepeat(g, a, repeats, axis=axis)
 
 
 @rule(np.concatenate)
@@ -267,8 +270,8 @@ class concatenate:
     linear = True
     nondiff = ("axis", "out", "dtype", "casting")
 
-    def vjp_arrays(g, ans, arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-        return split_back(g, arrays, axis)
+    def vjp_arrays(g, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+        return split_back(g, arrays, axis=axis)
 
 
 @rule(np.stack)
@@ -277,7 +280,7 @@ class stack:
     linear = True
     nondiff = ("axis", "out", "dtype", "casting")
 
-    def vjp_arrays(g, ans, arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    def vjp_arrays(g, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
         return list(np.moveaxis(g, axis, 0))
 
 
@@ -289,7 +292,7 @@ class hstack:
     linear = True
     nondiff = ("dtype", "casting")
 
-    def vjp_tup(g, ans, tup, *, dtype=None, casting="same_kind"):
+    def vjp_tup(g, ans, tup, dtype=None, casting="same_kind"):
         return split_back(g, tup, 0 if np.ndim(tup[0]) <= 1 else 1, np.atleast_1d)
 
 
@@ -299,7 +302,7 @@ class vstack:
     linear = True
     nondiff = ("dtype", "casting")
 
-    def vjp_tup(g, ans, tup, *, dtype=None, casting="same_kind"):
+    def vjp_tup(g, ans, tup, dtype=None, casting="same_kind"):
         return split_back(g, tup, 0, np.atleast_2d)
 
 
@@ -335,7 +338,7 @@ class flip:
     nondiff = ("axis",)
 
     def vjp_m(g, ans, m, axis=None):
-        return np.flip(g, axis)
+        return np.flip(g, axis=axis)
 
 
 @rule(np.fliplr)
@@ -363,7 +366,7 @@ class roll:
     nondiff = ("shift", "axis")
 
     def vjp_a(g, ans, a, shift, axis=None):
-        return np.roll(g, np.negative(shift), axis)
+        return np.roll(g, np.negative(shift), axis=axis)
 
 
 @rule(np.triu)
@@ -373,7 +376,7 @@ class triu:
     nondiff = ("k",)
 
     def vjp_m(g, ans, m, k=0):
-        return np.triu(g, k)
+        return np.triu(g, k=k)
 
 
 @rule(np.tril)
@@ -383,7 +386,7 @@ class tril:
     nondiff = ("k",)
 
     def vjp_m(g, ans, m, k=0):
-        return np.tril(g, k)
+        return np.tril(g, k=k)
 
 
 @rule(np.diag)
@@ -395,7 +398,7 @@ class diag:
     nondiff = ("k",)
 
     def vjp_v(g, ans, v, k=0):
-        return np.diagonal(g, k) if np.ndim(v) == 1 else undiagonal(g, v, k)
+        return np.diagonal(g, offset=k) if np.ndim(v) == 1 else undiagonal(g, v, offset=k)
 
 
 @rule(np.diagonal)
@@ -405,7 +408,7 @@ class diagonal:
     nondiff = ("offset", "axis1", "axis2")
 
     def vjp_a(g, ans, a, offset=0, axis1=0, axis2=1):
-        return undiagonal(g, a, offset, axis1, axis2)
+        return undiagonal(g, a, offset=offset, axis1=axis1, axis2=axis2)
 
 
 # ---------------------------------------------------------------------- indexing, sorting
@@ -420,7 +423,7 @@ class take:
     nondiff = ("indices", "axis", "out", "mode")
 
     def vjp_a(g, ans, a, indices, axis=None, out=None, mode="raise"):
-        return untake(g, a, indices, axis, mode)
+        return untake(g, a, indices, axis=axis, mode=mode)
 
 
 @rule(np.take_along_axis)
@@ -430,7 +433,7 @@ class take_along_axis:
     nondiff = ("indices", "axis")
 
     def vjp_arr(g, ans, arr, indices, axis=-1):
-        return untake_along_axis(g, arr, indices, axis)
+        return untake_along_axis(g, arr, indices, axis=axis)
 
 
 @rule(np.sort)
@@ -441,8 +444,8 @@ class sort:
     torch_name = "Sort"
     nondiff = ("axis", "kind", "order", "stable")
 
-    def vjp_a(g, ans, a, axis=-1, kind=None, order=None, *, stable=None):
-        return untake_along_axis(g, a, np.argsort(a, axis=axis, kind="stable"), axis)
+    def vjp_a(g, ans, a, axis=-1, kind=None, order=None, stable=None):
+        return untake_along_axis(g, a, np.argsort(a, axis=axis, kind="stable"), axis=axis)
 
-    def jvp_a(t, ans, a, axis=-1, kind=None, order=None, *, stable=None):
+    def jvp_a(t, ans, a, axis=-1, kind=None, order=None, stable=None):
         return np.take_along_axis(t, np.argsort(a, axis=axis, kind="stable"), axis)

@@ -237,11 +237,11 @@ def cumprod_jvp(t, a, ans, axis=None):
 # ----------------------------------------------------------------------------------- shapes
 
 
-def inverse_permutation(axes, ndim):
-    """The axes that undo ``np.transpose(x, axes)`` (``None``: reversed, its own inverse)."""
+def inverse_permutation(a, axes=None):
+    """The axes that undo ``np.transpose(a, axes)`` (``None``, the reversal, undoes itself)."""
     if axes is None:
         return None
-    return tuple(int(i) for i in np.argsort([a % ndim for a in axes]))
+    return tuple(int(i) for i in np.argsort([ax % np.ndim(a) for ax in axes]))
 
 
 def untile(g, a, reps):
@@ -638,7 +638,7 @@ def eigh_jvp(t, ans):
     return np.diagonal(rotated, axis1=-2, axis2=-1), v @ (_eigengap_inverse(w) * rotated)
 
 
-def linspace_weights(ans, num, endpoint=True, axis=0):
+def linspace_weights(ans, num=50, endpoint=True, axis=0):
     """The share of ``stop`` in each sample of ``np.linspace(start, stop, num, endpoint,
     axis=axis)`` (the rest is ``start``'s), shaped to broadcast against ``ans``."""
     if isinstance(ans, tuple):

@@ -34,7 +34,7 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     # shifted = logits - np.max(logits, axis=1, keepdims=True)
     grad_logits = unbroadcast(grad_shifted, logits)
     grad_max_logits = unbroadcast(-grad_shifted, max_logits)
-    grad_logits = grad_logits + unreduce(grad_max_logits, logits, 1, True) * tie_weights(logits, max_logits, 1, True)
+    grad_logits = grad_logits + unreduce(grad_max_logits, logits, axis=1, keepdims=True) * tie_weights(logits, max_logits, axis=1, keepdims=True)
     # logits = h @ W2 + b2
     grad_h_at_W2 = unbroadcast(grad_logits, h_at_W2)
     grad_b2 = unbroadcast(grad_logits, b2)

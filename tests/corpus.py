@@ -243,3 +243,54 @@ def nested_def(x, w):
 
     y = layer(x)
     return np.sum(layer(y, scale=0.5) + y)
+
+
+def more_methods(x):
+    y = x.transpose(1, 0).squeeze().clip(-0.5, 0.7)
+    z = x.prod(axis=0) + x.min(axis=1).sum() + x.std() + x.var(axis=0).sum()
+    return np.sum(y) + np.sum(z) + x.cumsum(axis=1).sum() + x.copy()[0, 0] + x[:1, :1].item()
+
+
+def append_then_array(x):
+    rows = []
+    for k in range(3):
+        rows.append(x * k + np.cos(x))
+    return np.sum(np.array(rows) ** 2)
+
+
+def floor_div_and_mod(x):
+    return np.sum(x % 0.7 + (x // 0.3) * x)
+
+
+def make_closure(scale):
+    offset = np.array([0.5, -0.5])
+
+    def inner(x):
+        return np.sum(np.sin(x * scale) + offset * x)
+
+    return inner
+
+
+closure_function = make_closure(1.5)
+
+
+def while_with_counter(x, limit):
+    steps = 0
+    total = 0.0
+    while steps < limit:
+        total = total + np.sum(x * steps)
+        x = x * 0.9
+        steps += 1
+    return total
+
+
+def nondifferentiable_calls(x):
+    n = x.shape[0] + x.ndim + x.size + len(x)
+    base = np.zeros(n) + np.ones(n) + np.empty(n) * 0.0 + np.full(n, 2.0) + np.arange(n)
+    like = np.zeros_like(x) + np.ones_like(x) + np.full_like(x, 3.0) + np.linspace(0, 1, len(x))
+    order = np.argsort(x) + np.argmax(x) + np.argmin(x) + np.eye(len(x))[0]
+    flags = np.isnan(x) | ~np.isfinite(x) | (x > 1.0) | (x == 0.0)
+    rounded = np.floor(x) + np.ceil(x) + np.round(x) + np.rint(x) + np.trunc(x)
+    noise = np.random.default_rng(0).standard_normal(len(x)) + np.random.rand(len(x)) * 0.0
+    k = (n * 3) // 2 % 5
+    return np.sum(x * (like + order + flags + rounded + noise + k)) + np.sum(base) * np.sum(x)

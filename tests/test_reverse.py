@@ -49,6 +49,12 @@ CASES = {
     "scalar_math": [(0.7, 0.3)],
     "methods": [(r(3, 2),)],
     "comparisons_nondiff": [(r(4),)],
+    "more_methods": [(r(3, 1) + 0.1,), (r(2, 1),)],
+    "append_then_array": [(r(2),)],
+    "floor_div_and_mod": [(np.array([0.31, 1.05, -0.4]),)],
+    "closure_function": [(r(2),)],
+    "while_with_counter": [(r(2), 0), (r(2), 1), (r(2), 4)],
+    "nondifferentiable_calls": [(np.array([0.3, -1.2, 2.6]),)],
     "nested_def": [(r(3), r(3)), (np.abs(r(3)), np.abs(r(3))), (np.abs(r(3)), -np.abs(r(3)))],
 }
 
@@ -80,4 +86,5 @@ def test_value_and_grad_returns_the_value(name):
 def test_every_corpus_function_has_a_case():
     functions = {n for n, v in vars(corpus).items()
                  if callable(v) and getattr(v, "__module__", "") == corpus.__name__}
-    assert functions - {"helper", "returns_tuple"} == set(CASES)
+    functions |= {"closure_function"}
+    assert functions - {"helper", "returns_tuple", "make_closure"} == set(CASES)

@@ -80,6 +80,8 @@ class Resolver:
         if isinstance(expr, (ast.Name, ast.Constant)):
             return Op(COPY, args={"x": expr}) if isinstance(expr, ast.Name) else Op(NONDIFF)
         if isinstance(expr, ast.BinOp):
+            if type(expr.op) not in OPERATORS:  # & | ^ << >>: bitwise, no derivative
+                return Op(NONDIFF)
             return self._primitive(OPERATORS[type(expr.op)], [expr.left, expr.right], [],
                                    label=type(expr.op).__name__)
         if isinstance(expr, ast.UnaryOp):

@@ -1021,8 +1021,8 @@ def _stub_parameters(callee: object, count: int) -> str:
     except (TypeError, ValueError):
         names = []
     if not names:
-        names = ["x", "y", "z", "w"][: max(count, 1)]
-    return ", ".join(names)
+        names = ["x", "y", "z", "w"]
+    return ", ".join(names[: max(count, 1)])
 
 
 def _same_text(code: str, comment: str) -> bool:

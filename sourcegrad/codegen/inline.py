@@ -149,3 +149,20 @@ def _is_number(node: ast.expr, value: float | None = None) -> bool:
     if not isinstance(node.value, (int, float)):
         return False
     return value is None or node.value == value
+
+
+def without_unbroadcast(expr: ast.expr, operand: ast.expr) -> ast.expr:
+    """``unbroadcast(E, x)`` -> ``E``, for an operand known to have the output's shape (its
+    partners in the operation are Python scalars)."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+        expr.func.id == "unbroadcast" and len(expr.args) == 2
+        and ast.dump(expr.args[1]) == ast.dump(operand)
+    ):
+        return expr.args[0]
+    return expr
+
+
+def is_scalar_literal(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)

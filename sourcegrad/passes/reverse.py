@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..codegen import names as naming
-from ..codegen.inline import fold, inline
+from ..codegen.inline import fold, inline, is_scalar_literal, without_unbroadcast
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
@@ -380,6 +380,8 @@ class ReverseMode:
             if any(self._read_before(other, stmt, var) for other in self._readers(var)):
                 return "slot"
             return None
+        if not any(self._read_before(other, stmt, var) for other in self._readers(var)):
+            return None  # every adjoint that reads `var` runs before this overwrite is undone
         loop = place.loops[-1]
         if not is_slice and self._used_only_later_in_block(stmt, var):
             return "block"
@@ -619,6 +621,9 @@ class ReverseMode:
             if param not in rule.vjps:
                 raise self._no_rule(stmt, op, param)
             expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
+            partners = [a for p, a in op.differentiable_args().items() if p != param]
+            if partners and all(is_scalar_literal(a) for a in partners):
+                expr = without_unbroadcast(expr, arg)
             self._note_reads(stmt, [expr])
             contributions.append((arg, expr))
         for arg, expr in contributions:

@@ -11,8 +11,8 @@ import numpy as np
 
 def unbroadcast(g, x):
     """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
-    shape = np.shape(x)
-    if np.shape(g) == shape:
+    shape = _shape(x)
+    if _shape(g) == shape:
         return g
     extra = np.ndim(g) - len(shape)
     if extra > 0:
@@ -21,6 +21,13 @@ def unbroadcast(g, x):
     if stretched:
         g = np.sum(g, axis=stretched, keepdims=True)
     return g
+
+
+def _shape(x):
+    """``np.shape``, without its cost for Python numbers and arrays (the common cases)."""
+    if isinstance(x, (list, tuple)):
+        return np.shape(x)
+    return getattr(x, "shape", ())
 
 
 def broadcast_like(t, ans):
@@ -154,6 +161,8 @@ def add_grads(a, b):
 
 def scalar_seed(value):
     """The cotangent 1 of a scalar output; ``sg.grad`` of anything else is an error."""
+    if type(value) is float:
+        return 1.0
     if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
         raise TypeError(
             f"sg.grad needs a function that returns a scalar, but it returned a value of "

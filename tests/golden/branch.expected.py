@@ -16,7 +16,7 @@ def grad_branch(x):
     # if np.sum(x) > 0:
     if sum_x_gt_0:
         # y = x * 2.0
-        grad_x = grad_x + unbroadcast(grad_y * 2.0, x)
+        grad_x = grad_x + grad_y * 2.0
     else:
         # y = np.sin(x)
         grad_x = grad_x + grad_y * np.cos(x)

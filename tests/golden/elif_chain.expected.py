@@ -18,7 +18,7 @@ def grad_elif_chain(x, t):
     # if t < 0:
     if t_lt_0:
         # y = x ** 2
-        grad_x = unbroadcast(grad_y * 2 * x, x)
+        grad_x = grad_y * 2 * x
     else:
         # elif t < 1:
         if t_lt_1:

@@ -34,7 +34,7 @@ def grad_for_over_array(xs):
         grad_total = unbroadcast(grad_total_plus_sum_row_sq, total)
         grad_sum_row_sq = unbroadcast(grad_total_plus_sum_row_sq, sum_row_sq)
         grad_row_sq = unreduce(grad_sum_row_sq, row_sq)
-        grad_row = unbroadcast(grad_row_sq * 2 * row, row)
+        grad_row = grad_row_sq * 2 * row
         # for row in xs:
         grad_xs = private_copy(grad_xs)
         grad_xs[i] = grad_xs[i] + grad_row

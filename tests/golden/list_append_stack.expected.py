@@ -2,13 +2,11 @@ def grad_list_append_stack(x):
     hs = []
     h = x
     # for _ in range(3):
-    h_stack = []
     tanh_h_stack = []
     for _ in range(3):
         # h = np.tanh(h)
         tanh_h = np.tanh(h)
         tanh_h_stack.append(tanh_h)
-        h_stack.append(h)
         h = tanh_h
         hs.append(h)
     # return np.sum(np.stack(hs) ** 2)
@@ -18,7 +16,7 @@ def grad_list_append_stack(x):
     grad_list_append_stack_value = scalar_seed(list_append_stack_value)
     # return np.sum(np.stack(hs) ** 2)
     grad_stack_hs_sq = unreduce(grad_list_append_stack_value, stack_hs_sq)
-    grad_stack_hs = unbroadcast(grad_stack_hs_sq * 2 * stack_hs, stack_hs)
+    grad_stack_hs = grad_stack_hs_sq * 2 * stack_hs
     grad_hs = list(np.moveaxis(grad_stack_hs, 0, 0))
     # for _ in range(3):
     grad_h = zeros_like_grad(h)
@@ -29,7 +27,6 @@ def grad_list_append_stack(x):
         grad_h = grad_h + grad_hs.pop()
         # h = np.tanh(h)
         grad_tanh_h = grad_h
-        h = h_stack.pop()
         grad_h = grad_tanh_h * (1 - tanh_h ** 2)
     # h = x
     grad_x = grad_h

@@ -13,7 +13,7 @@ def grad_logistic_loss(w, b, X, y):
     grad_logaddexp_0 = unbroadcast(grad_logaddexp_0_minus_y, logaddexp_0)
     grad_y_times_z = unbroadcast(-grad_logaddexp_0_minus_y, y_times_z)
     grad_z = unbroadcast(grad_y_times_z * y, z)
-    grad_z = grad_z + unbroadcast(grad_logaddexp_0 * np.exp(z - logaddexp_0), z)
+    grad_z = grad_z + grad_logaddexp_0 * np.exp(z - logaddexp_0)
     # z = X @ w + b
     grad_X_at_w = unbroadcast(grad_z, X_at_w)
     grad_b = unbroadcast(grad_z, b)

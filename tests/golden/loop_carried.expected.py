@@ -1,12 +1,10 @@
 def grad_loop_carried(x, n):
     # for _ in range(n):
-    x_stack = []
     tanh_x_stack = []
     for _ in range(n):
         # x = np.tanh(x) * 1.5
         tanh_x = np.tanh(x)
         tanh_x_stack.append(tanh_x)
-        x_stack.append(x)
         x = tanh_x * 1.5
     # return np.sum(x)
     loop_carried_value = np.sum(x)
@@ -17,7 +15,6 @@ def grad_loop_carried(x, n):
     for _ in reversed(range(n)):
         tanh_x = tanh_x_stack.pop()
         # x = np.tanh(x) * 1.5
-        grad_tanh_x = unbroadcast(grad_x * 1.5, tanh_x)
-        x = x_stack.pop()
+        grad_tanh_x = grad_x * 1.5
         grad_x = grad_tanh_x * (1 - tanh_x ** 2)
     return as_gradient(grad_x, x)

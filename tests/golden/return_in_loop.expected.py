@@ -53,7 +53,7 @@ def grad_return_in_loop(x):
         # acc = acc * 1.1
         grad_acc_times_c = grad_acc
         acc = acc_stack.pop()
-        grad_acc = unbroadcast(grad_acc_times_c * 1.1, acc)
+        grad_acc = grad_acc_times_c * 1.1
     # acc = x
     grad_x = grad_x + grad_acc
     return as_gradient(grad_x, x)

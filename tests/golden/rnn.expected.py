@@ -20,7 +20,7 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     grad_rnn_loss_value = scalar_seed(rnn_loss_value)
     # return np.sum((h - target) ** 2)
     grad_h_minus_target_sq = unreduce(grad_rnn_loss_value, h_minus_target_sq)
-    grad_h_minus_target = unbroadcast(grad_h_minus_target_sq * 2 * h_minus_target, h_minus_target)
+    grad_h_minus_target = grad_h_minus_target_sq * 2 * h_minus_target
     grad_h = unbroadcast(grad_h_minus_target, h)
     # for t in range(xs.shape[0]):
     grad_Wh = zeros_like_grad(Wh)

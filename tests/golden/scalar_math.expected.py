@@ -8,7 +8,6 @@ def grad_scalar_math(x, y):
     sqrt_x_times_x_plus_1 = math.sqrt(x_times_x_plus_1)
     z = sin_x_times_exp_y + sqrt_x_times_x_plus_1
     # for _ in range(3):
-    z_stack = []
     z_times_c_stack = []
     tanh_z_stack = []
     for _ in range(3):
@@ -17,7 +16,6 @@ def grad_scalar_math(x, y):
         z_times_c_stack.append(z_times_c)
         tanh_z = math.tanh(z)
         tanh_z_stack.append(tanh_z)
-        z_stack.append(z)
         z = z_times_c + tanh_z
     # return z
     scalar_math_value = z
@@ -31,14 +29,13 @@ def grad_scalar_math(x, y):
         # z = z * 0.9 + math.tanh(z)
         grad_z_times_c = unbroadcast(grad_z, z_times_c)
         grad_tanh_z = unbroadcast(grad_z, tanh_z)
-        z = z_stack.pop()
         grad_z = grad_tanh_z * (1 - tanh_z * tanh_z)
-        grad_z = grad_z + unbroadcast(grad_z_times_c * 0.9, z)
+        grad_z = grad_z + grad_z_times_c * 0.9
     # z = math.sin(x) * math.exp(y) + math.sqrt(x * x + 1.0)
     grad_sin_x_times_exp_y = unbroadcast(grad_z, sin_x_times_exp_y)
     grad_sqrt_x_times_x_plus_1 = unbroadcast(grad_z, sqrt_x_times_x_plus_1)
     grad_x_times_x_plus_1 = grad_sqrt_x_times_x_plus_1 / (2 * sqrt_x_times_x_plus_1)
-    grad_x_times_x = unbroadcast(grad_x_times_x_plus_1, x_times_x)
+    grad_x_times_x = grad_x_times_x_plus_1
     grad_x = unbroadcast(grad_x_times_x * x, x)
     grad_x = grad_x + unbroadcast(grad_x_times_x * x, x)
     grad_sin_x = unbroadcast(grad_sin_x_times_exp_y * exp_y, sin_x)

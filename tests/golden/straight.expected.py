@@ -8,7 +8,7 @@ def grad_straight(x, w):
     grad_straight_value = scalar_seed(straight_value)
     # return np.sum(h ** 2)
     grad_h_sq = unreduce(grad_straight_value, h_sq)
-    grad_h = unbroadcast(grad_h_sq * 2 * h, h)
+    grad_h = grad_h_sq * 2 * h
     # h = np.tanh(x @ w)
     grad_x_at_w = grad_h * (1 - h ** 2)
     grad_w = matmul_vjp_x2(grad_x_at_w, x, w)

@@ -32,11 +32,11 @@ def grad_subscript_write(x):
     # y[1:3] = x[0:2] ** 2
     grad_x_slice_sq = unbroadcast(np.copy(grad_y[1:3]), x_slice_sq)
     grad_y[1:3] = 0.0
-    grad_x_slice = unbroadcast(grad_x_slice_sq * 2 * x_slice, x_slice)
+    grad_x_slice = grad_x_slice_sq * 2 * x_slice
     grad_x[0:2] = grad_x[0:2] + grad_x_slice
     # y[0] = x[1] * 2.0
     grad_x_1_times_2 = unbroadcast(np.copy(grad_y[0]), x_1_times_2)
     grad_y[0] = 0.0
-    grad_x_1 = unbroadcast(grad_x_1_times_2 * 2.0, x_1)
+    grad_x_1 = grad_x_1_times_2 * 2.0
     grad_x[1] = grad_x[1] + grad_x_1
     return as_gradient(grad_x, x)

@@ -1,15 +1,11 @@
 def grad_while_loop(x):
     y = x
     # while np.sum(y * y) < 100.0:
-    y_stack = []
-    y_times_c_stack = []
     n_iterations = 0
     while np.sum(y * y) < 100.0:
         n_iterations += 1
         # y = y * 1.7 + 0.1
         y_times_c = y * 1.7
-        y_times_c_stack.append(y_times_c)
-        y_stack.append(y)
         y = y_times_c + 0.1
     # return np.sum(y)
     while_loop_value = np.sum(y)
@@ -18,11 +14,9 @@ def grad_while_loop(x):
     grad_y = unreduce(grad_while_loop_value, y)
     # while np.sum(y * y) < 100.0:
     for _ in range(n_iterations):
-        y_times_c = y_times_c_stack.pop()
         # y = y * 1.7 + 0.1
-        grad_y_times_c = unbroadcast(grad_y, y_times_c)
-        y = y_stack.pop()
-        grad_y = unbroadcast(grad_y_times_c * 1.7, y)
+        grad_y_times_c = grad_y
+        grad_y = grad_y_times_c * 1.7
     # y = x
     grad_x = grad_y
     return as_gradient(grad_x, x)

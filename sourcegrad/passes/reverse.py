@@ -112,6 +112,8 @@ class ReverseMode:
         self.block_snapshots: dict[int, list[tuple[str, str]]] = {}  # block -> (var, stack)
         self.has_adjoint: dict[int, bool] = {}  # compound statement -> its adjoint has code
         self.sliced: set[str] = set()  # arrays whose overwritten elements the sweep restores
+        self.copied: set[str] = set()  # adjoints copied by `_own` (to hoist out of loops)
+        self.fresh_names: dict[tuple[int, str], str] = {}
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
@@ -134,6 +136,7 @@ class ReverseMode:
         self.stack_inits = {}
         self.block_snapshots = {}
         self.sliced = set()
+        self.fresh_names = {}
         forward, adjoint = self._sweep(core, output, seed_defined)
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         output_grad = None
@@ -629,7 +632,8 @@ class ReverseMode:
         for arg, expr in contributions:
             if isinstance(arg, (ast.List, ast.Tuple)):
                 # one cotangent per element: compute them once, then hand them out
-                parts = self.namer.fresh(naming.adjoint_base(naming.describe(arg)))
+                parts = self._fresh_for(stmt, "parts",
+                                        naming.adjoint_base(naming.describe(arg)))
                 out.append(ast.Assign(targets=[name(parts, True)], value=expr))
                 expr = name(parts)
             out.extend(self._accumulate(arg, expr))
@@ -663,6 +667,14 @@ class ReverseMode:
         self.owned.add(var)
         return [ast.Assign(targets=[target], value=value)]
 
+    def _fresh_for(self, stmt: ast.stmt, role: str, base: str) -> str:
+        """A fresh name for ``role`` at ``stmt``, the same however often the statement's
+        adjoint is generated (loops generate their body until a fixed point)."""
+        key = (id(stmt), role)
+        if key not in self.fresh_names:
+            self.fresh_names[key] = self.namer.fresh(base)
+        return self.fresh_names[key]
+
     def _own(self, var: str, like: ast.AST) -> list[ast.stmt]:
         """Make ``grad_var`` safe to modify in place."""
         if var not in self.defined:
@@ -674,6 +686,7 @@ class ReverseMode:
         if var in self.owned:
             return []
         self.owned.add(var)
+        self.copied.add(var)
         return [ast.Assign(targets=[name(self.grad(var), True)],
                            value=call("private_copy", self.grad_load(var)))]
 
@@ -798,7 +811,7 @@ class ReverseMode:
                 self.defined.add(a.id)
                 self.owned.discard(a.id)
             return [ast.Assign(targets=[targets], value=backward)]
-        grads_var = self.namer.fresh(f"grads_{op.callee.__name__}")
+        grads_var = self._fresh_for(stmt, "grads", f"grads_{op.callee.__name__}")
         out: list[ast.stmt] = [ast.Assign(targets=[name(grads_var, True)], value=backward)]
         for i, a in enumerate(args):
             out.extend(self._accumulate(a, ast.Subscript(value=name(grads_var),
@@ -846,6 +859,7 @@ class ReverseMode:
 
     def _zero_fill(self, variables: set[str], like: ast.stmt) -> list[ast.stmt]:
         out = []
+        self.owned |= variables
         for var in sorted(variables):
             out.append(ast.Assign(targets=[name(self.grad(var), True)],
                                   value=call("zeros_like_grad", name(var))))
@@ -854,15 +868,21 @@ class ReverseMode:
     def _adjoint_loop(self, stmt: ast.For | ast.While) -> list[ast.stmt]:
         entry_defined, entry_owned = set(self.defined), set(self.owned)
         start_defined, start_owned = set(entry_defined), set(entry_owned)
+        hoisted: set[str] = set()
         for _ in range(20):  # fixed point: what the body's adjoint needs defined at its top
             self.defined, self.owned = set(start_defined), set(start_owned)
+            outer_copied, self.copied = self.copied, set()
             body = self.adjoint_block(stmt.body)
+            # an adjoint the body copies (to update in place) is copied once, before the loop
+            to_hoist = (self.copied & start_defined) - hoisted
+            self.copied = outer_copied | self.copied
             grown = self.defined - start_defined
             lost = start_owned - self.owned
-            if not grown and not lost:
+            if not grown and not lost and not to_hoist:
                 break
+            hoisted |= to_hoist
             start_defined |= self.defined
-            start_owned -= lost
+            start_owned = (start_owned - lost) | to_hoist
         end_defined = self.defined
         body += self._zero_fill(start_defined - end_defined, stmt)
         self.defined, self.owned = set(start_defined), set(start_owned) & self.owned
@@ -871,6 +891,9 @@ class ReverseMode:
             self.defined, self.owned = entry_defined, entry_owned
             return []
         prologue = self._zero_fill(start_defined - entry_defined, stmt)
+        prologue += [ast.Assign(targets=[name(self.grad(var), True)],
+                                value=call("private_copy", self.grad_load(var)))
+                     for var in sorted(hoisted & entry_defined - entry_owned)]
         for var in start_defined - entry_defined:
             self._note_reads(stmt, [name(var)])
         header = self._reverse_header(stmt)
@@ -994,6 +1017,9 @@ def _np_call(fname: str, *args: ast.expr) -> ast.Call:
 
 
 def _is_fresh_call(expr: ast.expr) -> bool:
+    """Calls that return a new object nobody else holds: ``np.copy(...)``, ``list(...)``."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        return expr.func.id in ("list", "zeros_like_grad", "private_copy")
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
         isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
         and expr.func.attr == "copy"

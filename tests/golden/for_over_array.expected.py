@@ -36,6 +36,5 @@ def grad_for_over_array(xs):
         grad_row_sq = unreduce(grad_sum_row_sq, row_sq)
         grad_row = grad_row_sq * 2 * row
         # for row in xs:
-        grad_xs = private_copy(grad_xs)
         grad_xs[i] = grad_xs[i] + grad_row
     return as_gradient(grad_xs, xs)

@@ -42,8 +42,6 @@ def grad_for_zip(xs, ys):
         grad_x = unbroadcast(grad_x_times_y * y, x)
         grad_y = unbroadcast(grad_x_times_y * x, y)
         # for x, y in zip(xs, ys, strict=False):
-        grad_ys = private_copy(grad_ys)
         grad_ys[i] = grad_ys[i] + grad_y
-        grad_xs = private_copy(grad_xs)
         grad_xs[i] = grad_xs[i] + grad_x
     return as_gradient(grad_xs, xs), as_gradient(grad_ys, ys)

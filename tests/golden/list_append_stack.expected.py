@@ -23,7 +23,6 @@ def grad_list_append_stack(x):
     for _ in reversed(range(3)):
         tanh_h = tanh_h_stack.pop()
         # hs.append(h)
-        grad_hs = private_copy(grad_hs)
         grad_h = grad_h + grad_hs.pop()
         # h = np.tanh(h)
         grad_tanh_h = grad_h

@@ -1,0 +1,100 @@
+"""Which variables always hold a scalar (a value of shape ``()``), known from the code alone.
+
+A scalar partner in a broadcasting operation means the other operand already has the
+output's shape, so its cotangent needs no ``unbroadcast`` and its tangent no
+``broadcast_like``: generated code for scalar loops and after full reductions reads like
+the arithmetic it is, and skips a helper call per operation.
+
+Sources of scalars: numeric literals, ``math`` functions, ``len``/``float``/``int``, full
+reductions (``np.sum(x)`` without ``axis``, ``x.mean()``...), and elementwise arithmetic on
+scalars. A variable is scalar when every assignment to it gives a scalar (the greatest fixed
+point, so that loop-carried accumulators such as ``total = total + np.sum(x)`` qualify).
+Parameters are never assumed scalar: their type is only known at call time.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import types
+
+import numpy as np
+
+from ..frontend.resolve import COPY, NONDIFF, RULE, Resolver
+from .activity import target_names
+
+_FULL_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin, np.var,
+                    np.std, np.linalg.norm}
+_SCALAR_FUNCTIONS = {float, len, int, abs}
+
+
+def scalar_variables(body: list[ast.stmt], params: set[str], resolver: Resolver) -> set[str]:
+    assignments: list[tuple[str, ast.expr | None]] = []
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Assign):
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                assignments.append((target.id, node.value))
+            else:  # tuple unpacking and subscript writes: not tracked
+                for var in target_names(target):
+                    assignments.append((var, None))
+        elif isinstance(node, ast.AugAssign):
+            assignments.append((_base(node.target), None))
+        elif isinstance(node, ast.For):
+            for var in target_names(node.target):
+                assignments.append((var, ast.Constant(0)))
+    scalars = {var for var, _ in assignments} - params
+    changed = True
+    while changed:
+        changed = False
+        for var, value in assignments:
+            if var in scalars and (value is None or not is_scalar(value, scalars, resolver)):
+                scalars.discard(var)
+                changed = True
+    return scalars
+
+
+def is_scalar(expr: ast.expr, scalars: set[str], resolver: Resolver) -> bool:
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) in (int, float, bool)
+    if isinstance(expr, ast.Name):
+        return expr.id in scalars
+    if isinstance(expr, ast.UnaryOp):
+        return is_scalar(expr.operand, scalars, resolver)
+    if isinstance(expr, ast.BinOp):
+        return is_scalar(expr.left, scalars, resolver) and is_scalar(expr.right, scalars,
+                                                                     resolver)
+    if isinstance(expr, ast.Call):
+        return _scalar_call(expr, scalars, resolver)
+    return False
+
+
+def _scalar_call(call: ast.Call, scalars: set[str], resolver: Resolver) -> bool:
+    try:
+        op = resolver.classify(call)
+    except Exception:  # anything unusual is simply not known to be scalar
+        return False
+    callee = op.callee
+    if callee in _SCALAR_FUNCTIONS or _is_math(callee):
+        return True
+    if op.kind == RULE and callee in _FULL_REDUCTIONS:
+        keywords = {kw.arg for kw in call.keywords}
+        positional_axis = len(call.args) > 1 and not isinstance(call.func, ast.Attribute)
+        method_axis = isinstance(call.func, ast.Attribute) and bool(call.args) and (
+            not resolver.value_of(call.func.value))
+        return not ({"axis", "keepdims"} & keywords) and not positional_axis and not (
+            method_axis)
+    if op.kind in (RULE, COPY) and isinstance(callee, np.ufunc):
+        return all(is_scalar(a, scalars, resolver) for a in call.args)
+    return op.kind == NONDIFF and False
+
+
+def _is_math(callee: object) -> bool:
+    return isinstance(callee, types.BuiltinFunctionType) and getattr(
+        callee, "__module__", None) == "math" and callable(getattr(math, callee.__name__, None))
+
+
+def _base(target: ast.expr) -> str:
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else ""

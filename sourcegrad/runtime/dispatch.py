@@ -52,15 +52,14 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any
             return Tensor(ans)
         raise NoDerivativeError(_missing_rule_message(fn))
     bound = _bind(rule, fn, arrays, kw_arrays)
-    differentiated = [(_param_name(rule, fn, where), value) for where, value in tracked]
-    differentiated = [(param, value) for param, value in differentiated if param is not None]
-    vjps = [rule.vjps[param] for param, _ in differentiated]
+    inputs = _tensor_arguments(args, kwargs)
+    vjps = [_vjp_for(rule, fn, where) if tensor.requires_grad else None
+            for where, tensor in inputs]
 
     def backward(grads: tuple) -> tuple:
-        return tuple(vjp(grads[0], ans, **bound) for vjp in vjps)
+        return tuple(None if vjp is None else vjp(grads[0], ans, **bound) for vjp in vjps)
 
-    inputs = [value for _, value in differentiated]
-    return graph.record(name or _node_name(rule, bound), inputs, ans, backward)
+    return graph.record(name or _node_name(rule, bound), [t for _, t in inputs], ans, backward)
 
 
 def call_untracked(fn: Callable, *args: Any, **kwargs: Any) -> Any:
@@ -78,12 +77,15 @@ def wrap_untracked(result: Any) -> Any:
     return result
 
 
-def _tracked(args: tuple, kwargs: dict) -> list[tuple[int | str, Tensor]]:
-    """(position or keyword, tensor) of each argument that requires grad."""
+def _tensor_arguments(args: tuple, kwargs: dict) -> list[tuple[int | str, Tensor]]:
+    """(position or keyword, tensor) of each tensor argument: the node's inputs."""
     found: list[tuple[int | str, Tensor]] = [
-        (i, a) for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
-    found += [(k, v) for k, v in kwargs.items() if isinstance(v, Tensor) and v.requires_grad]
-    return found
+        (i, a) for i, a in enumerate(args) if isinstance(a, Tensor)]
+    return found + [(k, v) for k, v in kwargs.items() if isinstance(v, Tensor)]
+
+
+def _tracked(args: tuple, kwargs: dict) -> bool:
+    return any(t.requires_grad for _, t in _tensor_arguments(args, kwargs))
 
 
 def _bind(rule: Rule, fn: Callable, arrays: list, kw_arrays: dict) -> dict[str, Any]:
@@ -100,12 +102,12 @@ def _bind(rule: Rule, fn: Callable, arrays: list, kw_arrays: dict) -> dict[str, 
     return bound
 
 
-def _param_name(rule: Rule, fn: Callable, position: int | str) -> str | None:
-    """The rule's name for a tracked argument, or None when by nature it has no gradient
-    (an index); an argument that should have one but lacks a VJP is an error."""
+def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
+    """The VJP of a tracked argument, or None when by nature it has no gradient (an index);
+    an argument that should have one but lacks a VJP is an error."""
     param = rule.params[position] if isinstance(position, int) else position
     if param in rule.vjps:
-        return param
+        return rule.vjps[param]
     if param in rule.nondiff:
         return None
     raise NoDerivativeError(f"the derivative rule of {_name(fn)} has no VJP for its "

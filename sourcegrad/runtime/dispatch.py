@@ -117,7 +117,7 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
 def _node_name(rule: Rule, bound: dict[str, Any]) -> str:
     """PyTorch's name: reductions over a ``dim`` are ``...Backward1``."""
     stem = rule.torch_name or rule.name.capitalize()
-    variant = 1 if bound.get("axis") is not None and "axis" in rule.nondiff else 0
+    variant = 1 if bound.get("axis") is not None and "keepdims" in rule.params else 0
     return f"{stem}Backward{variant}"
 
 

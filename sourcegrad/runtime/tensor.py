@@ -21,7 +21,9 @@ from .grad_mode import is_grad_enabled
 from .printing import tensor_repr
 
 LEAF_IN_PLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
-FLOAT_ONLY_MESSAGE = "Only Tensors of floating point and complex dtype can require gradients"
+# PyTorch words it one way when creating a tensor and another when flagging one.
+FLOAT_ONLY_AT_CREATION = "Only Tensors of floating point and complex dtype can require gradients"
+FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients"
 LEAF_FLAG_MESSAGE = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
@@ -113,7 +115,9 @@ class Tensor:
         self._accum: graph.AccumulateGrad | None = None
         self._retains_grad = False
         if requires_grad:
-            self.requires_grad = True
+            if not _is_floating(self.data.dtype):
+                raise RuntimeError(FLOAT_ONLY_AT_CREATION)
+            self._requires_grad = True
 
     @classmethod
     def _from_node(cls, data: np.ndarray, node: graph.Node, output_nr: int) -> Tensor:
@@ -294,7 +298,7 @@ class Tensor:
         return dispatch.call(np.subtract, self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return dispatch.call(np.subtract, other, self)
+        return dispatch.call_named("RsubBackward1", np.subtract, (other, self), {})
 
     def __mul__(self, other: Any) -> Tensor:
         return dispatch.call(np.multiply, self, other)
@@ -309,10 +313,10 @@ class Tensor:
         return dispatch.call(np.divide, other, self)
 
     def __pow__(self, other: Any) -> Tensor:
-        return dispatch.call(np.power, self, other)
+        return self.pow(other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return dispatch.call(np.power, other, self)
+        return dispatch.call_named("PowBackward2", np.power, (other, self), {})
 
     def __matmul__(self, other: Any) -> Tensor:
         return dispatch.call(np.matmul, self, other)
@@ -449,7 +453,9 @@ class Tensor:
         return dispatch.call(nn_ops.relu, self)
 
     def pow(self, exponent: Any) -> Tensor:
-        return dispatch.call(np.power, self, exponent)
+        """PyTorch names the node by the exponent: a number (0) or a tensor (1)."""
+        name = "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0"
+        return dispatch.call_named(name, np.power, (self, exponent), {})
 
     def matmul(self, other: Any) -> Tensor:
         return dispatch.call(np.matmul, self, other)
@@ -493,8 +499,7 @@ class Tensor:
     clip = clamp
 
     def reshape(self, *shape: Any) -> Tensor:
-        return dispatch.call_named("ReshapeAliasBackward0", np.reshape, (self, _shape_args(shape)),
-                                   {})
+        return dispatch.call_named("ViewBackward0", np.reshape, (self, _shape_args(shape)), {})
 
     def view(self, *shape: Any) -> Tensor:
         return dispatch.call_named("ViewBackward0", np.reshape, (self, _shape_args(shape)), {})
@@ -530,6 +535,8 @@ class Tensor:
     def to(self, dtype: Any) -> Tensor:
         """A copy in ``dtype``. Its backward hands the cotangent back unchanged: the engine
         casts every cotangent to its input's dtype."""
+        if self.data.dtype == np.dtype(dtype):
+            return self
         data = self.data.astype(dtype)
         if not _is_floating(data.dtype):
             return Tensor(data)

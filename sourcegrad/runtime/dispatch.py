@@ -40,26 +40,38 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
 
 def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any:
     """``call`` with the node named ``name`` instead of the rule's ``torch_name``."""
-    arrays = [unwrap(a) for a in args]
-    kw_arrays = {k: unwrap(v) for k, v in kwargs.items()}
+    inputs: list[tuple[int | str, Tensor]] = []
+    arrays = [_unwrap_noting(i, a, inputs) for i, a in enumerate(args)]
+    kw_arrays = {k: _unwrap_noting(k, v, inputs) for k, v in kwargs.items()} if kwargs else {}
     ans = _pytorch_float(np.asarray(fn(*arrays, **kw_arrays)), arrays, kw_arrays)
-    tracked = _tracked(args, kwargs)
-    if not tracked or not is_grad_enabled():
+    if not is_grad_enabled() or not any(t.requires_grad for _, t in inputs):
         return Tensor(ans)
     rule = lookup(fn)
     if rule is None:
         if ans.dtype.kind not in "fc":
             return Tensor(ans)
         raise NoDerivativeError(_missing_rule_message(fn))
-    bound = _bind(rule, fn, arrays, kw_arrays)
-    inputs = _tensor_arguments(args, kwargs)
+    _check_arguments(rule, fn, arrays, kw_arrays)
     vjps = [_vjp_for(rule, fn, where) if tensor.requires_grad else None
             for where, tensor in inputs]
 
     def backward(grads: tuple) -> tuple:
-        return tuple(None if vjp is None else vjp(grads[0], ans, **bound) for vjp in vjps)
+        # The rule's own signature binds the call's arguments and fills in the defaults.
+        return tuple(None if vjp is None else vjp(grads[0], ans, *arrays, **kw_arrays)
+                     for vjp in vjps)
 
-    return graph.record(name or _node_name(rule, bound), [t for _, t in inputs], ans, backward)
+    node_name = name or _node_name(rule, arrays, kw_arrays)
+    return graph.record(node_name, [t for _, t in inputs], ans, backward)
+
+
+def _unwrap_noting(where: int | str, value: Any, inputs: list) -> Any:
+    """``unwrap(value)``, noting a tensor argument (a node input) in ``inputs``."""
+    if isinstance(value, Tensor):
+        inputs.append((where, value))
+        return value.data
+    if isinstance(value, (tuple, list)):
+        return unwrap(value)
+    return value
 
 
 def call_untracked(fn: Callable, *args: Any, **kwargs: Any) -> Any:
@@ -77,29 +89,19 @@ def wrap_untracked(result: Any) -> Any:
     return result
 
 
-def _tensor_arguments(args: tuple, kwargs: dict) -> list[tuple[int | str, Tensor]]:
-    """(position or keyword, tensor) of each tensor argument: the node's inputs."""
-    found: list[tuple[int | str, Tensor]] = [
-        (i, a) for i, a in enumerate(args) if isinstance(a, Tensor)]
-    return found + [(k, v) for k, v in kwargs.items() if isinstance(v, Tensor)]
-
-
 def _tracked(args: tuple, kwargs: dict) -> bool:
-    return any(t.requires_grad for _, t in _tensor_arguments(args, kwargs))
+    """Whether a tensor argument requires grad."""
+    return any(isinstance(v, Tensor) and v.requires_grad for v in (*args, *kwargs.values()))
 
 
-def _bind(rule: Rule, fn: Callable, arrays: list, kw_arrays: dict) -> dict[str, Any]:
-    """The call's arguments under the rule's parameter names, defaults filled in."""
+def _check_arguments(rule: Rule, fn: Callable, arrays: list, kw_arrays: dict) -> None:
+    """Refuse, at the call rather than at backward, arguments the rule cannot take."""
     if len(arrays) > len(rule.params):
         raise TypeError(f"{_name(fn)}: too many positional arguments for its derivative rule")
-    bound = dict(rule.defaults)
-    bound.update(zip(rule.params, arrays, strict=False))
-    for key, value in kw_arrays.items():
+    for key in kw_arrays:
         if key not in rule.params:
             raise TypeError(f"{_name(fn)}(..., {key}=...) is not supported on tensors that "
                             "require grad")
-        bound[key] = value
-    return bound
 
 
 def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
@@ -114,11 +116,15 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
                             f"parameter {param!r}")
 
 
-def _node_name(rule: Rule, bound: dict[str, Any]) -> str:
+def _node_name(rule: Rule, arrays: list, kw_arrays: dict) -> str:
     """PyTorch's name: reductions over a ``dim`` are ``...Backward1``."""
     stem = rule.torch_name or rule.name.capitalize()
-    variant = 1 if bound.get("axis") is not None and "keepdims" in rule.params else 0
-    return f"{stem}Backward{variant}"
+    if "keepdims" in rule.params and "axis" in rule.params:
+        position = rule.params.index("axis")
+        axis = arrays[position] if position < len(arrays) else kw_arrays.get("axis")
+        if axis is not None:
+            return f"{stem}Backward1"
+    return f"{stem}Backward0"
 
 
 def _pytorch_float(ans: np.ndarray, arrays: list, kw_arrays: dict) -> np.ndarray:

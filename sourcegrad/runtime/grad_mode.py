@@ -12,14 +12,19 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-_state = threading.local()
+
+class _ThreadState(threading.local):
+    enabled = True  # each new thread starts with grad mode on
+
+
+_state = _ThreadState()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def is_grad_enabled() -> bool:
     """True when operations on tensors that require grad are recorded (this thread)."""
-    return getattr(_state, "enabled", True)
+    return _state.enabled
 
 
 def _set(flag: bool) -> None:

@@ -140,19 +140,32 @@ def edge_of(tensor: Tensor) -> Edge:
 
 
 def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn) -> Any:
-    """Wrap ``outputs`` (an ndarray or a sequence of them) as tensors produced by one node
-    ``name`` whose gradient function is ``backward`` (see the module docstring)."""
-    single = isinstance(outputs, np.ndarray) or np.isscalar(outputs)
+    """Wrap ``outputs`` (an ndarray, or a list or tuple of them) as tensors produced by one
+    node ``name`` whose gradient function is ``backward`` (see the module docstring)."""
+    single = not isinstance(outputs, (list, tuple))
     arrays = [np.asarray(outputs)] if single else [np.asarray(o) for o in outputs]
-    edges = tuple(edge_of(t) if isinstance(t, _Tensor) else _NO_EDGE for t in inputs)
-    if not is_grad_enabled() or all(node is None for node, _ in edges):
-        results = tuple(_Tensor(a) for a in arrays)
+    edges, meta = _edges_of(inputs) if is_grad_enabled() else (None, None)
+    if edges is None:
+        results = [_Tensor(a) for a in arrays]
     else:
-        meta = tuple(None if node is None else (t.data.shape, t.data.dtype)
-                     for (node, _), t in zip(edges, inputs, strict=True))
         node = node_class(name)(edges, backward, meta, len(arrays))
-        results = tuple(_Tensor._from_node(a, node, i) for i, a in enumerate(arrays))
-    return results[0] if single else results
+        results = [_Tensor._from_node(a, node, i) for i, a in enumerate(arrays)]
+    return results[0] if single else tuple(results)
+
+
+def _edges_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple | None]:
+    """The inputs' edges and (shape, dtype), or ``(None, None)`` if none requires grad.
+    A plain loop: this runs once per recorded operation."""
+    edges, meta, live = [], [], False
+    for t in inputs:
+        if isinstance(t, _Tensor) and (t.grad_fn is not None or t._requires_grad):
+            edges.append(edge_of(t))
+            meta.append((t.data.shape, t.data.dtype))
+            live = True
+        else:
+            edges.append(_NO_EDGE)
+            meta.append(None)
+    return (tuple(edges), tuple(meta)) if live else (None, None)
 
 
 # ---------------------------------------------------------------- the backward engine

@@ -40,36 +40,71 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
 
 def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any:
     """``call`` with the node named ``name`` instead of the rule's ``torch_name``."""
-    inputs: list[tuple[int | str, Tensor]] = []
+    inputs: list[tuple[Where, Tensor]] = []
     arrays = [_unwrap_noting(i, a, inputs) for i, a in enumerate(args)]
     kw_arrays = {k: _unwrap_noting(k, v, inputs) for k, v in kwargs.items()} if kwargs else {}
-    ans = _pytorch_float(np.asarray(fn(*arrays, **kw_arrays)), arrays, kw_arrays)
+    result = fn(*arrays, **kw_arrays)
+    several = isinstance(result, (list, tuple))
+    ans: Any = ([_pytorch_float(np.asarray(r), arrays, kw_arrays) for r in result] if several
+                else _pytorch_float(np.asarray(result), arrays, kw_arrays))
     if not is_grad_enabled() or not any(t.requires_grad for _, t in inputs):
-        return Tensor(ans)
+        return [Tensor(a) for a in ans] if several else Tensor(ans)
     rule = lookup(fn)
     if rule is None:
-        if ans.dtype.kind not in "fc":
+        if not several and ans.dtype.kind not in "fc":
             return Tensor(ans)
         raise NoDerivativeError(_missing_rule_message(fn))
     _check_arguments(rule, fn, arrays, kw_arrays)
-    vjps = [_vjp_for(rule, fn, where) if tensor.requires_grad else None
+    vjps = [_vjp_for(rule, fn, _argument(where)) if tensor.requires_grad else None
             for where, tensor in inputs]
+    backward = _rule_backward(vjps, [where for where, _ in inputs], ans, arrays, kw_arrays,
+                              several)
+    node_name = name or _node_name(rule, arrays, kw_arrays)
+    outputs = graph.record(node_name, [t for _, t in inputs], ans, backward)
+    return list(outputs) if isinstance(result, list) else outputs
+
+
+# Where a tensor sits in a call: a position, a keyword, or (either, index) for an element of
+# a sequence argument such as ``np.concatenate``'s ``arrays``.
+Where = Any
+
+
+def _argument(where: Where) -> int | str:
+    return where[0] if isinstance(where, tuple) else where
+
+
+def _rule_backward(vjps: list, wheres: list[Where], ans: Any, arrays: list, kw_arrays: dict,
+                   several: bool) -> Callable[[tuple], tuple]:
+    """The node's backward: each input's cotangent from its parameter's VJP, called once
+    per parameter (a sequence parameter's cotangent is a sequence, one item per tensor)."""
 
     def backward(grads: tuple) -> tuple:
-        # The rule's own signature binds the call's arguments and fills in the defaults.
-        return tuple(None if vjp is None else vjp(grads[0], ans, *arrays, **kw_arrays)
-                     for vjp in vjps)
+        g = ([np.zeros_like(a) if gi is None else gi for gi, a in zip(grads, ans, strict=True)]
+             if several else grads[0])
+        per_argument: dict = {}
+        cotangents = []
+        for vjp, where in zip(vjps, wheres, strict=True):
+            if vjp is None:
+                cotangents.append(None)
+                continue
+            argument = _argument(where)
+            if argument not in per_argument:
+                # The rule's own signature binds the arguments and fills in the defaults.
+                per_argument[argument] = vjp(g, ans, *arrays, **kw_arrays)
+            cotangent = per_argument[argument]
+            cotangents.append(cotangent[where[1]] if isinstance(where, tuple) else cotangent)
+        return tuple(cotangents)
 
-    node_name = name or _node_name(rule, arrays, kw_arrays)
-    return graph.record(node_name, [t for _, t in inputs], ans, backward)
+    return backward
 
 
 def _unwrap_noting(where: int | str, value: Any, inputs: list) -> Any:
-    """``unwrap(value)``, noting a tensor argument (a node input) in ``inputs``."""
+    """``unwrap(value)``, noting each tensor argument (a node input) in ``inputs``."""
     if isinstance(value, Tensor):
         inputs.append((where, value))
         return value.data
     if isinstance(value, (tuple, list)):
+        inputs.extend(((where, j), v) for j, v in enumerate(value) if isinstance(v, Tensor))
         return unwrap(value)
     return value
 

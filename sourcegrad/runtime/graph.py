@@ -141,7 +141,8 @@ def edge_of(tensor: Tensor) -> Edge:
 
 def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn) -> Any:
     """Wrap ``outputs`` (an ndarray, or a list or tuple of them) as tensors produced by one
-    node ``name`` whose gradient function is ``backward`` (see the module docstring)."""
+    node ``name`` whose gradient function is ``backward`` (see the module docstring).
+    Integer and boolean outputs carry no gradient, as in PyTorch."""
     single = not isinstance(outputs, (list, tuple))
     arrays = [np.asarray(outputs)] if single else [np.asarray(o) for o in outputs]
     edges, meta = _edges_of(inputs) if is_grad_enabled() else (None, None)
@@ -149,7 +150,8 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
         results = [_Tensor(a) for a in arrays]
     else:
         node = node_class(name)(edges, backward, meta, len(arrays))
-        results = [_Tensor._from_node(a, node, i) for i, a in enumerate(arrays)]
+        results = [_Tensor._from_node(a, node, i) if a.dtype.kind in "fc" else _Tensor(a)
+                   for i, a in enumerate(arrays)]
     return results[0] if single else tuple(results)
 
 

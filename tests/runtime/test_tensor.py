@@ -180,3 +180,31 @@ def test_a_cast_passes_the_gradient_back_in_the_original_dtype():
     assert y.dtype == sg.float64
     y.sum().backward()
     assert x.grad.dtype == sg.float32 and x.grad.tolist() == [3.0, 3.0]
+
+
+def test_numpy_functions_taking_lists_of_tensors_are_tracked():
+    a = sg.tensor([1.0, 2.0], requires_grad=True)
+    b = sg.tensor([3.0], requires_grad=True)
+    c = sg.tensor([5.0])
+    joined = np.concatenate([a * 2, b, c])
+    assert type(joined.grad_fn).__name__ == "CatBackward0"
+    (joined * sg.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 4.0])
+    np.testing.assert_array_equal(b.grad.numpy(), [3.0])
+
+
+def test_numpy_functions_returning_several_arrays_give_several_tensors():
+    x = sg.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    first, second = np.split(x, 2)
+    assert isinstance(first, sg.Tensor) and first.grad_fn is second.grad_fn
+    (second * 3).sum().backward()  # the first piece gets no gradient: zeros stand in
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, 3.0, 3.0])
+
+
+def test_integer_outputs_of_a_recorded_node_do_not_require_grad():
+    from sourcegrad.runtime import graph
+
+    x = sg.tensor([1.5], requires_grad=True)
+    value, count = graph.record("PairBackward", [x], [x.data * 2, np.array([3])],
+                                lambda grads: (grads[0] * 2,))
+    assert value.requires_grad and not count.requires_grad

@@ -41,6 +41,7 @@ class Optimizer:
             for p in group["params"]:
                 if p.grad is not None:
                     self._update(p, p.grad.data, self.state.setdefault(p, {}), group)
+                    p._mark_modified()
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict, group: dict) -> None:
         raise NotImplementedError

@@ -36,6 +36,12 @@ class _GradMode:
 
     mode: bool
 
+    def __new__(cls, *args: Any) -> Any:
+        """``@sg.no_grad`` without parentheses decorates directly, as in PyTorch."""
+        if len(args) == 1 and callable(args[0]) and not isinstance(args[0], bool):
+            return cls()(args[0])
+        return super().__new__(cls)
+
     def __enter__(self) -> None:
         self._previous = is_grad_enabled()
         _set(self.mode)

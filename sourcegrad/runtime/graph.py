@@ -25,6 +25,7 @@ the saved arrays and makes a second pass through the node an error.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -62,7 +63,7 @@ class Node:
     """
 
     __slots__ = ("next_functions", "_backward", "_input_meta", "_n_outputs", "_hooks",
-                 "_retained", "__weakref__")
+                 "_retained", "_versions", "__weakref__")
 
     def __init__(self, next_functions: tuple[Edge, ...], backward: BackwardFn | None,
                  input_meta: tuple[tuple[tuple[int, ...], np.dtype] | None, ...],
@@ -73,6 +74,9 @@ class Node:
         self._input_meta = input_meta
         self._hooks: dict[int, list[Callable]] | None = None
         self._retained: dict[int, weakref.ref] | None = None
+        # (version box, version when recorded, tensor data, output index or None) of every
+        # tensor this node's backward may read: modified in place since, it would be wrong.
+        self._versions: tuple = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -83,6 +87,9 @@ class Node:
     def apply(self, grads: Cotangents) -> Cotangents:
         if self._backward is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        for box, expected, data, output_nr in self._versions:
+            if box[0] != expected:
+                raise RuntimeError(_modified_message(self, box[0], expected, data, output_nr))
         return self._backward(grads)
 
     def free(self) -> None:
@@ -98,6 +105,16 @@ class Node:
         if self._retained is None:
             self._retained = {}
         self._retained[output_nr] = weakref.ref(tensor)
+
+
+def _modified_message(node: Node, version: int, expected: int, data: np.ndarray,
+                      output_nr: int | None) -> str:
+    """PyTorch's words for a saved value changed in place after it was recorded."""
+    which = "" if output_nr is None else (
+        f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', node.name())},")
+    return ("one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [sg.{data.dtype.name} {list(data.shape)}]{which} is at "
+            f"version {version}; expected version {expected} instead.")
 
 
 class AccumulateGrad(Node):
@@ -152,7 +169,15 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
         node = node_class(name)(edges, backward, meta, len(arrays))
         results = [_Tensor._from_node(a, node, i) if a.dtype.kind in "fc" else _Tensor(a)
                    for i, a in enumerate(arrays)]
+        node._versions = _versions_of(inputs, results)
     return results[0] if single else tuple(results)
+
+
+def _versions_of(inputs: Sequence[Any], outputs: list[Tensor]) -> tuple:
+    saved = [(t._version, t._version[0], t.data, None) for t in inputs
+             if isinstance(t, _Tensor)]
+    saved += [(t._version, 0, t.data, i) for i, t in enumerate(outputs)]
+    return tuple(saved)
 
 
 def _edges_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple | None]:

@@ -103,7 +103,7 @@ class Tensor:
     """An ndarray with autograd: see the module docstring."""
 
     __slots__ = ("data", "grad_fn", "_output_nr", "_requires_grad", "_grad", "_accum",
-                 "_retains_grad", "__weakref__")
+                 "_retains_grad", "_version", "__weakref__")
     __array_priority__ = 1000.0
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
@@ -114,6 +114,8 @@ class Tensor:
         self._grad: Tensor | None = None
         self._accum: graph.AccumulateGrad | None = None
         self._retains_grad = False
+        # Counts in-place modifications; shared with tensors that share the data (detach).
+        self._version = [0]
         if requires_grad:
             if not _is_floating(self.data.dtype):
                 raise RuntimeError(FLOAT_ONLY_AT_CREATION)
@@ -175,8 +177,14 @@ class Tensor:
         graph.run_backward([self], grads, retain_graph=bool(retain_graph))
 
     def detach(self) -> Tensor:
-        """The same data, cut from the graph."""
-        return Tensor(self.data)
+        """The same data, cut from the graph (in-place changes to either are seen by both,
+        and by the graph's check of saved values)."""
+        detached = Tensor(self.data)
+        detached._version = self._version
+        return detached
+
+    def _mark_modified(self) -> None:
+        self._version[0] += 1
 
     def detach_(self) -> Tensor:
         self.grad_fn = None
@@ -360,6 +368,7 @@ class Tensor:
             raise RuntimeError("sourcegrad does not record assignment into a tensor that is "
                                "part of a graph; build the new tensor out of place instead")
         self.data[dispatch.unwrap(index)] = dispatch.unwrap(value)
+        self._mark_modified()
 
     # ---------------------------------------------------------------- in-place operations
 
@@ -378,8 +387,10 @@ class Tensor:
             # tensor takes over the result's history.
             result = dispatch.call(ufunc, self, other)
             self.data, self.grad_fn, self._output_nr = result.data, result.grad_fn, 0
+            self._version = result._version  # new data: nothing saved reads it yet
             return self
         ufunc(self.data, dispatch.unwrap(other), out=self.data, casting="same_kind")
+        self._mark_modified()
         return self
 
     def __iadd__(self, other: Any) -> Tensor:
@@ -414,6 +425,7 @@ class Tensor:
             raise RuntimeError("sourcegrad does not record fill_()/zero_() on a tensor that is "
                                "part of a graph; detach it first")
         self.data.fill(value)
+        self._mark_modified()
         return self
 
     def copy_(self, source: Any) -> Tensor:
@@ -421,6 +433,7 @@ class Tensor:
             raise RuntimeError("sourcegrad does not record copy_() into a tensor that is part "
                                "of a graph")
         np.copyto(self.data, dispatch.unwrap(source), casting="same_kind")
+        self._mark_modified()
         return self
 
     # ---------------------------------------------------------------- methods

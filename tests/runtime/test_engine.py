@@ -234,3 +234,43 @@ def test_a_wrong_cotangent_shape_is_reported():
     out = graph.record("BadBackward", [x], x.data * 2, lambda grads: (np.ones(3),))
     with pytest.raises(RuntimeError, match="BadBackward returned a gradient of shape"):
         out.sum().backward()
+
+
+def test_a_saved_input_modified_in_place_is_reported():
+    x = sg.ones(2, requires_grad=True)
+    c = sg.ones(2)
+    y = (x * c).sum()
+    c.mul_(2)
+    with pytest.raises(RuntimeError) as error:
+        y.backward()
+    assert str(error.value) == (
+        "one of the variables needed for gradient computation has been modified by an "
+        "inplace operation: [sg.float32 [2]] is at version 1; expected version 0 instead.")
+
+
+def test_a_saved_output_modified_in_place_is_reported():
+    x = sg.ones(2, requires_grad=True)
+    y = x.exp()
+    with sg.no_grad():
+        y += 1
+    with pytest.raises(RuntimeError, match=r"\[sg.float32 \[2\]\], which is output 0 of Exp,"):
+        y.sum().backward()
+
+
+def test_an_optimizer_step_between_forward_and_backward_is_reported():
+    w = sg.ones(2, requires_grad=True)
+    w.grad = sg.ones(2)
+    loss = (w * w).sum()
+    sg.optim.SGD([w], lr=0.1).step()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+
+
+def test_no_grad_decorates_without_parentheses():
+    x = sg.ones(1, requires_grad=True)
+
+    @sg.no_grad
+    def double(t):
+        return t * 2
+
+    assert not double(x).requires_grad and sg.is_grad_enabled()

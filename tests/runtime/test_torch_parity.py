@@ -339,3 +339,30 @@ def test_optimizer_steps_match(make):
         optimizer.zero_grad()
         assert w.grad is None
     np.testing.assert_allclose(finals[1], finals[0], rtol=1e-10)
+
+
+def modified_input(m):
+    x = m.ones(2, requires_grad=True)
+    c = m.ones(2)
+    y = (x * c).sum()
+    c.mul_(2)
+    y.backward()
+
+
+def modified_output(m):
+    x = m.ones(2, requires_grad=True)
+    y = x.exp()
+    with m.no_grad():
+        y.add_(1)
+    y.sum().backward()
+
+
+@pytest.mark.parametrize("action", [modified_input, modified_output])
+def test_in_place_modification_errors_match(action):
+    (t_type, t_message), (s_type, s_message) = error_of(lambda: action(torch)), error_of(
+        lambda: action(sg))
+    assert s_type is t_type
+    # PyTorch names the storage type ("FloatTensor") where sourcegrad names the dtype, and
+    # adds a hint about its anomaly detection, which sourcegrad does not have.
+    expected = t_message.split(" Hint:")[0].replace("sg.FloatTensor", "sg.float32")
+    assert s_message == expected

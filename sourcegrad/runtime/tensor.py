@@ -171,10 +171,23 @@ class Tensor:
             self._accum = graph.AccumulateGrad(self)
         return self._accum
 
-    def backward(self, gradient: Any = None, retain_graph: bool | None = None) -> None:
-        """Accumulate the gradient of this tensor (times ``gradient``) into the leaves."""
+    def backward(self, gradient: Any = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Any = None) -> None:
+        """Accumulate the gradient of this tensor (times ``gradient``) into the leaves, or
+        only into ``inputs`` when given."""
+        if create_graph:
+            raise NotImplementedError("create_graph=True is not supported by the runtime; for "
+                                      "higher derivatives use sg.grad on a function")
         grads = graph.root_gradients([self], [gradient])
-        graph.run_backward([self], grads, retain_graph=bool(retain_graph))
+        if inputs is None:
+            graph.run_backward([self], grads, retain_graph=bool(retain_graph))
+            return
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        captured = graph.run_backward([self], grads, retain_graph=bool(retain_graph),
+                                      capture=inputs)
+        for tensor, grad in zip(inputs, captured, strict=True):
+            if grad is not None:
+                graph.accumulate_into(tensor, grad)
 
     def detach(self) -> Tensor:
         """The same data, cut from the graph (in-place changes to either are seen by both,

@@ -274,3 +274,10 @@ def test_no_grad_decorates_without_parentheses():
         return t * 2
 
     assert not double(x).requires_grad and sg.is_grad_enabled()
+
+
+def test_backward_into_chosen_inputs_only():
+    x = sg.tensor([1.0, 2.0], requires_grad=True)
+    w = sg.tensor([3.0, 4.0], requires_grad=True)
+    (x * w).sum().backward(inputs=[w])
+    assert x.grad is None and w.grad.tolist() == [1.0, 2.0]

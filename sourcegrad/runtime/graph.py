@@ -93,7 +93,9 @@ class Node:
         return self._backward(grads)
 
     def free(self) -> None:
+        """Drop the backward closure and the references to saved data."""
         self._backward = None
+        self._versions = ()
 
     def add_hook(self, output_nr: int, hook: Callable) -> None:
         """A hook on the tensor that is output ``output_nr``: runs on its gradient."""

@@ -376,8 +376,7 @@ class Tensor:
         return dispatch.call_named(_index_node_name(index), operator.getitem, (self, index), {})
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        self._check_in_place(value)
-        if self.requires_grad and is_grad_enabled():
+        if self._check_in_place(value):
             raise RuntimeError("sourcegrad does not record assignment into a tensor that is "
                                "part of a graph; build the new tensor out of place instead")
         self.data[dispatch.unwrap(index)] = dispatch.unwrap(value)

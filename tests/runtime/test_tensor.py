@@ -208,3 +208,9 @@ def test_integer_outputs_of_a_recorded_node_do_not_require_grad():
     value, count = graph.record("PairBackward", [x], [x.data * 2, np.array([3])],
                                 lambda grads: (grads[0] * 2,))
     assert value.requires_grad and not count.requires_grad
+
+
+def test_assigning_a_tensor_that_requires_grad_is_refused_rather_than_dropped():
+    target = sg.zeros(2)
+    with pytest.raises(RuntimeError, match="does not record assignment"):
+        target[0] = sg.tensor(1.0, requires_grad=True)

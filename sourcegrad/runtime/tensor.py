@@ -144,8 +144,10 @@ class Tensor:
             raise RuntimeError(FLOAT_ONLY_MESSAGE)
         self._requires_grad = bool(flag)
 
-    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        self.requires_grad = requires_grad
+    def requires_grad_(self, requires_grad: bool = True, *, flag: bool | None = None) -> Tensor:
+        """Set ``requires_grad`` on a leaf (``flag`` is the contract's name for the same
+        argument; PyTorch's is ``requires_grad``)."""
+        self.requires_grad = requires_grad if flag is None else flag
         return self
 
     @property

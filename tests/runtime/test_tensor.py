@@ -76,6 +76,7 @@ def test_requires_grad_flag_on_leaves():
     assert x.requires_grad_() is x and x.requires_grad
     x.requires_grad = False
     assert not (x * 2).requires_grad
+    assert x.requires_grad_(flag=True).requires_grad and not x.requires_grad_(False).requires_grad
 
 
 def test_in_place_update_under_no_grad_keeps_the_leaf_and_its_array():

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sourcegrad as sg
+from sourcegrad.nn import ops
 
 
 def layer_loss(w, b, x):
@@ -16,6 +17,12 @@ def layer_loss(w, b, x):
 def smooth_poly(a, c):
     d = a * c - c / (a * a + 1.0)
     return np.sum(d**3 + np.sqrt(c * c + 2.0) * np.log(a * a + 1.0))
+
+
+def classifier_loss(w, x, y):
+    z = x @ w
+    return (ops.binary_cross_entropy_with_logits(z, y) + ops.mse_loss(ops.sigmoid(z), y)
+            + np.sum(ops.log_softmax(z, axis=0) * y))
 
 
 def eager_gradients(fn, arrays, wrt):
@@ -45,3 +52,20 @@ def test_broadcasting_polynomial(seed):
     for eager, generated in zip(eager_gradients(smooth_poly, arrays, (0, 1)), transformed,
                                 strict=True):
         np.testing.assert_allclose(eager, generated, rtol=1e-10, atol=1e-12)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**16))
+def test_nn_primitives_through_both_paths(seed):
+    """The runtime calls ``rules/nn.py``; the transformer inlines the same rules."""
+    rng = np.random.default_rng(seed)
+    w, x, y = rng.standard_normal(3), rng.standard_normal((4, 3)), rng.uniform(0, 1, 4)
+    transformed = sg.grad(classifier_loss)(w, x, y)
+    tw = sg.tensor(w, requires_grad=True)
+    z = sg.tensor(x) @ tw
+    target = sg.tensor(y)
+    F = sg.nn.functional
+    loss = (F.binary_cross_entropy_with_logits(z, target) + F.mse_loss(z.sigmoid(), target)
+            + (F.log_softmax(z, dim=0) * target).sum())
+    loss.backward()
+    np.testing.assert_allclose(tw.grad.numpy(), transformed, rtol=1e-10, atol=1e-12)

@@ -47,7 +47,7 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any
     several = isinstance(result, (list, tuple))
     ans: Any = ([_pytorch_float(np.asarray(r), arrays, kw_arrays) for r in result] if several
                 else _pytorch_float(np.asarray(result), arrays, kw_arrays))
-    if not is_grad_enabled() or not any(t.requires_grad for _, t in inputs):
+    if not (is_grad_enabled() and _any_requires_grad(inputs)):
         return [Tensor(a) for a in ans] if several else Tensor(ans)
     rule = lookup(fn)
     if rule is None:
@@ -67,6 +67,13 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any
 # Where a tensor sits in a call: a position, a keyword, or (either, index) for an element of
 # a sequence argument such as ``np.concatenate``'s ``arrays``.
 Where = Any
+
+
+def _any_requires_grad(inputs: list[tuple[Where, Tensor]]) -> bool:
+    for _, tensor in inputs:
+        if tensor.grad_fn is not None or tensor._requires_grad:
+            return True
+    return False
 
 
 def _argument(where: Where) -> int | str:

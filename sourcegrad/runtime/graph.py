@@ -176,9 +176,12 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
 
 
 def _versions_of(inputs: Sequence[Any], outputs: list[Tensor]) -> tuple:
-    saved = [(t._version, t._version[0], t.data, None) for t in inputs
-             if isinstance(t, _Tensor)]
-    saved += [(t._version, 0, t.data, i) for i, t in enumerate(outputs)]
+    saved = []
+    for t in inputs:
+        if isinstance(t, _Tensor):
+            saved.append((t._version, t._version[0], t.data, None))
+    for i, t in enumerate(outputs):
+        saved.append((t._version, 0, t.data, i))
     return tuple(saved)
 
 
@@ -318,7 +321,7 @@ def _run_node(node: Node, grads: list, buffers: dict[Node, list], retain_graph: 
               capturing: bool) -> list[Node]:
     """Apply ``node`` and pass its input cotangents along; returns the children reached."""
     children = [child for child, _ in node.next_functions if child is not None]
-    if all(g is None for g in grads) or (capturing and isinstance(node, AccumulateGrad)):
+    if _all_none(grads) or (capturing and isinstance(node, AccumulateGrad)):
         return children
     input_grads = node.apply(tuple(grads))
     if not retain_graph:
@@ -328,6 +331,13 @@ def _run_node(node: Node, grads: list, buffers: dict[Node, list], retain_graph: 
         if child is not None and grad is not None:
             _add_to_buffer(buffers, child, nr, _conform(grad, meta, node))
     return children
+
+
+def _all_none(grads: list) -> bool:
+    for grad in grads:
+        if grad is not None:
+            return False
+    return True
 
 
 def _conform(grad: Any, meta: tuple[tuple[int, ...], np.dtype], node: Node) -> np.ndarray:

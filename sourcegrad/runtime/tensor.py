@@ -520,7 +520,7 @@ class Tensor:
 
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002  (PyTorch's names)
         if min is None and max is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+            raise RuntimeError("sg.clamp: At least one of 'min' or 'max' must not be None")
         return dispatch.call_named("ClampBackward1", np.clip, (self, min, max), {})
 
     clip = clamp

@@ -223,6 +223,7 @@ ERROR_CASES = {
                                                     [m.ones(1)]),
     "retain_grad without grad": lambda m: m.ones(1).retain_grad(),
     "bool of a vector": lambda m: bool(m.ones(2)),
+    "clamp without bounds": lambda m: m.ones(2).clamp(),
 }
 
 

@@ -4,6 +4,8 @@ The losses take ``reduction`` ('mean', 'sum' or 'none'): a VJP's ``g`` is then a
 has the elementwise losses' shape, and broadcasting covers both; a JVP sums its elementwise
 contributions over ``axis=()`` (no axis at all) for 'none' and over everything otherwise.
 Softmax-like expressions subtract the maximum before ``exp``, as the forward does.
+``axis`` (default -1) goes to ``np.sum`` positionally: the inliner drops a keyword argument
+the user left at its default, and ``np.sum``'s own default (None) is not -1.
 """
 
 import numpy as np
@@ -41,10 +43,10 @@ class softmax:
     nondiff = ("axis",)
 
     def vjp_x(g, ans, x, axis=-1):
-        return ans * (g - np.sum(g * ans, axis=axis, keepdims=True))
+        return ans * (g - np.sum(g * ans, axis, keepdims=True))
 
     def jvp_x(t, ans, x, axis=-1):
-        return ans * (t - np.sum(t * ans, axis=axis, keepdims=True))
+        return ans * (t - np.sum(t * ans, axis, keepdims=True))
 
 
 @rule(ops.log_softmax)
@@ -53,10 +55,10 @@ class log_softmax:
     nondiff = ("axis",)
 
     def vjp_x(g, ans, x, axis=-1):
-        return g - np.exp(ans) * np.sum(g, axis=axis, keepdims=True)
+        return g - np.exp(ans) * np.sum(g, axis, keepdims=True)
 
     def jvp_x(t, ans, x, axis=-1):
-        return t - np.sum(np.exp(ans) * t, axis=axis, keepdims=True)
+        return t - np.sum(np.exp(ans) * t, axis, keepdims=True)
 
 
 @rule(ops.binary_cross_entropy_with_logits)

@@ -6,6 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import sourcegrad as sg
 
@@ -402,3 +405,19 @@ def test_random_graphs_with_shared_nodes_match(seed):
             assert s_grad is None
         else:
             np.testing.assert_allclose(s_grad, t_grad, rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=hnp.arrays(np.float32, hnp.array_shapes(max_dims=3, max_side=5),
+                       elements=st.one_of(st.floats(-1e10, 1e10, width=32),
+                                          st.sampled_from([0.0, -0.0, 1.0, 1e-6, -3.0]),
+                                          st.integers(-1000, 1000).map(float))))
+def test_repr_matches_on_drawn_float32_tensors(data):
+    assert repr(sg.from_numpy(data.copy())) == repr(torch.from_numpy(data.copy()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=hnp.arrays(np.int64, hnp.array_shapes(max_dims=2, max_side=6),
+                       elements=st.integers(-(10**12), 10**12)))
+def test_repr_matches_on_drawn_integer_tensors(data):
+    assert repr(sg.from_numpy(data.copy())) == repr(torch.from_numpy(data.copy()))

@@ -9,6 +9,55 @@ from . import rules  # noqa: F401  (registers the derivative rules)
 from .api import grad, source, stop_gradient, value_and_grad, vjp
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 
+# isort: split
+# ---- the runtime layer (PyTorch's autograd on NumPy) ----
+from . import autograd, nn, optim
+from .runtime import Size, Tensor, enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .runtime.factories import (
+    arange,
+    bool,
+    double,
+    eye,
+    float,
+    float32,
+    float64,
+    from_numpy,
+    full,
+    int32,
+    int64,
+    long,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randn,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .runtime.functions import (
+    abs,
+    clamp,
+    cos,
+    exp,
+    log,
+    matmul,
+    max,
+    maximum,
+    mean,
+    min,
+    minimum,
+    pow,
+    relu,
+    reshape,
+    sigmoid,
+    sin,
+    sqrt,
+    sum,
+    tanh,
+    transpose,
+)
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -21,4 +70,14 @@ __all__ = [
     "stop_gradient",
     "value_and_grad",
     "vjp",
+]
+
+# the runtime layer's names
+__all__ += [
+    "Size", "Tensor", "abs", "arange", "autograd", "bool", "clamp", "cos", "double",
+    "enable_grad", "exp", "eye", "float", "float32", "float64", "from_numpy", "full", "int32",
+    "int64", "is_grad_enabled", "log", "long", "manual_seed", "matmul", "max", "maximum",
+    "mean", "min", "minimum", "nn", "no_grad", "ones", "ones_like", "optim", "pow", "rand",
+    "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "sum", "tanh",
+    "tensor", "transpose", "zeros", "zeros_like",
 ]

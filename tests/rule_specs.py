@@ -10,12 +10,14 @@ case against central differences.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from sourcegrad.nn import ops as nn_ops
 from sourcegrad.rules.support import astype
 
 
@@ -86,6 +88,11 @@ def _symmetric(rng, shape):
     return (q * w[..., None, :]) @ np.swapaxes(q, -1, -2)
 
 
+def _probability(rng, shape):
+    """Away from 0 and 1, where binary cross-entropy clamps its logs."""
+    return rng.uniform(0.05, 0.95, shape)
+
+
 def _mask(rng, shape):
     return rng.random(shape) < 0.5
 
@@ -95,7 +102,7 @@ DOMAINS: dict[str, Callable[[np.random.Generator, tuple], Any]] = {
     "unit": _unit, "above_one": _above_one, "distinct": _distinct, "with_zero": _with_zero,
     "zeros": _zeros, "spd": _spd, "well_conditioned": _well_conditioned,
     "negative_det": _negative_det,
-    "symmetric": _symmetric, "mask": _mask,
+    "symmetric": _symmetric, "mask": _mask, "probability": _probability,
 }
 
 
@@ -171,6 +178,7 @@ def case(*args: Any, **kwargs: Any) -> Case:
     return Case(tuple(args), kwargs)
 
 
+REDUCE = ("mean", "sum", "none")  # the losses' reduction argument
 UNARY_SHAPES = [(), (3,), (2, 3)]
 BINARY_SHAPES = [((3, 4), (3, 4)), ((3, 4), (4,)), ((3, 1), (1, 4)), ((), (2, 3)),
                  ((2, 3), ()), ((2, 1, 3), (4, 1))]
@@ -398,6 +406,26 @@ SPECS: list[Spec] = [
                               case(Arr((3, 3), "spd"), upper=True)), symmetric=True),
     Spec(np.linalg.eigh, (case(Arr((3, 3), "symmetric")), case(Arr((2, 3, 3), "symmetric")),
                           case(Arr((3, 3), "symmetric"), UPLO="U")), symmetric=True),
+    # --------------------------------------------- the runtime's families: nn and indexing
+    Spec(nn_ops.sigmoid, unary()),
+    Spec(nn_ops.relu, unary("nonzero")),  # away from the kink
+    Spec(nn_ops.softmax, (case(Arr((2, 3))), case(Arr((2, 3)), axis=0), case(Arr((4,))))),
+    Spec(nn_ops.log_softmax, (case(Arr((2, 3))), case(Arr((2, 3)), axis=0),
+                              case(Arr((4,))))),
+    Spec(nn_ops.binary_cross_entropy_with_logits,
+         tuple(case(Arr((2, 3)), Arr((2, 3), "probability"), reduction=r) for r in REDUCE)),
+    Spec(nn_ops.binary_cross_entropy,
+         tuple(case(Arr((2, 3), "probability"), Arr((2, 3), "probability"), reduction=r)
+               for r in REDUCE)),
+    Spec(nn_ops.mse_loss, tuple(case(Arr((2, 3)), Arr((2, 3)), reduction=r) for r in REDUCE)
+         + (case(Arr((2, 3)), Arr((3,))),)),
+    Spec(nn_ops.cross_entropy,
+         tuple(case(Arr((3, 4)), np.array([0, 3, 3]), reduction=r) for r in REDUCE)
+         + (case(Arr((4,)), np.array(2)),)),
+    Spec(operator.getitem, (case(Arr((4, 3)), 1), case(Arr((4, 3)), (slice(1, None), 0)),
+                            case(Arr((4, 3)), np.array([0, 0, 3])),
+                            case(Arr((4, 3)), (np.array([0, 1, 1]), np.array([2, 2, 0]))),
+                            case(Arr((4, 3)), (None, Ellipsis, 2)))),
 ]
 
 

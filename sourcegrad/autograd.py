@@ -1,0 +1,60 @@
+"""``sg.autograd``: gradients of tensors without touching ``.grad`` (``grad``), and
+``backward`` for several outputs at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .runtime import graph
+from .runtime.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .runtime.tensor import Tensor
+
+__all__ = ["backward", "enable_grad", "grad", "is_grad_enabled", "no_grad",
+           "set_grad_enabled"]
+
+
+def _as_list(tensors: Tensor | Sequence[Tensor]) -> list[Tensor]:
+    return [tensors] if isinstance(tensors, Tensor) else list(tensors)
+
+
+def _aligned(grads: Any, n: int) -> list:
+    if grads is None:
+        return [None] * n
+    grads = _as_list(grads)
+    if len(grads) != n:
+        raise RuntimeError(f"grad requires one gradient per output: got {len(grads)} for {n}")
+    return grads
+
+
+def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
+         grad_outputs: Any = None, retain_graph: bool | None = None,
+         create_graph: bool = False, allow_unused: bool = False) -> tuple[Tensor | None, ...]:
+    """The gradients of ``outputs`` (weighted by ``grad_outputs``) with respect to
+    ``inputs``, returned rather than accumulated into ``.grad``."""
+    if create_graph:
+        raise NotImplementedError("create_graph=True is not supported by the runtime; for "
+                                  "higher derivatives use sg.grad / sg.hessian on a function")
+    outputs, inputs = _as_list(outputs), _as_list(inputs)
+    for tensor in inputs:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots = graph.root_gradients(outputs, _aligned(grad_outputs, len(outputs)))
+    captured = graph.run_backward(outputs, roots, retain_graph=bool(retain_graph),
+                                  capture=inputs)
+    for i, found in enumerate(captured):
+        if found is None and not allow_unused:
+            raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
+                               "been used in the graph. Set allow_unused=True if this is the "
+                               "desired behavior.")
+    return tuple(None if g is None else Tensor(np.array(g, copy=True)) for g in captured)
+
+
+def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,
+             retain_graph: bool | None = None) -> None:
+    """``backward`` from several outputs in one pass (their gradients add up)."""
+    tensors = _as_list(tensors)
+    roots = graph.root_gradients(tensors, _aligned(grad_tensors, len(tensors)))
+    graph.run_backward(tensors, roots, retain_graph=bool(retain_graph))

@@ -1,0 +1,79 @@
+"""``sg.nn.functional``: PyTorch's functional API on tensors.
+
+Each function applies a primitive of ``sg.nn.ops`` through the runtime's dispatch, so its
+node's backward is the primitive's rule in ``sourcegrad/rules/nn.py``; PyTorch's argument
+names (``dim``, ``reduction``) are kept.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from ..runtime import dispatch
+from ..runtime.tensor import Tensor
+from . import ops
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return dispatch.call(ops.sigmoid, input)
+
+
+def relu(input: Tensor) -> Tensor:
+    return dispatch.call(ops.relu, input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def softmax(input: Tensor, dim: int | None = None) -> Tensor:
+    return dispatch.call(ops.softmax, input, axis=_softmax_dim(input, dim, "softmax"))
+
+
+def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
+    return dispatch.call(ops.log_softmax, input, axis=_softmax_dim(input, dim, "log_softmax"))
+
+
+def _softmax_dim(input: Tensor, dim: int | None, name: str) -> int:
+    """PyTorch's legacy choice when ``dim`` is missing, with its warning."""
+    if dim is not None:
+        return dim
+    implicit = 0 if input.ndim in (0, 1, 3) else 1
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    return implicit
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Any, weight: Any = None,
+                                     reduction: str = "mean", pos_weight: Any = None) -> Tensor:
+    _no_weights(weight, pos_weight)
+    return dispatch.call(ops.binary_cross_entropy_with_logits, input, target,
+                         reduction=reduction)
+
+
+def binary_cross_entropy(input: Tensor, target: Any, weight: Any = None,
+                         reduction: str = "mean") -> Tensor:
+    _no_weights(weight)
+    return dispatch.call(ops.binary_cross_entropy, input, target, reduction=reduction)
+
+
+def mse_loss(input: Tensor, target: Any, reduction: str = "mean") -> Tensor:
+    if getattr(input, "shape", None) != getattr(target, "shape", None):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=2)
+    return dispatch.call(ops.mse_loss, input, target, reduction=reduction)
+
+
+def cross_entropy(input: Tensor, target: Any, weight: Any = None,
+                  reduction: str = "mean") -> Tensor:
+    """Logits ``(C,)`` or ``(N, C)`` against integer class indices."""
+    _no_weights(weight)
+    return dispatch.call(ops.cross_entropy, input, target, reduction=reduction)
+
+
+def _no_weights(*weights: Any) -> None:
+    if any(w is not None for w in weights):
+        raise NotImplementedError("sourcegrad's losses do not take weight/pos_weight yet")

@@ -1,0 +1,78 @@
+"""Neural-network primitives on plain NumPy arrays.
+
+Each is an ordinary NumPy function (numerically stable), so the source transformer can
+differentiate code that calls it and the runtime can record it; its derivative rule is in
+``sourcegrad/rules/nn.py``. ``sg.nn.functional`` applies them to tensors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+REDUCTIONS = ("none", "mean", "sum")
+
+
+def sigmoid(x):
+    """``1 / (1 + exp(-x))`` without overflow for large negative ``x``."""
+    return np.exp(-np.logaddexp(0, -x))
+
+
+def relu(x):
+    return np.maximum(x, 0)
+
+
+def softmax(x, axis=-1):
+    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return shifted / np.sum(shifted, axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis=-1):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def binary_cross_entropy_with_logits(input, target, reduction="mean"):
+    """Mean (or sum, or elementwise) of ``-(y log σ(x) + (1 - y) log(1 - σ(x)))``."""
+    _check_same_shape(input, target)
+    losses = np.maximum(input, 0) - input * target + np.logaddexp(0, -np.abs(input))
+    return _reduce(losses, reduction)
+
+
+def binary_cross_entropy(input, target, reduction="mean"):
+    """On probabilities; each log is clamped at -100, as PyTorch does, so 0 and 1 are
+    finite."""
+    _check_same_shape(input, target)
+    with np.errstate(divide="ignore"):
+        log_p = np.maximum(np.log(input), -100)
+        log_q = np.maximum(np.log(1 - input), -100)
+    return _reduce(-(target * log_p + (1 - target) * log_q), reduction)
+
+
+def mse_loss(input, target, reduction="mean"):
+    return _reduce((input - target) ** 2, reduction)
+
+
+def cross_entropy(input, target, reduction="mean"):
+    """Integer class ``target`` against logits ``input`` of shape ``(C,)`` or ``(N, C)``."""
+    if np.ndim(input) not in (1, 2):
+        raise ValueError("cross_entropy takes logits of shape (C,) or (N, C), not "
+                         f"{np.shape(input)}")
+    log_p = log_softmax(input, axis=-1)
+    picked = np.take_along_axis(log_p, np.expand_dims(np.asarray(target), -1), axis=-1)
+    return _reduce(-np.squeeze(picked, axis=-1), reduction)
+
+
+def _reduce(losses, reduction):
+    if reduction == "mean":
+        return np.mean(losses)
+    if reduction == "sum":
+        return np.sum(losses)
+    if reduction == "none":
+        return losses
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _check_same_shape(input, target):
+    if np.shape(input) != np.shape(target):
+        raise ValueError(f"Target size (sg.Size({list(np.shape(target))})) must be the same "
+                         f"as input size (sg.Size({list(np.shape(input))}))")

@@ -1,0 +1,15 @@
+"""The runtime layer: PyTorch's autograd semantics on NumPy arrays.
+
+``tensor.py`` (the ``Tensor``), ``graph.py`` (nodes, ``record``, the backward engine),
+``dispatch.py`` (NumPy calls on tensors, recorded through the rule table), ``grad_mode.py``
+(``no_grad``...), ``factories.py`` (``sg.zeros``...), ``functions.py`` (``sg.exp``...),
+``printing.py`` (PyTorch's ``repr``).
+"""
+
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: I001
+from .tensor import Size, Tensor
+from . import dispatch, graph
+from .graph import record
+
+__all__ = ["Size", "Tensor", "dispatch", "enable_grad", "graph", "is_grad_enabled",
+           "no_grad", "record", "set_grad_enabled"]

@@ -1,0 +1,360 @@
+"""The recorded graph and the backward engine.
+
+Every operation on tensors that require grad goes through one function::
+
+    record(name, inputs, outputs, backward) -> Tensor | tuple[Tensor, ...]
+
+``outputs`` are the forward results, already computed on plain arrays (one ndarray, or a
+sequence of them); ``backward`` maps a tuple holding one cotangent per output (an ndarray,
+or ``None`` where no gradient reached that output) to a tuple holding one cotangent per
+input (an ndarray, or ``None`` for "no gradient"). ``record`` creates ONE node named
+``name`` (``MulBackward0``, ``PredictBackward``, ...) and returns the outputs wrapped as
+tensors whose ``grad_fn`` is that node. When grad mode is off, or no input requires grad,
+it records nothing and returns tensors without history. A primitive NumPy operation is such
+a call whose ``backward`` is a closure over the rule table's VJPs (``dispatch.py``); a
+function decorated with ``@sg.differentiable`` is one whose ``backward`` runs its generated
+adjoint. The engine does not know the difference.
+
+The engine (``run_backward``) walks the graph in topological order with an explicit stack
+and dependency counts, never recursion, so graphs of any depth work. Cotangents reaching a
+leaf are accumulated into its ``.grad`` in place (the same array object from one backward
+call to the next, as in PyTorch). A node's ``backward`` closure holds everything it saved;
+after a backward pass that does not retain the graph, the closure is dropped, which frees
+the saved arrays and makes a second pass through the node an error.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .grad_mode import is_grad_enabled
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
+
+Cotangents = tuple[Any, ...]
+BackwardFn = Callable[[Cotangents], Cotangents]
+Edge = tuple["Node | None", int]
+
+SECOND_BACKWARD_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+_NO_EDGE: Edge = (None, 0)
+
+# Set by tensor.py once ``Tensor`` exists (tensor.py needs this module first).
+_Tensor: type[Tensor] = None  # type: ignore[assignment]
+
+
+class Node:
+    """One recorded operation: PyTorch's ``grad_fn``.
+
+    ``next_functions`` holds one ``(node, output_index)`` edge per input, ``(None, 0)`` for
+    an input that does not require grad, exactly as PyTorch shows it.
+    """
+
+    __slots__ = ("next_functions", "_backward", "_input_meta", "_n_outputs", "_hooks",
+                 "_retained", "_versions", "__weakref__")
+
+    def __init__(self, next_functions: tuple[Edge, ...], backward: BackwardFn | None,
+                 input_meta: tuple[tuple[tuple[int, ...], np.dtype] | None, ...],
+                 n_outputs: int = 1) -> None:
+        self.next_functions = next_functions
+        self._n_outputs = n_outputs
+        self._backward = backward
+        self._input_meta = input_meta
+        self._hooks: dict[int, list[Callable]] | None = None
+        self._retained: dict[int, weakref.ref] | None = None
+        # (version box, version when recorded, tensor data, output index or None) of every
+        # tensor this node's backward may read: modified in place since, it would be wrong.
+        self._versions: tuple = ()
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def apply(self, grads: Cotangents) -> Cotangents:
+        if self._backward is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        for box, expected, data, output_nr in self._versions:
+            if box[0] != expected:
+                raise RuntimeError(_modified_message(self, box[0], expected, data, output_nr))
+        return self._backward(grads)
+
+    def free(self) -> None:
+        """Drop the backward closure and the references to saved data."""
+        self._backward = None
+        self._versions = ()
+
+    def add_hook(self, output_nr: int, hook: Callable) -> None:
+        """A hook on the tensor that is output ``output_nr``: runs on its gradient."""
+        if self._hooks is None:
+            self._hooks = {}
+        self._hooks.setdefault(output_nr, []).append(hook)
+
+    def retain(self, output_nr: int, tensor: Tensor) -> None:
+        if self._retained is None:
+            self._retained = {}
+        self._retained[output_nr] = weakref.ref(tensor)
+
+
+def _modified_message(node: Node, version: int, expected: int, data: np.ndarray,
+                      output_nr: int | None) -> str:
+    """PyTorch's words for a saved value changed in place after it was recorded."""
+    which = "" if output_nr is None else (
+        f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', node.name())},")
+    return ("one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [sg.{data.dtype.name} {list(data.shape)}]{which} is at "
+            f"version {version}; expected version {expected} instead.")
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: adds what reaches it into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__((), None, ())
+        self.variable = variable
+
+    def apply(self, grads: Cotangents) -> Cotangents:
+        accumulate_into(self.variable, grads[0])
+        return ()
+
+    def free(self) -> None:
+        """A leaf's accumulator saves nothing and serves every graph the leaf is used in."""
+
+
+_NODE_CLASSES: dict[str, type[Node]] = {}
+
+
+def node_class(name: str) -> type[Node]:
+    """The ``Node`` subclass called ``name``, so ``type(t.grad_fn).__name__`` reads as in
+    PyTorch (``MulBackward0``)."""
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:
+        cls = _NODE_CLASSES[name] = type(name, (Node,), {"__slots__": ()})
+    return cls
+
+
+def edge_of(tensor: Tensor) -> Edge:
+    """Where a gradient for ``tensor`` goes: its ``grad_fn``, its leaf accumulator, or
+    nowhere."""
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn, tensor._output_nr
+    if tensor._requires_grad:
+        return tensor._accumulator(), 0
+    return _NO_EDGE
+
+
+def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn) -> Any:
+    """Wrap ``outputs`` (an ndarray, or a list or tuple of them) as tensors produced by one
+    node ``name`` whose gradient function is ``backward`` (see the module docstring).
+    Integer and boolean outputs carry no gradient, as in PyTorch."""
+    single = not isinstance(outputs, (list, tuple))
+    arrays = [np.asarray(outputs)] if single else [np.asarray(o) for o in outputs]
+    edges, meta = _edges_of(inputs) if is_grad_enabled() else (None, None)
+    if edges is None:
+        results = [_Tensor(a) for a in arrays]
+    else:
+        node = node_class(name)(edges, backward, meta, len(arrays))
+        results = [_Tensor._from_node(a, node, i) if a.dtype.kind in "fc" else _Tensor(a)
+                   for i, a in enumerate(arrays)]
+        node._versions = _versions_of(inputs, results)
+    return results[0] if single else tuple(results)
+
+
+def _versions_of(inputs: Sequence[Any], outputs: list[Tensor]) -> tuple:
+    saved = []
+    for t in inputs:
+        if isinstance(t, _Tensor):
+            saved.append((t._version, t._version[0], t.data, None))
+    for i, t in enumerate(outputs):
+        saved.append((t._version, 0, t.data, i))
+    return tuple(saved)
+
+
+def _edges_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple | None]:
+    """The inputs' edges and (shape, dtype), or ``(None, None)`` if none requires grad.
+    A plain loop: this runs once per recorded operation."""
+    edges, meta, live = [], [], False
+    for t in inputs:
+        if isinstance(t, _Tensor) and (t.grad_fn is not None or t._requires_grad):
+            edges.append(edge_of(t))
+            meta.append((t.data.shape, t.data.dtype))
+            live = True
+        else:
+            edges.append(_NO_EDGE)
+            meta.append(None)
+    return (tuple(edges), tuple(meta)) if live else (None, None)
+
+
+# ---------------------------------------------------------------- the backward engine
+
+
+def root_gradients(outputs: Sequence[Tensor], gradients: Sequence[Any]) -> list[np.ndarray]:
+    """The cotangents backward starts from: ``gradients`` checked against the outputs'
+    shapes, or ones for a scalar output, with PyTorch's errors."""
+    grads = []
+    for i, (out, grad) in enumerate(zip(outputs, gradients, strict=True)):
+        if grad is None:
+            if out.requires_grad and out.data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            grads.append(np.ones_like(out.data))
+            continue
+        grad = np.asarray(grad.data if isinstance(grad, _Tensor) else grad)
+        if grad.shape != out.data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {_size(grad.shape)} and "
+                f"output[{i}] has a shape of {_size(out.data.shape)}.")
+        grads.append(grad.astype(out.data.dtype, copy=False))
+    return grads
+
+
+def _size(shape: tuple[int, ...]) -> str:
+    return f"sg.Size({list(shape)})"
+
+
+def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
+                 retain_graph: bool, capture: Sequence[Tensor] | None = None) -> list | None:
+    """Propagate ``root_grads`` from ``roots`` to the leaves.
+
+    With ``capture`` (``autograd.grad``), nothing is accumulated into ``.grad``: the
+    gradients reaching the captured tensors are returned instead, ``None`` for a tensor the
+    graph does not reach.
+    """
+    root_edges = []
+    for i, root in enumerate(roots):
+        edge = edge_of(root)
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn")
+        root_edges.append(edge)
+    targets = {} if capture is None else {edge_of(t): k for k, t in enumerate(capture)}
+    captured: list = [None] * len(targets)
+    dependencies = _count_dependencies(node for node, _ in root_edges)
+    buffers: dict[Node, list] = {}
+    for (node, nr), grad in zip(root_edges, root_grads, strict=True):
+        _add_to_buffer(buffers, node, nr, grad)
+    ready = [node for node in dict.fromkeys(n for n, _ in root_edges) if not dependencies[node]]
+    while ready:
+        node = ready.pop()
+        grads = _gradients_after_hooks(node, buffers.pop(node, None), capture is None)
+        for nr, grad in enumerate(grads):
+            k = targets.get((node, nr))
+            if k is not None:
+                captured[k] = grad
+        for child in _run_node(node, grads, buffers, retain_graph, capture is not None):
+            dependencies[child] -= 1
+            if not dependencies[child]:
+                ready.append(child)
+    return captured if capture is not None else None
+
+
+def _count_dependencies(starts: Any) -> dict[Node, int]:
+    """How many edges point at each node reachable from ``starts`` (iterative DFS)."""
+    dependencies: dict[Node, int] = {}
+    stack = []
+    for node in starts:
+        if node not in dependencies:
+            dependencies[node] = 0
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            if child not in dependencies:
+                dependencies[child] = 0
+                stack.append(child)
+            dependencies[child] += 1
+    return dependencies
+
+
+def _add_to_buffer(buffers: dict[Node, list], node: Node, nr: int, grad: np.ndarray) -> None:
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * (nr + 1)
+    elif len(slots) <= nr:
+        slots.extend([None] * (nr + 1 - len(slots)))
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+
+
+def _gradients_after_hooks(node: Node, grads: list | None, retain: bool) -> list:
+    """The gradients of the node's outputs once the tensors' hooks have seen them; retained
+    non-leaf tensors get theirs here."""
+    grads = grads or []
+    if len(grads) < node._n_outputs:
+        grads.extend([None] * (node._n_outputs - len(grads)))
+    if node._hooks:
+        for nr, hooks in node._hooks.items():
+            if nr < len(grads) and grads[nr] is not None:
+                grads[nr] = _run_hooks(hooks, grads[nr])
+    if retain and node._retained:
+        for nr, ref in node._retained.items():
+            tensor = ref()
+            if tensor is not None and nr < len(grads) and grads[nr] is not None:
+                accumulate_into(tensor, grads[nr])
+    return grads
+
+
+def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
+    for hook in hooks:
+        replaced = hook(_Tensor(grad))
+        if replaced is not None:
+            grad = replaced.data if isinstance(replaced, _Tensor) else np.asarray(replaced)
+    return grad
+
+
+def _run_node(node: Node, grads: list, buffers: dict[Node, list], retain_graph: bool,
+              capturing: bool) -> list[Node]:
+    """Apply ``node`` and pass its input cotangents along; returns the children reached."""
+    children = [child for child, _ in node.next_functions if child is not None]
+    if _all_none(grads) or (capturing and isinstance(node, AccumulateGrad)):
+        return children
+    input_grads = node.apply(tuple(grads))
+    if not retain_graph:
+        node.free()
+    for (child, nr), meta, grad in zip(node.next_functions, node._input_meta, input_grads,
+                                       strict=True):
+        if child is not None and grad is not None:
+            _add_to_buffer(buffers, child, nr, _conform(grad, meta, node))
+    return children
+
+
+def _all_none(grads: list) -> bool:
+    for grad in grads:
+        if grad is not None:
+            return False
+    return True
+
+
+def _conform(grad: Any, meta: tuple[tuple[int, ...], np.dtype], node: Node) -> np.ndarray:
+    """The cotangent as an array of its input's shape and dtype; a shape that does not
+    match is a bug in a rule or a backward function, reported rather than broadcast."""
+    shape, dtype = meta
+    grad = np.asarray(grad)
+    if grad.shape != shape:
+        raise RuntimeError(f"{node.name()} returned a gradient of shape {grad.shape} for an "
+                           f"input of shape {shape}")
+    return grad if grad.dtype == dtype else grad.astype(dtype)
+
+
+def accumulate_into(tensor: Tensor, grad: np.ndarray) -> None:
+    """``tensor.grad += grad``, updating the existing array in place once it exists."""
+    dtype = tensor.data.dtype
+    if tensor._grad is None:
+        tensor._grad = _Tensor(np.array(grad, dtype=dtype, copy=True).reshape(tensor.data.shape))
+    else:
+        np.add(tensor._grad.data, grad, out=tensor._grad.data, casting="unsafe")

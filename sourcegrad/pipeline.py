@@ -38,6 +38,7 @@ from .passes import activity as activity_pass
 from .passes import desugar, normalize, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
+from .passes.scalars import scalar_variables
 from .rules import support
 
 HELPERS: dict[str, Any] = {
@@ -108,6 +109,7 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
         reverse = ReverseMode(parsed, resolver, activity, namer, provide,
                               lambda line: printer.COMMENT_MARK + comments.get(
                                   line, parsed.line(line).strip()))
+        reverse.scalars = scalar_variables(fdef.body, set(params), resolver)
         analysis.result = reverse.run(fdef)
     finally:
         _IN_PROGRESS.pop()

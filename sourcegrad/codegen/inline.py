@@ -10,6 +10,7 @@ trivial arithmetic on constants is folded (``x ** (2 - 1)`` -> ``x``).
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import functools
 import inspect
@@ -43,7 +44,7 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
             bindings[param] = ast.Constant(defaults.get(param))
             left_default.add(param)
     expr = rule_expression(rule_fn)
-    expr = _DropDefaults(left_default).visit(expr)
+    expr = _DropDefaults(left_default, defaults, rule_fn.__globals__).visit(expr)
     expr = _Substitute(bindings).visit(expr)
     return fold(expr)
 
@@ -55,18 +56,40 @@ def _parameter_names(rule_fn: FunctionType) -> list[str]:
 
 
 class _DropDefaults(ast.NodeTransformer):
-    """``f(..., axis=axis)`` loses ``axis=`` when the user did not pass ``axis``."""
+    """``f(..., axis=axis)`` loses ``axis=`` when the user did not pass ``axis`` and the
+    rule's default for it is also ``f``'s own default (so dropping it changes nothing)."""
 
-    def __init__(self, left_default: set[str]) -> None:
+    def __init__(self, left_default: set[str], defaults: dict[str, Any],
+                 namespace: dict[str, Any]) -> None:
         self.left_default = left_default
+        self.defaults = defaults
+        self.namespace = namespace
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
         self.generic_visit(node)
-        node.keywords = [
-            kw for kw in node.keywords
-            if not (isinstance(kw.value, ast.Name) and kw.value.id in self.left_default)
-        ]
+        callee = _resolve(node.func, self.namespace)
+        node.keywords = [kw for kw in node.keywords if not self._droppable(kw, callee)]
         return node
+
+    def _droppable(self, kw: ast.keyword, callee: Any) -> bool:
+        if not (isinstance(kw.value, ast.Name) and kw.value.id in self.left_default):
+            return False
+        try:
+            default = inspect.signature(callee).parameters[kw.arg].default
+        except (TypeError, ValueError, KeyError):
+            return False
+        mine = self.defaults.get(kw.value.id)
+        return type(default) is type(mine) and default == mine
+
+
+def _resolve(func: ast.expr, namespace: dict[str, Any]) -> Any:
+    """The object a rule's callee expression (``np.sum``, ``unreduce``) names."""
+    if isinstance(func, ast.Name):
+        return namespace.get(func.id, getattr(builtins, func.id, None))
+    if isinstance(func, ast.Attribute):
+        base = _resolve(func.value, namespace)
+        return getattr(base, func.attr, None) if base is not None else None
+    return None
 
 
 class _Substitute(ast.NodeTransformer):

@@ -92,6 +92,7 @@ class ReverseMode:
         self.reads: dict[int, set[str]] = {}
         self.needed: set[str] = set()
         self.params: list[str] = []
+        self.scalars: set[str] = set()
         self.containers: set[str] = set()
         # state of the backward sweep being generated
         self.defined: set[str] = set()
@@ -625,7 +626,7 @@ class ReverseMode:
                 raise self._no_rule(stmt, op, param)
             expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
             partners = [a for p, a in op.differentiable_args().items() if p != param]
-            if partners and all(is_scalar_literal(a) for a in partners):
+            if partners and all(self._is_scalar(a) for a in partners):
                 expr = without_unbroadcast(expr, arg)
             self._note_reads(stmt, [expr])
             contributions.append((arg, expr))
@@ -638,6 +639,11 @@ class ReverseMode:
                 expr = name(parts)
             out.extend(self._accumulate(arg, expr))
         return out
+
+    def _is_scalar(self, expr: ast.expr) -> bool:
+        """Known to have shape ``()`` (see ``passes/scalars.py``)."""
+        return is_scalar_literal(expr) or isinstance(expr, ast.Name) and (
+            expr.id in self.scalars)
 
     def _accumulate(self, arg: ast.expr, contribution: ast.expr) -> list[ast.stmt]:
         """Add ``contribution`` to the adjoint of ``arg`` (a name, or a display of names)."""

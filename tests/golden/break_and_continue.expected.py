@@ -1,8 +1,6 @@
 def grad_break_and_continue(x):
     total = 0.0
     # for i in range(6):
-    total_stack = []
-    sum_x_pow_i_stack = []
     x_pow_i_stack = []
     i_eq_1_stack = []
     i_stack = []
@@ -20,9 +18,7 @@ def grad_break_and_continue(x):
             x_pow_i = x ** i
             x_pow_i_stack.append(x_pow_i)
             sum_x_pow_i = np.sum(x_pow_i)
-            sum_x_pow_i_stack.append(sum_x_pow_i)
             total_plus_sum_x_pow_i = total + sum_x_pow_i
-            total_stack.append(total)
             total = total_plus_sum_x_pow_i
             # if i == 4:
             if i == 4:
@@ -39,13 +35,11 @@ def grad_break_and_continue(x):
         # if i == 1:
         i_eq_1 = i_eq_1_stack.pop()
         if not i_eq_1:
-            sum_x_pow_i = sum_x_pow_i_stack.pop()
             x_pow_i = x_pow_i_stack.pop()
             # total = total + np.sum(x ** i)
             grad_total_plus_sum_x_pow_i = grad_total
-            total = total_stack.pop()
-            grad_total = unbroadcast(grad_total_plus_sum_x_pow_i, total)
-            grad_sum_x_pow_i = unbroadcast(grad_total_plus_sum_x_pow_i, sum_x_pow_i)
+            grad_total = grad_total_plus_sum_x_pow_i
+            grad_sum_x_pow_i = grad_total_plus_sum_x_pow_i
             grad_x_pow_i = unreduce(grad_sum_x_pow_i, x_pow_i)
-            grad_x = grad_x + unbroadcast(np.where(i == 0, 0, grad_x_pow_i * i * x ** (i - 1)), x)
+            grad_x = grad_x + np.where(i == 0, 0, grad_x_pow_i * i * x ** (i - 1))
     return as_gradient(grad_x, x)

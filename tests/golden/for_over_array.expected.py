@@ -1,8 +1,6 @@
 def grad_for_over_array(xs):
     total = 0.0
     # for row in xs:
-    total_stack = []
-    sum_row_sq_stack = []
     row_sq_stack = []
     row_stack = []
     for i in range(len(xs)):
@@ -13,9 +11,7 @@ def grad_for_over_array(xs):
         row_sq = row ** 2
         row_sq_stack.append(row_sq)
         sum_row_sq = np.sum(row_sq)
-        sum_row_sq_stack.append(sum_row_sq)
         total_plus_sum_row_sq = total + sum_row_sq
-        total_stack.append(total)
         total = total_plus_sum_row_sq
     # return total
     for_over_array_value = total
@@ -25,14 +21,12 @@ def grad_for_over_array(xs):
     # for row in xs:
     grad_xs = zeros_like_grad(xs)
     for i in reversed(range(len(xs))):
-        sum_row_sq = sum_row_sq_stack.pop()
         row_sq = row_sq_stack.pop()
         row = row_stack.pop()
         # total = total + np.sum(row ** 2)
         grad_total_plus_sum_row_sq = grad_total
-        total = total_stack.pop()
-        grad_total = unbroadcast(grad_total_plus_sum_row_sq, total)
-        grad_sum_row_sq = unbroadcast(grad_total_plus_sum_row_sq, sum_row_sq)
+        grad_total = grad_total_plus_sum_row_sq
+        grad_sum_row_sq = grad_total_plus_sum_row_sq
         grad_row_sq = unreduce(grad_sum_row_sq, row_sq)
         grad_row = grad_row_sq * 2 * row
         # for row in xs:

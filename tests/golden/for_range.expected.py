@@ -1,8 +1,6 @@
 def grad_for_range(x, n):
     acc = 0.0
     # for i in range(n):
-    acc_stack = []
-    sum_sin_x_times_i_stack = []
     sin_x_times_i_stack = []
     x_times_i_stack = []
     for i in range(n):
@@ -12,9 +10,7 @@ def grad_for_range(x, n):
         sin_x_times_i = np.sin(x_times_i)
         sin_x_times_i_stack.append(sin_x_times_i)
         sum_sin_x_times_i = np.sum(sin_x_times_i)
-        sum_sin_x_times_i_stack.append(sum_sin_x_times_i)
         acc_plus_sum_sin_x_times = acc + sum_sin_x_times_i
-        acc_stack.append(acc)
         acc = acc_plus_sum_sin_x_times
     # return acc
     for_range_value = acc
@@ -24,15 +20,13 @@ def grad_for_range(x, n):
     # for i in range(n):
     grad_x = zeros_like_grad(x)
     for i in reversed(range(n)):
-        sum_sin_x_times_i = sum_sin_x_times_i_stack.pop()
         sin_x_times_i = sin_x_times_i_stack.pop()
         x_times_i = x_times_i_stack.pop()
         # acc = acc + np.sum(np.sin(x * i))
         grad_acc_plus_sum_sin_x_times = grad_acc
-        acc = acc_stack.pop()
-        grad_acc = unbroadcast(grad_acc_plus_sum_sin_x_times, acc)
-        grad_sum_sin_x_times_i = unbroadcast(grad_acc_plus_sum_sin_x_times, sum_sin_x_times_i)
+        grad_acc = grad_acc_plus_sum_sin_x_times
+        grad_sum_sin_x_times_i = grad_acc_plus_sum_sin_x_times
         grad_sin_x_times_i = unreduce(grad_sum_sin_x_times_i, sin_x_times_i)
         grad_x_times_i = grad_sin_x_times_i * np.cos(x_times_i)
-        grad_x = grad_x + unbroadcast(grad_x_times_i * i, x)
+        grad_x = grad_x + grad_x_times_i * i
     return as_gradient(grad_x, x)

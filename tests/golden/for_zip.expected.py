@@ -1,8 +1,6 @@
 def grad_for_zip(xs, ys):
     total = 0.0
     # for x, y in zip(xs, ys, strict=False):
-    total_stack = []
-    sum_x_times_y_stack = []
     x_times_y_stack = []
     y_stack = []
     x_stack = []
@@ -16,9 +14,7 @@ def grad_for_zip(xs, ys):
         x_times_y = x * y
         x_times_y_stack.append(x_times_y)
         sum_x_times_y = np.sum(x_times_y)
-        sum_x_times_y_stack.append(sum_x_times_y)
         total_plus_sum_x_times_y = total + sum_x_times_y
-        total_stack.append(total)
         total = total_plus_sum_x_times_y
     # return total
     for_zip_value = total
@@ -29,15 +25,13 @@ def grad_for_zip(xs, ys):
     grad_xs = zeros_like_grad(xs)
     grad_ys = zeros_like_grad(ys)
     for i in reversed(range(min(len(xs), len(ys)))):
-        sum_x_times_y = sum_x_times_y_stack.pop()
         x_times_y = x_times_y_stack.pop()
         y = y_stack.pop()
         x = x_stack.pop()
         # total = total + np.sum(x * y)
         grad_total_plus_sum_x_times_y = grad_total
-        total = total_stack.pop()
-        grad_total = unbroadcast(grad_total_plus_sum_x_times_y, total)
-        grad_sum_x_times_y = unbroadcast(grad_total_plus_sum_x_times_y, sum_x_times_y)
+        grad_total = grad_total_plus_sum_x_times_y
+        grad_sum_x_times_y = grad_total_plus_sum_x_times_y
         grad_x_times_y = unreduce(grad_sum_x_times_y, x_times_y)
         grad_x = unbroadcast(grad_x_times_y * y, x)
         grad_y = unbroadcast(grad_x_times_y * x, y)

@@ -20,7 +20,7 @@ def grad_reassign(x):
     grad_x_3 = grad_x_3 + unbroadcast(grad_x_3_times_x_3 * x_3, x_3)
     grad_x_3 = grad_x_3 + unbroadcast(grad_x_3_times_x_3 * x_3, x_3)
     # x = x / np.sqrt(np.mean(x * x) + 1.0)
-    grad_x_2 = unbroadcast(grad_x_3 / sqrt_mean_x_2_times_x_2, x_2)
+    grad_x_2 = grad_x_3 / sqrt_mean_x_2_times_x_2
     grad_sqrt_mean_x_2_times_x_2 = unbroadcast(-grad_x_3 * x_3 / sqrt_mean_x_2_times_x_2, sqrt_mean_x_2_times_x_2)
     grad_mean_x_2_times_x_2_plus = grad_sqrt_mean_x_2_times_x_2 / (2 * sqrt_mean_x_2_times_x_2)
     grad_mean_x_2_times_x_2 = grad_mean_x_2_times_x_2_plus
@@ -28,7 +28,7 @@ def grad_reassign(x):
     grad_x_2 = grad_x_2 + unbroadcast(grad_x_2_times_x_2 * x_2, x_2)
     grad_x_2 = grad_x_2 + unbroadcast(grad_x_2_times_x_2 * x_2, x_2)
     # x = x - np.mean(x)
-    grad_x = unbroadcast(grad_x_2, x)
+    grad_x = grad_x_2
     grad_mean_x = unbroadcast(-grad_x_2, mean_x)
     grad_x = grad_x + unreduce(grad_mean_x, x) / reduced_count(x, mean_x)
     return as_gradient(grad_x, x)

@@ -8,12 +8,10 @@ def grad_scalar_math(x, y):
     sqrt_x_times_x_plus_1 = math.sqrt(x_times_x_plus_1)
     z = sin_x_times_exp_y + sqrt_x_times_x_plus_1
     # for _ in range(3):
-    z_times_c_stack = []
     tanh_z_stack = []
     for _ in range(3):
         # z = z * 0.9 + math.tanh(z)
         z_times_c = z * 0.9
-        z_times_c_stack.append(z_times_c)
         tanh_z = math.tanh(z)
         tanh_z_stack.append(tanh_z)
         z = z_times_c + tanh_z
@@ -25,21 +23,20 @@ def grad_scalar_math(x, y):
     # for _ in range(3):
     for _ in reversed(range(3)):
         tanh_z = tanh_z_stack.pop()
-        z_times_c = z_times_c_stack.pop()
         # z = z * 0.9 + math.tanh(z)
-        grad_z_times_c = unbroadcast(grad_z, z_times_c)
-        grad_tanh_z = unbroadcast(grad_z, tanh_z)
+        grad_z_times_c = grad_z
+        grad_tanh_z = grad_z
         grad_z = grad_tanh_z * (1 - tanh_z * tanh_z)
         grad_z = grad_z + grad_z_times_c * 0.9
     # z = math.sin(x) * math.exp(y) + math.sqrt(x * x + 1.0)
-    grad_sin_x_times_exp_y = unbroadcast(grad_z, sin_x_times_exp_y)
-    grad_sqrt_x_times_x_plus_1 = unbroadcast(grad_z, sqrt_x_times_x_plus_1)
+    grad_sin_x_times_exp_y = grad_z
+    grad_sqrt_x_times_x_plus_1 = grad_z
     grad_x_times_x_plus_1 = grad_sqrt_x_times_x_plus_1 / (2 * sqrt_x_times_x_plus_1)
     grad_x_times_x = grad_x_times_x_plus_1
     grad_x = unbroadcast(grad_x_times_x * x, x)
     grad_x = grad_x + unbroadcast(grad_x_times_x * x, x)
-    grad_sin_x = unbroadcast(grad_sin_x_times_exp_y * exp_y, sin_x)
-    grad_exp_y = unbroadcast(grad_sin_x_times_exp_y * sin_x, exp_y)
+    grad_sin_x = grad_sin_x_times_exp_y * exp_y
+    grad_exp_y = grad_sin_x_times_exp_y * sin_x
     grad_y = grad_exp_y * exp_y
     grad_x = grad_x + grad_sin_x * math.cos(x)
     return as_gradient(grad_x, x), as_gradient(grad_y, y)

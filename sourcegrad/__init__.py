@@ -13,6 +13,7 @@ from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 # ---- the runtime layer (PyTorch's autograd on NumPy) ----
 from . import autograd, nn, optim
 from .runtime import Size, Tensor, enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .runtime.decorated import differentiable
 from .runtime.factories import (
     arange,
     bool,
@@ -65,6 +66,7 @@ __all__ = [
     "SourcegradError",
     "UnsupportedSyntaxError",
     "__version__",
+    "differentiable",
     "grad",
     "source",
     "stop_gradient",

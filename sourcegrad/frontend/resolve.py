@@ -124,6 +124,7 @@ class Resolver:
                 call, f"calling `{label}`, a local value",
                 "Call functions by their module-level name.",
             )
+        target = getattr(target, "__sourcegrad_function__", target)  # @sg.differentiable
         if _is_builtin_with_rule(target, len(call.args)):
             target = BUILTINS[target]
         rule = registry.lookup(target)

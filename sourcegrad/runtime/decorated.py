@@ -1,0 +1,106 @@
+"""``@sg.differentiable``: a whole user function as ONE node of the runtime's graph.
+
+On NumPy arrays and Python numbers the decorated function is the user's function, called
+directly. On tensors that require grad (grad mode on) it runs the *generated forward code*
+(``forward_f``) on the arrays inside the tensors, keeps only the values its adjoint needs,
+and records one node (``PredictBackward`` for ``predict``) whose backward runs the
+generated adjoint (``backward_f``). A decorated function calling another decorated function
+differentiates the callee's source like any other user function, so the two compose.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import api, pipeline
+from . import graph
+from .grad_mode import is_grad_enabled
+from .tensor import Tensor
+
+
+class Differentiable:
+    """The callable ``@sg.differentiable`` returns; see the module docstring."""
+
+    def __init__(self, fn: Callable) -> None:
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.__sourcegrad_function__ = fn  # what the transformer differentiates when called
+        self.parameters = list(inspect.signature(fn).parameters)
+        self.node_name = "".join(part.capitalize() for part in fn.__name__.split("_")) + (
+            "Backward")
+        self._split: dict[tuple[str, ...], tuple[Callable, Callable]] = {}
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        for arg in args:
+            if isinstance(arg, Tensor):
+                return self._call_on_tensors(args, kwargs)
+        for arg in kwargs.values():
+            if isinstance(arg, Tensor):
+                return self._call_on_tensors(args, kwargs)
+        return self.fn(*args, **kwargs)
+
+    def source(self, wrt: api.Wrt = 0, mode: str = "reverse") -> str:
+        return api.source(self.fn, wrt=wrt, mode=mode)
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        return self if instance is None else functools.partial(self, instance)
+
+    # -- tensors ------------------------------------------------------------------------
+    def _call_on_tensors(self, args: tuple, kwargs: dict) -> Any:
+        arrays = [a.data if isinstance(a, Tensor) else a for a in args]
+        kw_arrays = {k: v.data if isinstance(v, Tensor) else v for k, v in kwargs.items()}
+        if kwargs and any(isinstance(v, Tensor) and v.requires_grad for v in kwargs.values()):
+            raise TypeError(
+                f"{self.fn.__name__}: pass tensors that require grad positionally, so that "
+                "their gradients can be matched to parameters")
+        wrt = tuple(self.parameters[i] for i, a in enumerate(args)
+                    if isinstance(a, Tensor) and a.requires_grad)
+        if not wrt or not is_grad_enabled():
+            return _wrap(self.fn(*arrays, **kw_arrays))
+        forward, backward = self._derivative(wrt)
+        value, saved = forward(*arrays, **kw_arrays)
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        single = not isinstance(value, (tuple, list))
+
+        def backward_node(cotangents: tuple) -> tuple:
+            if single:
+                cotangent = cotangents[0]
+            else:
+                cotangent = tuple(np.zeros_like(v) if c is None else c
+                                  for c, v in zip(cotangents, value, strict=True))
+            grads = backward(cotangent, saved)
+            out: list[Any] = [None] * len(args)
+            for position, g in zip(positions, grads, strict=True):
+                out[position] = _like(g, arrays[position])
+            return tuple(out)
+
+        outputs = value if single else tuple(value)
+        return graph.record(self.node_name, list(args), outputs, backward_node)
+
+    def _derivative(self, wrt: tuple[str, ...]) -> tuple[Callable, Callable]:
+        if wrt not in self._split:
+            self._split[wrt] = pipeline.split_functions(self.fn, wrt)
+        return self._split[wrt]
+
+
+def _like(g: Any, x: np.ndarray) -> np.ndarray:
+    """A cotangent with its input's shape and float dtype, as the engine accumulates it."""
+    g = np.asarray(g, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
+    return np.broadcast_to(g, x.shape) if g.shape != x.shape else g
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_wrap(v) for v in value)
+    return value if isinstance(value, Tensor) else Tensor(np.asarray(value))
+
+
+def differentiable(fn: Callable) -> Differentiable:
+    """Decorate a NumPy function so that, called on tensors, it is one differentiable node
+    whose backward is its generated adjoint (CONTRACT section 2)."""
+    return Differentiable(fn)

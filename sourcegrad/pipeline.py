@@ -110,6 +110,7 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
                               lambda line: printer.COMMENT_MARK + comments.get(
                                   line, parsed.line(line).strip()))
         reverse.scalars = scalar_variables(fdef.body, set(params), resolver)
+        reverse.temporaries = set(normalizer.temporaries)
         analysis.result = reverse.run(fdef)
     finally:
         _IN_PROGRESS.pop()

@@ -26,6 +26,7 @@ class Normalizer:
         self.base_is_active = is_active
         self.is_module = is_module
         self.new_active: set[str] = set()
+        self.temporaries: set[str] = set()  # names this pass introduced
 
     def is_active(self, var: str) -> bool:
         return var in self.new_active or self.base_is_active(var)
@@ -118,6 +119,7 @@ class Normalizer:
             if all(self.is_atom(e) for e in expr.elts):
                 return expr
         temp = self.namer.temp_for(expr)
+        self.temporaries.add(temp)
         active = self._has_active(expr)
         value = self.operation(expr, before, like)
         before.append(assign(temp, value, like))

@@ -17,9 +17,7 @@ def grad_break_and_continue(x):
             # total = total + np.sum(x ** i)
             x_pow_i = x ** i
             x_pow_i_stack.append(x_pow_i)
-            sum_x_pow_i = np.sum(x_pow_i)
-            total_plus_sum_x_pow_i = total + sum_x_pow_i
-            total = total_plus_sum_x_pow_i
+            total = total + np.sum(x_pow_i)
             # if i == 4:
             if i == 4:
                 break

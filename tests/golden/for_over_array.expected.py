@@ -10,9 +10,7 @@ def grad_for_over_array(xs):
         # total = total + np.sum(row ** 2)
         row_sq = row ** 2
         row_sq_stack.append(row_sq)
-        sum_row_sq = np.sum(row_sq)
-        total_plus_sum_row_sq = total + sum_row_sq
-        total = total_plus_sum_row_sq
+        total = total + np.sum(row_sq)
     # return total
     for_over_array_value = total
     grad_for_over_array_value = scalar_seed(for_over_array_value)

@@ -9,9 +9,7 @@ def grad_for_range(x, n):
         x_times_i_stack.append(x_times_i)
         sin_x_times_i = np.sin(x_times_i)
         sin_x_times_i_stack.append(sin_x_times_i)
-        sum_sin_x_times_i = np.sum(sin_x_times_i)
-        acc_plus_sum_sin_x_times = acc + sum_sin_x_times_i
-        acc = acc_plus_sum_sin_x_times
+        acc = acc + np.sum(sin_x_times_i)
     # return acc
     for_range_value = acc
     grad_for_range_value = scalar_seed(for_range_value)

@@ -13,9 +13,7 @@ def grad_for_zip(xs, ys):
         # total = total + np.sum(x * y)
         x_times_y = x * y
         x_times_y_stack.append(x_times_y)
-        sum_x_times_y = np.sum(x_times_y)
-        total_plus_sum_x_times_y = total + sum_x_times_y
-        total = total_plus_sum_x_times_y
+        total = total + np.sum(x_times_y)
     # return total
     for_zip_value = total
     grad_for_zip_value = scalar_seed(for_zip_value)

@@ -5,8 +5,7 @@ def grad_reassign(x):
     # x = x / np.sqrt(np.mean(x * x) + 1.0)
     x_2_times_x_2 = x_2 * x_2
     mean_x_2_times_x_2 = np.mean(x_2_times_x_2)
-    mean_x_2_times_x_2_plus = mean_x_2_times_x_2 + 1.0
-    sqrt_mean_x_2_times_x_2 = np.sqrt(mean_x_2_times_x_2_plus)
+    sqrt_mean_x_2_times_x_2 = np.sqrt(mean_x_2_times_x_2 + 1.0)
     x_3 = x_2 / sqrt_mean_x_2_times_x_2
     # return np.sum(x * x * x)
     x_3_times_x_3 = x_3 * x_3

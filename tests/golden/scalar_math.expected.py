@@ -3,9 +3,7 @@ def grad_scalar_math(x, y):
     sin_x = math.sin(x)
     exp_y = math.exp(y)
     sin_x_times_exp_y = sin_x * exp_y
-    x_times_x = x * x
-    x_times_x_plus_1 = x_times_x + 1.0
-    sqrt_x_times_x_plus_1 = math.sqrt(x_times_x_plus_1)
+    sqrt_x_times_x_plus_1 = math.sqrt(x * x + 1.0)
     z = sin_x_times_exp_y + sqrt_x_times_x_plus_1
     # for _ in range(3):
     tanh_z_stack = []

@@ -1,7 +1,6 @@
 def grad_straight(x, w):
     # h = np.tanh(x @ w)
-    x_at_w = x @ w
-    h = np.tanh(x_at_w)
+    h = np.tanh(x @ w)
     # return np.sum(h ** 2)
     h_sq = h ** 2
     straight_value = np.sum(h_sq)

@@ -1,8 +1,7 @@
 def grad_subscript_write(x):
     y = np.zeros(4)
     # y[0] = x[1] * 2.0
-    x_1 = x[1]
-    x_1_times_2 = x_1 * 2.0
+    x_1_times_2 = x[1] * 2.0
     y[0] = x_1_times_2
     # y[1:3] = x[0:2] ** 2
     x_slice = x[0:2]

@@ -5,8 +5,7 @@ def grad_while_loop(x):
     while np.sum(y * y) < 100.0:
         n_iterations += 1
         # y = y * 1.7 + 0.1
-        y_times_c = y * 1.7
-        y = y_times_c + 0.1
+        y = y * 1.7 + 0.1
     # return np.sum(y)
     while_loop_value = np.sum(y)
     grad_while_loop_value = scalar_seed(while_loop_value)

@@ -40,8 +40,10 @@ from ..frontend.resolve import (
     Resolver,
 )
 from ..frontend.source import Parsed
-from .activity import Activity, is_append, stored_base, target_names
+from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
+from .refold import refold
+from .saving import STACK, Placement, assigned_names, overwrites
 
 
 @dataclass
@@ -68,15 +70,6 @@ class ReverseResult:
     consumed: tuple[str, ...] = ()  # saved values the backward sweep pops from or restores
 
 
-@dataclass
-class _Place:
-    """Where a statement sits: its position, its loops, whether it is directly in a loop body."""
-
-    path: tuple[int, ...]
-    loops: tuple[ast.stmt, ...]
-    direct_in_loop: bool
-
-
 class ReverseMode:
     def __init__(self, parsed: Parsed, resolver: Resolver, activity: Activity,
                  namer: naming.Namer, callees: CalleeProvider, comment: Callable[[int], str]):
@@ -87,8 +80,7 @@ class ReverseMode:
         self.callees = callees
         self.comment = comment
         self.grad_names: dict[str, str] = {}
-        self.places: dict[int, _Place] = {}
-        self.assignments: dict[str, list[ast.stmt]] = {}
+        self.placement: Placement = Placement([], [])
         self.reads: dict[int, set[str]] = {}
         self.needed: set[str] = set()
         self.params: list[str] = []
@@ -108,9 +100,6 @@ class ReverseMode:
         self.control: dict[int, str] = {}
         self.preinit: dict[int, list[str]] = {}
         self.stack_inits: dict[int, list[str]] = {}
-        self.blocks: dict[int, list[ast.stmt]] = {}  # statement -> the block holding it
-        self._by_id: dict[int, ast.stmt] = {}
-        self.forward_readers: dict[str, list[ast.stmt]] = {}
         self.block_snapshots: dict[int, list[tuple[str, str]]] = {}  # block -> (var, stack)
         self.has_adjoint: dict[int, bool] = {}  # compound statement -> its adjoint has code
         self.sliced: set[str] = set()  # arrays whose overwritten elements the sweep restores
@@ -125,7 +114,7 @@ class ReverseMode:
         ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
         core = body[:-1] if ret is not None else body
         output = ret.value if ret is not None else None
-        self._index(core, (), ())
+        self.placement = Placement(core, self.params)
         self._find_containers(core)
         # dry run: learn which values each adjoint reads
         saved_namer = copy.deepcopy(self.namer)
@@ -175,24 +164,6 @@ class ReverseMode:
 
     def grad_load(self, var: str) -> ast.Name:
         return name(self.grad(var))
-
-    # -- bookkeeping of where statements are ------------------------------------------------
-    def _index(self, stmts: list[ast.stmt], path: tuple[int, ...],
-               loops: tuple[ast.stmt, ...], direct: bool = False) -> None:
-        for i, stmt in enumerate(stmts):
-            here = (*path, i)
-            self.places[id(stmt)] = _Place(here, loops, direct)
-            self.blocks[id(stmt)] = stmts
-            self._by_id[id(stmt)] = stmt
-            for var in _forward_reads(stmt):
-                self.forward_readers.setdefault(var, []).append(stmt)
-            for var in _assigned_names(stmt):
-                self.assignments.setdefault(var, []).append(stmt)
-            if isinstance(stmt, ast.If):
-                self._index(stmt.body, (*here, _BRANCH, 0), loops)
-                self._index(stmt.orelse, (*here, _BRANCH, 1), loops)
-            elif isinstance(stmt, (ast.For, ast.While)):
-                self._index(stmt.body, (*here, 0), (*loops, stmt), direct=True)
 
     def _find_containers(self, stmts: list[ast.stmt]) -> None:
         for stmt in ast.walk(ast.Module(body=stmts, type_ignores=[])):
@@ -309,7 +280,7 @@ class ReverseMode:
         if any(isinstance(n, ast.Break) for n in _walk_loop_body(stmt)):
             return True
         bounds = {n.id for n in ast.walk(stmt.iter) if isinstance(n, ast.Name)}
-        assigned = {v for s in stmt.body for n in ast.walk(s) for v in _assigned_names(n)}
+        assigned = {v for s in stmt.body for n in ast.walk(s) for v in assigned_names(n)}
         return bool(bounds & assigned)
 
     # -- saving and restoring overwritten values --------------------------------------------
@@ -320,7 +291,7 @@ class ReverseMode:
         after: list[ast.stmt] = []
         if self.recording:
             return before, after
-        for var, is_slice in self._overwrites(stmt):
+        for var, is_slice in overwrites(stmt):
             if var not in self.needed:
                 continue
             kind = self._save_kind(stmt, var, is_slice)
@@ -331,7 +302,7 @@ class ReverseMode:
                 after.append(self._push(self._register_block_snapshot(stmt, var), name(var),
                                         stmt))
             elif kind == "stack":
-                loop = self.places[id(stmt)].loops[-1]
+                loop = self.placement.loops(stmt)[-1]
                 before.append(self._push(self._stack(var, loop, is_slice),
                                          self._old_value(stmt, var, is_slice), stmt))
             elif kind == "slot":
@@ -343,7 +314,7 @@ class ReverseMode:
         out: list[ast.stmt] = []
         if self.recording:
             return out
-        for var, is_slice in self._overwrites(stmt):
+        for var, is_slice in overwrites(stmt):
             if var not in self.needed:
                 continue
             kind = self._save_kind(stmt, var, is_slice)
@@ -354,7 +325,7 @@ class ReverseMode:
                 self._register_block_snapshot(stmt, var)
                 continue
             if kind == "stack":
-                loop = self.places[id(stmt)].loops[-1]
+                loop = self.placement.loops(stmt)[-1]
                 value = _pop(self._stack(var, loop, is_slice))
             elif kind == "slot":
                 value = name(self._slot(stmt, var, is_slice))
@@ -368,72 +339,16 @@ class ReverseMode:
             out.append(assign(target, value, stmt))
         return out
 
-    def _overwrites(self, stmt: ast.stmt) -> list[tuple[str, bool]]:
-        if isinstance(stmt, ast.Assign):
-            target = stmt.targets[0]
-            if isinstance(target, ast.Subscript):
-                return [(stored_base(target), True)]
-            return [(v, False) for v in sorted(target_names(target))]
-        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
-            return [(stored_base(stmt.target), True)]
-        return []
-
-    def _save_kind(self, stmt: ast.stmt, var: str, is_slice: bool) -> str | None:
-        place = self.places[id(stmt)]
-        if not place.loops:
-            if not self._maybe_bound_before(stmt, var):
-                return None
-            if any(self._read_before(other, stmt, var) for other in self._readers(var)):
-                return "slot"
-            return None
-        if not any(self._read_before(other, stmt, var) for other in self._readers(var)):
-            return None  # every adjoint that reads `var` runs before this overwrite is undone
-        loop = place.loops[-1]
-        if not is_slice and self._used_only_later_in_block(stmt, var):
-            return "block"
-        if not is_slice and place.direct_in_loop and self._body_local(var, loop) and (
-            self._first_in_body(stmt, var, loop)
-        ):
-            return "snapshot"
-        if not self._maybe_bound_before(stmt, var) and not is_slice:
-            self.preinit.setdefault(id(place.loops[0]), [])
-            if var not in self.preinit[id(place.loops[0])]:
-                self.preinit[id(place.loops[0])].append(var)
-        return "stack"
-
-    def _used_only_later_in_block(self, stmt: ast.stmt, var: str) -> bool:
-        """Is ``stmt`` the only assignment of ``var``, and is ``var`` read only by the
-        statements after it in the same block? Then its value can be pushed right after
-        ``stmt`` and popped when the backward sweep enters the block."""
-        if var in self.params or self.assignments.get(var, []) != [stmt]:
-            return False
-        here = self.places[id(stmt)].path
-        block, index = here[:-1], here[-1]
-        readers = [*self.forward_readers.get(var, []),
-                   *(self._statement(sid) for sid in self._readers(var))]
-        for reader in readers:
-            if reader is None:
-                return False
-            path = self.places[id(reader)].path
-            if path[: len(block)] != block or len(path) <= len(block) or (
-                path[len(block)] <= index
-            ):
-                return False
-        return True
-
-    def _statement(self, sid: int) -> ast.stmt | None:
-        return self._by_id.get(sid)
-
     def _register_block_snapshot(self, stmt: ast.stmt, var: str) -> str:
-        loop = self.places[id(stmt)].loops[-1]
+        loop = self.placement.loops(stmt)[-1]
         stack = self._stack(var, loop)
-        entries = self.block_snapshots.setdefault(id(self.blocks[id(stmt)]), [])
+        entries = self.block_snapshots.setdefault(id(self.placement.blocks[id(stmt)]), [])
         if (var, stack) not in entries:
             entries.append((var, stack))
         return stack
 
     def _register_snapshot(self, stmt: ast.stmt, var: str) -> ast.stmt:
-        return self._register_snapshot_for(self.places[id(stmt)].loops[-1], var)
+        return self._register_snapshot_for(self.placement.loops(stmt)[-1], var)
 
     def _register_snapshot_for(self, loop: ast.stmt, var: str) -> ast.stmt:
         snapshots = self.snapshots.setdefault(id(loop), [])
@@ -444,39 +359,14 @@ class ReverseMode:
     def _readers(self, var: str) -> list[int]:
         return [sid for sid, names in self.reads.items() if var in names]
 
-    def _read_before(self, reader: int, stmt: ast.stmt, var: str) -> bool:
-        place = self.places.get(reader)
-        here = self.places[id(stmt)]
-        if place is None:
-            return False
-        if set(map(id, place.loops)) & set(map(id, here.loops)):
-            return True
-        return _runs_before(place.path, here.path)
-
-    def _maybe_bound_before(self, stmt: ast.stmt, var: str) -> bool:
-        if var in self.params:
-            return True
-        here = self.places[id(stmt)].path
-        return any(_runs_before(self.places[id(s)].path, here)
-                   for s in self.assignments.get(var, []) if s is not stmt)
-
-    def _body_local(self, var: str, loop: ast.stmt) -> bool:
-        if var in self.params:
-            return False
-        loop_path = self.places[id(loop)].path
-        for s in self.assignments.get(var, []):
-            if self.places[id(s)].path[: len(loop_path)] != loop_path or s is loop:
-                return False
-        return True
-
-    def _first_in_body(self, stmt: ast.stmt, var: str, loop: ast.stmt) -> bool:
-        loop_path = self.places[id(loop)].path
-        here = self.places[id(stmt)].path
-        return not any(
-            _runs_before(self.places[id(s)].path, here)
-            and self.places[id(s)].path[: len(loop_path)] == loop_path
-            for s in self.assignments.get(var, []) if s is not stmt
-        )
+    def _save_kind(self, stmt: ast.stmt, var: str, is_slice: bool) -> str | None:
+        kind = self.placement.save_kind(stmt, var, is_slice, self._readers(var))
+        if kind == STACK and not is_slice and not self.placement.maybe_bound_before(stmt, var):
+            # unbound on the first iteration: give it a value so the first push works
+            outermost = id(self.placement.loops(stmt)[0])
+            if var not in self.preinit.setdefault(outermost, []):
+                self.preinit[outermost].append(var)
+        return kind
 
     def _stack(self, var: str, loop: ast.stmt, is_slice: bool = False) -> str:
         """The stack saving ``var`` across iterations of ``loop``; it is created empty before
@@ -485,7 +375,7 @@ class ReverseMode:
         if key not in self.stacks:
             base = f"{var}_slice_stack" if is_slice else f"{var}_stack"
             self.stacks[key] = self.namer.fresh(base)
-            outermost = (self.places[id(loop)].loops or (loop,))[0]
+            outermost = (self.placement.loops(loop) or (loop,))[0]
             self.stack_inits.setdefault(id(outermost), []).append(self.stacks[key])
         return self.stacks[key]
 
@@ -515,13 +405,13 @@ class ReverseMode:
 
     def _push_control(self, stmt: ast.stmt, var: str) -> list[ast.stmt]:
         """Inside a loop a recorded condition or trip count goes on a stack right away."""
-        loops = self.places[id(stmt)].loops
+        loops = self.placement.loops(stmt)
         if not loops:
             return []
         return [self._push(self._stack(var, loops[-1]), name(var), stmt)]
 
     def _pop_control(self, stmt: ast.stmt, var: str) -> list[ast.stmt]:
-        loops = self.places[id(stmt)].loops
+        loops = self.placement.loops(stmt)
         if not loops:
             return []
         return [assign(var, _pop(self._stack(var, loops[-1])), stmt)]
@@ -582,7 +472,7 @@ class ReverseMode:
         return located(ast.Expr(value=ast.Constant(self.comment(stmt.lineno))), stmt)
 
     def _is_active_stmt(self, stmt: ast.stmt) -> bool:
-        return any(self.activity.is_active(v) for v, _ in self._overwrites(stmt))
+        return any(self.activity.is_active(v) for v, _ in overwrites(stmt))
 
     def op_of(self, stmt: ast.Assign) -> Op:
         return self.resolver.classify(stmt.value)
@@ -927,10 +817,7 @@ class ReverseMode:
         return name("_", True), call("range", name(counter))
 
     def _range_loop_vars(self, stmt: ast.stmt) -> set[str]:
-        place = self.places.get(id(stmt))
-        if place is None:
-            return set()
-        return {loop.target.id for loop in place.loops
+        return {loop.target.id for loop in self.placement.loops(stmt)
                 if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)}
 
     # -- helpers ----------------------------------------------------------------------------
@@ -959,110 +846,7 @@ class ReverseMode:
             f"Register one before differentiating, for example:\n{stub}")
 
 
-# -- folding temporaries the backward sweep does not need back into their use -----------------
-def refold(forward: list[ast.stmt], foldable: set[str]) -> list[ast.stmt]:
-    """``t = f(x)`` followed by ``y = g(t)`` becomes ``y = g(f(x))`` when ``t`` is a
-    temporary of the normal form that nothing else reads: the forward sweep then reads like
-    the user's code and frees the value at once."""
-    loads: dict[str, int] = {}
-    for stmt in forward:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                loads[node.id] = loads.get(node.id, 0) + 1
-    candidates = {t for t in foldable if loads.get(t) == 1}
-    return _refold_block(forward, candidates)
-
-
-def _refold_block(stmts: list[ast.stmt], candidates: set[str]) -> list[ast.stmt]:
-    out: list[ast.stmt] = []
-    for stmt in stmts:
-        for field in ("body", "orelse"):
-            if isinstance(stmt, (ast.If, ast.For, ast.While)):
-                setattr(stmt, field, _refold_block(getattr(stmt, field), candidates))
-        previous = out[-1] if out else None
-        if (isinstance(previous, ast.Assign) and isinstance(previous.targets[0], ast.Name)
-                and previous.targets[0].id in candidates
-                and _substitute_once(stmt, previous.targets[0].id, previous.value)):
-            out[-1] = stmt
-            continue
-        out.append(stmt)
-    return out
-
-
-def _substitute_once(stmt: ast.stmt, var: str, value: ast.expr) -> bool:
-    """Replace the load of ``var`` in ``stmt``'s own expressions (not in nested blocks)."""
-    if isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)):
-        roots = [stmt.value]
-    elif isinstance(stmt, (ast.If, ast.While)):
-        roots = [stmt.test]
-    elif isinstance(stmt, ast.For):
-        roots = [stmt.iter]
-    else:
-        return False
-    for root in roots:
-        for node in ast.walk(root):
-            for field, child in ast.iter_fields(node):
-                if isinstance(child, ast.Name) and child.id == var and isinstance(
-                        child.ctx, ast.Load):
-                    setattr(node, field, value)
-                    return True
-                if isinstance(child, list):
-                    for i, item in enumerate(child):
-                        if isinstance(item, ast.Name) and item.id == var:
-                            child[i] = value
-                            return True
-    if isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) and isinstance(
-            stmt.value, ast.Name) and stmt.value.id == var:
-        stmt.value = value
-        return True
-    return False
-
-
 # -- module helpers -------------------------------------------------------------------------
-_BRANCH = -1  # path marker: the next index chooses the body (0) or the else (1) of an `if`
-
-
-def _runs_before(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
-    """Can the statement at ``first`` run before the one at ``second`` in one pass through
-    the code (ignoring loops)? Not if they sit in the two branches of one ``if``, nor if
-    ``first`` encloses ``second``."""
-    for k, (a, b) in enumerate(zip(first, second, strict=False)):
-        if a != b:
-            if k > 0 and first[k - 1] == _BRANCH:
-                return False
-            return a < b
-    return False
-
-
-def _assigned_names(stmt: ast.AST) -> set[str]:
-    if isinstance(stmt, ast.Assign):
-        out: set[str] = set()
-        for t in stmt.targets:
-            out |= target_names(t)
-        return out
-    if isinstance(stmt, ast.AugAssign):
-        return {stored_base(stmt.target)}
-    if isinstance(stmt, ast.For):
-        return target_names(stmt.target)
-    if is_append(stmt):
-        return set()
-    return set()
-
-
-def _forward_reads(stmt: ast.stmt) -> set[str]:
-    """Names a statement reads in the forward sweep (a compound statement: its header)."""
-    if isinstance(stmt, ast.If):
-        roots: list[ast.AST] = [stmt.test]
-    elif isinstance(stmt, ast.While):
-        roots = [stmt.test]
-    elif isinstance(stmt, ast.For):
-        roots = [stmt.iter]
-    else:
-        roots = [stmt]
-    return {n.id for root in roots for n in ast.walk(root)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-
-
 def _walk_loop_body(loop: ast.stmt):
     """Nodes of a loop's body, not descending into inner loops."""
     stack = list(loop.body)

@@ -1,0 +1,69 @@
+"""Fold temporaries the backward sweep does not read back into their single use.
+
+Invariant after this pass: a temporary of the normal form survives in the forward sweep only
+if the backward sweep reads it or it is read more than once; otherwise ``t = f(x)`` followed
+by ``y = g(t)`` is ``y = g(f(x))``, so the forward sweep reads like the user's code and frees
+intermediate values as soon as the user's own code would.
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def refold(forward: list[ast.stmt], foldable: set[str]) -> list[ast.stmt]:
+    """``t = f(x)`` followed by ``y = g(t)`` becomes ``y = g(f(x))`` when ``t`` is a
+    temporary of the normal form that nothing else reads: the forward sweep then reads like
+    the user's code and frees the value at once."""
+    loads: dict[str, int] = {}
+    for stmt in forward:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                loads[node.id] = loads.get(node.id, 0) + 1
+    candidates = {t for t in foldable if loads.get(t) == 1}
+    return _refold_block(forward, candidates)
+
+
+def _refold_block(stmts: list[ast.stmt], candidates: set[str]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (ast.If, ast.For, ast.While)):
+                setattr(stmt, field, _refold_block(getattr(stmt, field), candidates))
+        previous = out[-1] if out else None
+        if (isinstance(previous, ast.Assign) and isinstance(previous.targets[0], ast.Name)
+                and previous.targets[0].id in candidates
+                and _substitute_once(stmt, previous.targets[0].id, previous.value)):
+            out[-1] = stmt
+            continue
+        out.append(stmt)
+    return out
+
+
+def _substitute_once(stmt: ast.stmt, var: str, value: ast.expr) -> bool:
+    """Replace the load of ``var`` in ``stmt``'s own expressions (not in nested blocks)."""
+    if isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)):
+        roots = [stmt.value]
+    elif isinstance(stmt, (ast.If, ast.While)):
+        roots = [stmt.test]
+    elif isinstance(stmt, ast.For):
+        roots = [stmt.iter]
+    else:
+        return False
+    for root in roots:
+        for node in ast.walk(root):
+            for field, child in ast.iter_fields(node):
+                if isinstance(child, ast.Name) and child.id == var and isinstance(
+                        child.ctx, ast.Load):
+                    setattr(node, field, value)
+                    return True
+                if isinstance(child, list):
+                    for i, item in enumerate(child):
+                        if isinstance(item, ast.Name) and item.id == var:
+                            child[i] = value
+                            return True
+    if isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) and isinstance(
+            stmt.value, ast.Name) and stmt.value.id == var:
+        stmt.value = value
+        return True
+    return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 
 from benchmarks import gradients_table, report, runtime_overhead, transform_time
 from benchmarks.timing import FULL, QUICK, machine_description
@@ -27,6 +28,7 @@ def progress(message: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     options = parse_args(sys.argv[1:] if argv is None else argv)
+    warnings.filterwarnings("ignore", category=SyntaxWarning)  # in tangent-ad's generated code
     budget = QUICK if options.quick else FULL
     notes = report.Notes()
     machine = machine_description(library_versions())

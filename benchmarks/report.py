@@ -80,7 +80,9 @@ def memory_table(rows: Sequence[Row], notes: Notes) -> str:
         for name in (BASELINE.name, *(peer.name for peer in PEERS)):
             line.append(_cell_text(row.cells[name], notes, _peak))
         body.append(line)
-    return markdown_table(header, body)
+    footer = ("\n\nn/m: not measurable with tracemalloc; PyTorch and XLA allocate through their "
+              "own allocators, out of its sight.")
+    return markdown_table(header, body) + footer
 
 
 def _peak(cell: Cell) -> str | None:

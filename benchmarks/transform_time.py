@@ -30,23 +30,37 @@ ROOT = Path(__file__).resolve().parent.parent
 class TransformTime:
     library: str
     seconds: float | None = None
+    warm_process_seconds: float | None = None
     note: str | None = None
 
 
 def _gradient_builder(library: str):
-    """The library's ``grad`` with its caches cleared, or an explanation of why not."""
+    """The library's ``grad`` and its cache-clearing function (``None`` if it has none)."""
     if library == "tangent-ad":
         import tangent
 
-        tangent.clear_cache()
-        return tangent.grad
+        return tangent.grad, tangent.clear_cache
     import sourcegrad as sg
 
     if not hasattr(sg, "grad"):
         raise RuntimeError("`sg.grad` does not exist yet in this checkout")
-    if hasattr(sg, "clear_cache"):
-        sg.clear_cache()
-    return sg.grad
+    return sg.grad, getattr(sg, "clear_cache", None)
+
+
+def _transform_seconds(build, args) -> tuple[float, object]:
+    """Building the gradient and calling it once, minus a warm call; and the gradients."""
+    from benchmarks.transform_subject import WRT, subject
+
+    start = time.perf_counter()
+    gradient = build(subject, wrt=WRT)
+    gradients = gradient(*args)
+    cold = time.perf_counter() - start
+    warm = []
+    for _ in range(5):
+        start = time.perf_counter()
+        gradient(*args)
+        warm.append(time.perf_counter() - start)
+    return cold - statistics.median(warm), gradients
 
 
 def _directional_error(gradients, args, wrt) -> float:
@@ -67,22 +81,22 @@ def _directional_error(gradients, args, wrt) -> float:
 
 
 def child(library: str) -> dict:
-    """One cold measurement, in this (fresh) process."""
-    from benchmarks.transform_subject import WRT, subject, subject_args
+    """One measurement in this fresh process; then, if the library can clear its caches,
+    a second one in the same process, without the cost of first imports."""
+    from benchmarks.transform_subject import WRT, subject_args
 
     args = subject_args()
-    build = _gradient_builder(library)
-    start = time.perf_counter()
-    gradient = build(subject, wrt=WRT)
-    gradients = gradient(*args)
-    cold = time.perf_counter() - start
-    warm = []
-    for _ in range(5):
-        start = time.perf_counter()
-        gradient(*args)
-        warm.append(time.perf_counter() - start)
+    build, clear_cache = _gradient_builder(library)
+    if clear_cache is not None:
+        clear_cache()
+    seconds, gradients = _transform_seconds(build, args)
+    warm_process = None
+    if clear_cache is not None:
+        clear_cache()
+        warm_process, _ = _transform_seconds(build, args)
     return {
-        "seconds": cold - statistics.median(warm),
+        "seconds": seconds,
+        "warm_process_seconds": warm_process,
         "relative_error": _directional_error(gradients, args, WRT),
     }
 
@@ -103,7 +117,7 @@ def _run_child(library: str) -> dict:
 
 
 def measure(library: str, repeats: int) -> TransformTime:
-    samples = []
+    samples, warm_process = [], []
     for _ in range(repeats):
         try:
             result = _run_child(library)
@@ -114,7 +128,13 @@ def measure(library: str, repeats: int) -> TransformTime:
                 library, note=f"{library}: wrong gradient (relative error "
                 f"{result['relative_error']:.2g} along a random direction); not timed")
         samples.append(result["seconds"])
-    return TransformTime(library, seconds=statistics.median(samples))
+        if result["warm_process_seconds"] is not None:
+            warm_process.append(result["warm_process_seconds"])
+    return TransformTime(
+        library,
+        seconds=statistics.median(samples),
+        warm_process_seconds=statistics.median(warm_process) if warm_process else None,
+    )
 
 
 def measure_all(repeats: int) -> list[TransformTime]:
@@ -122,17 +142,34 @@ def measure_all(repeats: int) -> list[TransformTime]:
 
 
 def markdown(results: list[TransformTime], notes: Notes) -> str:
-    tangent = next((r.seconds for r in results if r.library == "tangent-ad"), None)
+    by_library = {result.library: result for result in results}
+    tangent = by_library.get("tangent-ad")
     body = []
     for result in results:
         if result.seconds is None:
-            body.append([result.library, "— " + notes.ref(result.note), "—"])
+            body.append([result.library, "— " + notes.ref(result.note), "—", "—", "—"])
             continue
-        speed_up = f"{tangent / result.seconds:.3g}x" if tangent else "—"
-        body.append([result.library, format_seconds(result.seconds), speed_up])
-    title = "## Cold transformation time of a 30-line function (median of fresh processes)"
-    header = ["library", "transform + compile", "tangent-ad's time / this"]
+        body.append([
+            result.library,
+            format_seconds(result.seconds),
+            _speed_up(tangent and tangent.seconds, result.seconds),
+            _maybe_seconds(result.warm_process_seconds, notes),
+            _speed_up(tangent and tangent.warm_process_seconds, result.warm_process_seconds),
+        ])
+    title = "## Transformation time of a 30-line function (median over fresh processes)"
+    header = ["library", "fresh process", "tangent-ad's / this",
+              "same process, caches cleared", "tangent-ad's / this"]
     return title + "\n\n" + markdown_table(header, body)
+
+
+def _maybe_seconds(seconds: float | None, notes: Notes) -> str:
+    if seconds is None:
+        return "— " + notes.ref("no function to clear the library's caches was found")
+    return format_seconds(seconds)
+
+
+def _speed_up(reference: float | None, seconds: float | None) -> str:
+    return f"{reference / seconds:.3g}x" if reference and seconds else "—"
 
 
 if __name__ == "__main__":

@@ -6,8 +6,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchmarks.peers import BASELINE, PEERS, Peer, Skip, as_numpy_tuple
-from benchmarks.timing import Budget, median_seconds, peak_traced_bytes
+from benchmarks.peers import (
+    BASELINE,
+    PEERS,
+    Gradients,
+    Peer,
+    Skip,
+    as_numpy_tuple,
+    describe_failure,
+)
+from benchmarks.timing import Budget, interleaved_median_seconds, peak_traced_bytes
 from benchmarks.workloads import WORKLOADS, Workload
 
 RTOL = 1e-6
@@ -43,31 +51,44 @@ def gradient_mismatch(got: tuple, reference: tuple) -> str | None:
     return None
 
 
-def measure(peer: Peer, workload: Workload, args: tuple, reference: tuple | None,
-            budget: Budget) -> Cell:
-    """Build the peer's gradient, check it against ``reference``, then time it."""
+def prepare_checked(peer: Peer, workload: Workload, args: tuple,
+                    reference: tuple | None) -> tuple[Gradients | None, Cell]:
+    """The peer's gradient function, called once and checked against ``reference``.
+
+    Returns ``(None, cell with a note)`` when the peer cannot run the workload or gets a
+    different gradient: such a peer is reported, never timed.
+    """
     try:
         run = peer.prepare(workload, args)
         result = run()  # also the warm-up: caches filled, JIT compiled
     except Skip as skip:
-        return Cell(note=str(skip))
+        return None, Cell(note=str(skip))
     except Exception as error:  # a peer failing on a workload is a finding, not a crash
-        return Cell(note=f"{peer.name} raised {type(error).__name__}: {error}".splitlines()[0])
+        return None, Cell(note=describe_failure(peer.name, error))
     if reference is not None:
         problem = gradient_mismatch(as_numpy_tuple(result), reference)
         if problem:
-            return Cell(note=f"{peer.name}: {problem}; not timed", mismatch=True)
-    seconds = median_seconds(run, budget)
-    peak = peak_traced_bytes(run) if peer.memory_traced else None
-    return Cell(seconds=seconds, peak_bytes=peak)
+            return None, Cell(note=f"{peer.name}: {problem}; not timed", mismatch=True)
+    return run, Cell()
 
 
 def run_workload(workload: Workload, budget: Budget, peers: tuple[Peer, ...] = PEERS) -> Row:
+    """Check every peer, then time all that passed in interleaved rounds, then memory."""
     args = workload.make_args()
     reference = as_numpy_tuple(workload.grad_by_hand(*args))
-    cells = {BASELINE.name: measure(BASELINE, workload, args, None, budget)}
-    for peer in peers:
-        cells[peer.name] = measure(peer, workload, args, reference, budget)
+    runs: dict[str, Gradients] = {}
+    cells: dict[str, Cell] = {}
+    traced = {peer.name: peer.memory_traced for peer in (BASELINE, *peers)}
+    for peer in (BASELINE, *peers):
+        run, cells[peer.name] = prepare_checked(
+            peer, workload, args, None if peer is BASELINE else reference
+        )
+        if run is not None:
+            runs[peer.name] = run
+    for name, seconds in interleaved_median_seconds(runs, budget).items():
+        cells[name].seconds = seconds
+        if traced[name]:
+            cells[name].peak_bytes = peak_traced_bytes(runs[name])
     return Row(workload, cells)
 
 

@@ -95,12 +95,13 @@ def _call_or_skip(what: str, fun: Callable, *args, **kwargs):
     try:
         return fun(*args, **kwargs)
     except Exception as error:  # any failure of a peer is reported, never fatal
-        raise Skip(f"{what} raised {type(error).__name__}: {_first_line(error)}") from None
+        raise Skip(describe_failure(what, error)) from None
 
 
-def _first_line(error: Exception) -> str:
+def describe_failure(who: str, error: Exception) -> str:
+    """One line for a note: who failed, with which exception, and its first line."""
     text = str(error).strip().splitlines()
-    return text[0][:160] if text else ""
+    return f"{who} raised {type(error).__name__}: {text[0][:160] if text else ''}"
 
 
 def eager(lib: types.ModuleType, workload: Workload, args: tuple) -> Gradients:

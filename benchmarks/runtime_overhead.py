@@ -13,9 +13,9 @@ import numpy as np
 
 from benchmarks import functions, torch_style
 from benchmarks.gradients_table import gradient_mismatch
-from benchmarks.peers import Skip, _import, as_numpy_tuple, with_array_module
+from benchmarks.peers import Skip, _import, as_numpy_tuple, describe_failure, with_array_module
 from benchmarks.report import Notes, format_seconds, markdown_table
-from benchmarks.timing import Budget, median_seconds
+from benchmarks.timing import Budget, interleaved_median_seconds
 
 OPS = 4 * functions.CHAIN_ROUNDS
 
@@ -111,28 +111,38 @@ CONTENDERS: tuple[tuple[str, Callable[[np.ndarray], Pair]], ...] = (
 )
 
 
-def measure(name: str, make_pair: Callable[[np.ndarray], Pair], budget: Budget) -> Overhead:
+def prepare_checked(name: str, make_pair: Callable[[np.ndarray], Pair]) -> Pair | Overhead:
+    """The contender's pair of functions, its gradient checked first; or why it has none."""
     x = chain_input()
     try:
-        forward, forward_backward = make_pair(x)
-        gradient = forward_backward()
+        pair = make_pair(x)
+        gradient = pair[1]()
     except Skip as skip:
         return Overhead(name, note=str(skip))
     except Exception as error:  # a contender failing is a finding, not a crash
-        return Overhead(name, note=f"{name} raised {type(error).__name__}: {error}".splitlines()[0])
-    reference = (functions.chain_grad_by_hand(x),)
-    problem = gradient_mismatch(as_numpy_tuple(gradient), reference)
+        return Overhead(name, note=describe_failure(name, error))
+    problem = gradient_mismatch(as_numpy_tuple(gradient), (functions.chain_grad_by_hand(x),))
     if problem:
         return Overhead(name, note=f"{name}: {problem}; not timed")
-    return Overhead(
-        name,
-        per_op_seconds=median_seconds(forward, budget) / OPS,
-        forward_backward_seconds=median_seconds(forward_backward, budget),
-    )
+    return pair
 
 
 def measure_all(budget: Budget) -> list[Overhead]:
-    return [measure(name, make_pair, budget) for name, make_pair in CONTENDERS]
+    """Every contender checked, then all timed in interleaved rounds."""
+    results, timed = [], {}
+    for name, make_pair in CONTENDERS:
+        prepared = prepare_checked(name, make_pair)
+        if isinstance(prepared, Overhead):
+            results.append(prepared)
+            continue
+        results.append(Overhead(name))
+        timed[(name, "forward")], timed[(name, "forward_backward")] = prepared
+    seconds = interleaved_median_seconds(timed, budget)
+    for result in results:
+        if result.note is None:
+            result.per_op_seconds = seconds[(result.name, "forward")] / OPS
+            result.forward_backward_seconds = seconds[(result.name, "forward_backward")]
+    return results
 
 
 def markdown(results: list[Overhead], notes: Notes) -> str:

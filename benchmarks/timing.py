@@ -25,18 +25,34 @@ QUICK = Budget(repeats=3, batch_seconds=0.02)
 
 
 def median_seconds(fun: Callable[[], object], budget: Budget) -> float:
-    """Median time of one call of ``fun``, as ``timeit`` measures it (garbage collector off).
+    """Median time of one call of ``fun``; see ``interleaved_median_seconds``."""
+    return interleaved_median_seconds({"only": fun}, budget)["only"]
 
-    The batch size doubles until a batch lasts ``budget.batch_seconds``, so fast calls are
-    not dominated by the timer's own resolution; the median of the batches resists the
-    occasional slow batch caused by another process on a shared machine.
+
+def interleaved_median_seconds(
+    funs: dict[str, Callable[[], object]], budget: Budget
+) -> dict[str, float]:
+    """Median time of one call of each function, as ``timeit`` measures it (GC off).
+
+    Each function's batch size doubles until a batch lasts ``budget.batch_seconds``, so fast
+    calls are not lost in the timer's resolution. The batches are then taken in rounds, one
+    of each function per round, so that a change of load on a shared machine hits all of
+    them alike and their ratios stay meaningful; the median resists the odd slow batch.
     """
-    timer = timeit.Timer(fun)
+    timers = {name: timeit.Timer(fun) for name, fun in funs.items()}
+    numbers = {name: _batch_size(timer, budget) for name, timer in timers.items()}
+    batches: dict[str, list[float]] = {name: [] for name in funs}
+    for _ in range(budget.repeats):
+        for name, timer in timers.items():
+            batches[name].append(timer.timeit(numbers[name]) / numbers[name])
+    return {name: statistics.median(times) for name, times in batches.items()}
+
+
+def _batch_size(timer: timeit.Timer, budget: Budget) -> int:
     number = 1
     while timer.timeit(number) < budget.batch_seconds and number < 1 << 20:
         number *= 2
-    batches = timer.repeat(repeat=budget.repeats, number=number)
-    return statistics.median(batches) / number
+    return number
 
 
 def peak_traced_bytes(fun: Callable[[], object]) -> int:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.peers import describe_failure
 from benchmarks.report import Notes, format_seconds, markdown_table
 
 LIBRARIES = ("sourcegrad", "tangent-ad")
@@ -43,7 +44,7 @@ def _gradient_builder(library: str):
     import sourcegrad as sg
 
     if not hasattr(sg, "grad"):
-        raise RuntimeError("`sg.grad` does not exist yet in this checkout")
+        raise RuntimeError("`sg.grad` does not exist yet in this checkout")  # becomes a note
     return sg.grad, getattr(sg, "clear_cache", None)
 
 
@@ -112,8 +113,11 @@ def _run_child(library: str) -> dict:
     )
     if completed.returncode != 0:
         lines = completed.stderr.strip().splitlines() or ["(no message)"]
-        raise RuntimeError(lines[-1])
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{library}: the child process failed: {lines[-1]}")
+    result = json.loads(completed.stdout.strip().splitlines()[-1])
+    if "error" in result:
+        raise RuntimeError(result["error"])
+    return result
 
 
 def measure(library: str, repeats: int) -> TransformTime:
@@ -122,7 +126,7 @@ def measure(library: str, repeats: int) -> TransformTime:
         try:
             result = _run_child(library)
         except (RuntimeError, subprocess.TimeoutExpired) as error:
-            return TransformTime(library, note=f"{library}: {error}")
+            return TransformTime(library, note=str(error))
         if result["relative_error"] > 1e-5:
             return TransformTime(
                 library, note=f"{library}: wrong gradient (relative error "
@@ -172,5 +176,14 @@ def _speed_up(reference: float | None, seconds: float | None) -> str:
     return f"{reference / seconds:.3g}x" if reference and seconds else "—"
 
 
+def _child_main(library: str) -> None:
+    """Print the measurement, or the library's failure, as one line of JSON."""
+    try:
+        result = child(library)
+    except Exception as error:  # the parent turns this into a note
+        result = {"error": describe_failure(library, error)}
+    print(json.dumps(result))
+
+
 if __name__ == "__main__":
-    print(json.dumps(child(sys.argv[1])))
+    _child_main(sys.argv[1])

@@ -30,7 +30,8 @@ class Peer:
     memory_traced: bool  # False where the library allocates outside tracemalloc's view
 
 
-def _import(module: str, install: str) -> types.ModuleType:
+def import_or_skip(module: str, install: str) -> types.ModuleType:
+    """The module, or a ``Skip`` telling how to install it."""
     try:
         return importlib.import_module(module)
     except ImportError as error:
@@ -79,7 +80,7 @@ def hand_written(workload: Workload, args: tuple) -> Gradients:
 
 
 def sourcegrad_grad(workload: Workload, args: tuple) -> Gradients:
-    sg = _import("sourcegrad", "-e .")
+    sg = import_or_skip("sourcegrad", "-e .")
     if not hasattr(sg, "grad"):
         raise Skip("`sg.grad` does not exist yet in this checkout")
     gradient = _call_or_skip("sg.grad", sg.grad, workload.forward, wrt=_one_or_tuple(workload.wrt))
@@ -120,7 +121,7 @@ def eager(lib: types.ModuleType, workload: Workload, args: tuple) -> Gradients:
 
 
 def sourcegrad_eager(workload: Workload, args: tuple) -> Gradients:
-    sg = _import("sourcegrad", "-e .")
+    sg = import_or_skip("sourcegrad", "-e .")
     missing = [name for name in ("from_numpy", "Tensor", "nn") if not hasattr(sg, name)]
     if missing:
         raise Skip(f"the eager runtime is not there yet (no `sg.{missing[0]}`)")
@@ -128,12 +129,12 @@ def sourcegrad_eager(workload: Workload, args: tuple) -> Gradients:
 
 
 def torch_eager(workload: Workload, args: tuple) -> Gradients:
-    return eager(_import("torch", "torch==2.13.0"), workload, args)
+    return eager(import_or_skip("torch", "torch==2.13.0"), workload, args)
 
 
 def autograd_grad(workload: Workload, args: tuple) -> Gradients:
-    autograd = _import("autograd", "autograd")
-    anp = _import("autograd.numpy", "autograd")
+    autograd = import_or_skip("autograd", "autograd")
+    anp = import_or_skip("autograd.numpy", "autograd")
     forward = with_array_module(workload.forward, anp, anp)
     gradient = autograd.grad(forward, argnum=_one_or_tuple(workload.wrt))
 
@@ -145,9 +146,9 @@ def autograd_grad(workload: Workload, args: tuple) -> Gradients:
 
 def _jax(jit: bool) -> Callable[[Workload, tuple], Gradients]:
     def prepare(workload: Workload, args: tuple) -> Gradients:
-        jax = _import("jax", "jax")
+        jax = import_or_skip("jax", "jax")
         jax.config.update("jax_enable_x64", True)
-        jnp = _import("jax.numpy", "jax")
+        jnp = import_or_skip("jax.numpy", "jax")
         forward = with_array_module(workload.forward, jnp, jnp)
         gradient = jax.grad(forward, argnums=_one_or_tuple(workload.wrt))
         if jit:
@@ -164,7 +165,7 @@ def _jax(jit: bool) -> Callable[[Workload, tuple], Gradients]:
 
 def tangent_grad(workload: Workload, args: tuple) -> Gradients:
     """Tangent differentiates NumPy calls, not ``math`` ones: ``math`` is read as NumPy."""
-    tangent = _import("tangent", "tangent-ad")
+    tangent = import_or_skip("tangent", "tangent-ad")
     forward = with_array_module(workload.forward, np, np)
     gradient = _call_or_skip("tangent.grad", tangent.grad, forward, wrt=workload.wrt)
 

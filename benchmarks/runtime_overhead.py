@@ -8,12 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from benchmarks import functions, torch_style
 from benchmarks.gradients_table import gradient_mismatch
-from benchmarks.peers import Skip, _import, as_numpy_tuple, describe_failure, with_array_module
+from benchmarks.peers import (
+    Skip,
+    as_numpy_tuple,
+    describe_failure,
+    import_or_skip,
+    with_array_module,
+)
 from benchmarks.report import Notes, format_seconds, markdown_table
 from benchmarks.timing import Budget, interleaved_median_seconds
 
@@ -60,12 +67,12 @@ def _eager_pair(lib, x: np.ndarray, forward_of: Callable) -> Pair:
 
 
 def torch_pair(x: np.ndarray) -> Pair:
-    torch = _import("torch", "torch==2.13.0")
-    return _eager_pair(torch, x, lambda leaf: torch_style.chain(torch, leaf))
+    torch = import_or_skip("torch", "torch==2.13.0")
+    return _eager_pair(torch, x, partial(torch_style.chain, torch))
 
 
 def _sourcegrad():
-    sg = _import("sourcegrad", "-e .")
+    sg = import_or_skip("sourcegrad", "-e .")
     if not hasattr(sg, "from_numpy"):
         raise Skip("the eager runtime is not there yet (no `sg.from_numpy`)")
     return sg
@@ -73,7 +80,7 @@ def _sourcegrad():
 
 def sourcegrad_eager_pair(x: np.ndarray) -> Pair:
     sg = _sourcegrad()
-    return _eager_pair(sg, x, lambda leaf: torch_style.chain(sg, leaf))
+    return _eager_pair(sg, x, partial(torch_style.chain, sg))
 
 
 def sourcegrad_decorated_pair(x: np.ndarray) -> Pair:
@@ -87,8 +94,8 @@ def sourcegrad_decorated_pair(x: np.ndarray) -> Pair:
 
 def autograd_pair(x: np.ndarray) -> Pair:
     """autograd records while tracing: ``make_vjp`` is the recorded forward alone."""
-    autograd = _import("autograd", "autograd")
-    anp = _import("autograd.numpy", "autograd")
+    autograd = import_or_skip("autograd", "autograd")
+    anp = import_or_skip("autograd.numpy", "autograd")
     chain = with_array_module(functions.chain, anp, anp)
     record = autograd.make_vjp(chain)
     gradient = autograd.grad(chain)

@@ -7,23 +7,7 @@ import pytest
 from benchmarks import functions
 from samples import logistic_regression, mlp, ode_physics, rnn
 
-STEP = 1e-6
-
-
-def central_difference(fun, args, position):
-    """Every partial derivative of scalar ``fun`` in argument ``position``, one at a time."""
-    value = np.array(args[position], dtype=float)
-    gradient = np.zeros_like(value)
-    for index in np.ndindex(value.shape):
-        shifted = []
-        for sign in (1.0, -1.0):
-            moved = value.copy()
-            moved[index] += sign * STEP
-            call_args = list(args)
-            call_args[position] = moved if value.ndim else float(moved)
-            shifted.append(fun(*call_args))
-        gradient[index] = (shifted[0] - shifted[1]) / (2 * STEP)
-    return gradient
+from .fd import EPS, assert_close, numerical_grad
 
 
 def directional_difference(fun, args, positions, rng):
@@ -33,9 +17,9 @@ def directional_difference(fun, args, positions, rng):
     for sign in (1.0, -1.0):
         call_args = list(args)
         for p in positions:
-            call_args[p] = args[p] + sign * STEP * directions[p]
+            call_args[p] = args[p] + sign * EPS * directions[p]
         shifted.append(fun(*call_args))
-    return (shifted[0] - shifted[1]) / (2 * STEP), directions
+    return (shifted[0] - shifted[1]) / (2 * EPS), directions
 
 
 def assert_matches_central_differences(fun, grad_by_hand, args, positions):
@@ -43,9 +27,8 @@ def assert_matches_central_differences(fun, grad_by_hand, args, positions):
     by_hand = by_hand if isinstance(by_hand, tuple) else (by_hand,)
     assert len(by_hand) == len(positions)
     for gradient, position in zip(by_hand, positions, strict=True):
-        assert np.shape(gradient) == np.shape(args[position])
-        expected = central_difference(fun, args, position)
-        np.testing.assert_allclose(gradient, expected, rtol=1e-6, atol=1e-8)
+        expected = numerical_grad(fun, args, position)
+        assert_close(gradient, expected, rtol=1e-6, atol=1e-8)
 
 
 SMALL_CASES = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +16,7 @@ from benchmarks.peers import (
     as_numpy_tuple,
     describe_failure,
 )
-from benchmarks.timing import Budget, interleaved_median_seconds, peak_traced_bytes
+from benchmarks.timing import Budget, interleaved_batches, peak_traced_bytes
 from benchmarks.workloads import WORKLOADS, Workload
 
 RTOL = 1e-6
@@ -27,6 +28,7 @@ class Cell:
     """One library on one workload: its timing and memory, or why there are none."""
 
     seconds: float | None = None
+    ratio_to_forward: float | None = None  # median over rounds of this / forward, same round
     peak_bytes: int | None = None
     note: str | None = None
     mismatch: bool = False
@@ -73,7 +75,11 @@ def prepare_checked(peer: Peer, workload: Workload, args: tuple,
 
 
 def run_workload(workload: Workload, budget: Budget, peers: tuple[Peer, ...] = PEERS) -> Row:
-    """Check every peer, then time all that passed in interleaved rounds, then memory."""
+    """Check every peer, then time all that passed in interleaved rounds, then memory.
+
+    A ratio to the forward is the median of the ratios within each round, where both ran
+    under the same load; zip pairs a slow peer's few rounds with the forward's first ones.
+    """
     args = workload.make_args()
     reference = as_numpy_tuple(workload.grad_by_hand(*args))
     runs: dict[str, Gradients] = {}
@@ -85,8 +91,14 @@ def run_workload(workload: Workload, budget: Budget, peers: tuple[Peer, ...] = P
         )
         if run is not None:
             runs[peer.name] = run
-    for name, seconds in interleaved_median_seconds(runs, budget).items():
-        cells[name].seconds = seconds
+    batches = interleaved_batches(runs, budget)
+    forward = batches.get(BASELINE.name)
+    for name, times in batches.items():
+        cells[name].seconds = statistics.median(times)
+        if forward:
+            cells[name].ratio_to_forward = statistics.median(
+                mine / theirs for mine, theirs in zip(times, forward, strict=False)
+            )
         if traced[name]:
             cells[name].peak_bytes = peak_traced_bytes(runs[name])
     return Row(workload, cells)

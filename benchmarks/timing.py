@@ -14,45 +14,58 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Budget:
-    """How long to measure: ``repeats`` batches, each batch at least ``batch_seconds`` long."""
+    """How long to measure: up to ``repeats`` batches of each function, each batch at least
+    ``batch_seconds`` long, and at most about ``seconds_per_function`` in all (but never
+    fewer than ``MIN_REPEATS`` batches, so that a very slow function still gets a median)."""
 
     repeats: int
     batch_seconds: float
+    seconds_per_function: float
 
 
-FULL = Budget(repeats=7, batch_seconds=0.1)
-QUICK = Budget(repeats=3, batch_seconds=0.02)
-
-
-def median_seconds(fun: Callable[[], object], budget: Budget) -> float:
-    """Median time of one call of ``fun``; see ``interleaved_median_seconds``."""
-    return interleaved_median_seconds({"only": fun}, budget)["only"]
+MIN_REPEATS = 3
+FULL = Budget(repeats=25, batch_seconds=0.02, seconds_per_function=3.0)
+QUICK = Budget(repeats=5, batch_seconds=0.01, seconds_per_function=0.3)
 
 
 def interleaved_median_seconds(
     funs: dict[str, Callable[[], object]], budget: Budget
 ) -> dict[str, float]:
-    """Median time of one call of each function, as ``timeit`` measures it (GC off).
+    """Median time of one call of each function; see ``interleaved_batches``."""
+    batches = interleaved_batches(funs, budget)
+    return {name: statistics.median(times) for name, times in batches.items()}
+
+
+def interleaved_batches(
+    funs: dict[str, Callable[[], object]], budget: Budget
+) -> dict[str, list[float]]:
+    """Time per call of each function in each round of batches, as ``timeit`` measures it.
 
     Each function's batch size doubles until a batch lasts ``budget.batch_seconds``, so fast
     calls are not lost in the timer's resolution. The batches are then taken in rounds, one
     of each function per round, so that a change of load on a shared machine hits all of
-    them alike and their ratios stay meaningful; the median resists the odd slow batch.
+    them alike: ratios taken within a round cancel the load of the moment.
     """
     timers = {name: timeit.Timer(fun) for name, fun in funs.items()}
-    numbers = {name: _batch_size(timer, budget) for name, timer in timers.items()}
+    numbers, repeats = {}, {}
+    for name, timer in timers.items():
+        numbers[name], batch = _batch_size(timer, budget)
+        affordable = int(budget.seconds_per_function / max(batch, 1e-9))
+        repeats[name] = max(MIN_REPEATS, min(budget.repeats, affordable))
     batches: dict[str, list[float]] = {name: [] for name in funs}
-    for _ in range(budget.repeats):
+    for round_number in range(max(repeats.values(), default=0)):
         for name, timer in timers.items():
-            batches[name].append(timer.timeit(numbers[name]) / numbers[name])
-    return {name: statistics.median(times) for name, times in batches.items()}
+            if round_number < repeats[name]:
+                batches[name].append(timer.timeit(numbers[name]) / numbers[name])
+    return batches
 
 
-def _batch_size(timer: timeit.Timer, budget: Budget) -> int:
+def _batch_size(timer: timeit.Timer, budget: Budget) -> tuple[int, float]:
+    """Calls per batch (doubling until a batch lasts ``batch_seconds``) and the batch's time."""
     number = 1
-    while timer.timeit(number) < budget.batch_seconds and number < 1 << 20:
+    while (seconds := timer.timeit(number)) < budget.batch_seconds and number < 1 << 20:
         number *= 2
-    return number
+    return number, seconds
 
 
 def peak_traced_bytes(fun: Callable[[], object]) -> int:
@@ -98,8 +111,10 @@ def machine_description(versions: dict[str, str]) -> str:
     import numpy as np
 
     libraries = ", ".join(f"{name} {version}" for name, version in versions.items())
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     return (
         f"{cpu_model()}, {os.cpu_count()} logical CPUs, {platform.system()} "
-        f"{platform.release()}; Python {sys.version.split()[0]}, NumPy {np.__version__} "
-        f"({blas_name()}); {libraries}."
+        f"{platform.release()}, load average {load} when the run started (other processes "
+        f"sharing the CPUs make every figure noisier); Python {sys.version.split()[0]}, "
+        f"NumPy {np.__version__} ({blas_name()}); {libraries}."
     )

@@ -66,7 +66,7 @@ def main():
         Whh = Whh - learning_rate * dWhh
         Why = Why - learning_rate * dWhy
         if step % 10 == 0:
-            print(f"step {step:3d}  loss {loss(Wxh, Whh, Why, xs, ys):.5f}")
+            print(f"step {step:3d}  loss {loss(Wxh, Whh, Why, xs, ys):.3e}")
 
 
 if __name__ == "__main__":

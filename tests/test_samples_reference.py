@@ -1,9 +1,11 @@
 """The hand-written gradients of the samples and benchmarks are checked against central
-finite differences, since benchmarks and transformer tests use them as the reference."""
+finite differences, since benchmarks and transformer tests use them as the reference; then
+``sg.grad`` is checked against them, and each sample's training is checked to make progress."""
 
 import numpy as np
 import pytest
 
+import sourcegrad as sg
 from benchmarks import functions
 from samples import logistic_regression, mlp, ode_physics, rnn
 
@@ -123,3 +125,58 @@ def test_drag_shortens_the_flight():
     free = ode_physics.simulate(velocity, 0.0)
     dragged = ode_physics.simulate(velocity, 0.3)
     assert dragged[0] < free[0]
+
+
+# sg.grad against the references above.
+
+WRT_NAMES = {
+    "logistic_regression": ("w", "b"),
+    "mlp": ("W1", "b1", "W2", "b2"),
+    "rnn": ("Wxh", "Whh", "Why"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_CASES))
+def test_sg_grad_of_a_sample_matches_its_gradient_by_hand(name):
+    module, make_args, _ = SMALL_CASES[name]
+    args = make_args()
+    gradient = sg.grad(module.loss, wrt=WRT_NAMES[name])
+    assert_close(gradient(*args), module.loss_grad_by_hand(*args), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "fun, grad_by_hand, arg",
+    [
+        (functions.chain, functions.chain_grad_by_hand, np.linspace(-1.0, 1.0, 10)),
+        (functions.scalar_loop, functions.scalar_loop_grad_by_hand, 0.7),
+        (functions.reduction, functions.reduction_grad_by_hand, np.linspace(-3.0, 3.0, 40)),
+    ],
+    ids=["chain", "scalar_loop", "reduction"],
+)
+def test_sg_grad_of_a_benchmark_function_matches_its_gradient_by_hand(fun, grad_by_hand, arg):
+    assert_close(sg.grad(fun)(arg), grad_by_hand(arg), rtol=1e-9, atol=1e-12)
+
+
+def test_sg_grad_through_the_projectile_while_loop_matches_central_differences():
+    args = (np.array([10.0, 10.0]), 0.1, ode_physics.TARGET)
+    d_velocity, d_drag = sg.grad(ode_physics.loss, wrt=("velocity", "drag"))(*args)
+    assert_close(d_velocity, numerical_grad(ode_physics.loss, args, 0), rtol=1e-6, atol=1e-6)
+    assert_close(d_drag, numerical_grad(ode_physics.loss, args, 1), rtol=1e-6, atol=1e-6)
+
+
+def printed_numbers(text, label):
+    """The number after ``label`` on each line of a sample's output."""
+    return [float(line.split(label)[1].split()[0]) for line in text.splitlines() if label in line]
+
+
+@pytest.mark.parametrize(
+    "module, label",
+    [(logistic_regression, "loss"), (mlp, "loss"), (rnn, "loss"), (ode_physics, "miss")],
+    ids=["logistic_regression", "mlp", "rnn", "ode_physics"],
+)
+def test_sample_training_with_sg_grad_reduces_the_loss(module, label, capsys):
+    module.main()
+    values = printed_numbers(capsys.readouterr().out, label)
+    assert len(values) >= 5
+    assert values[-1] < 0.5 * values[0]
+    assert all(later <= earlier for earlier, later in zip(values, values[1:], strict=False))

@@ -107,7 +107,8 @@ def describe_failure(who: str, error: Exception) -> str:
 
 def eager(lib: types.ModuleType, workload: Workload, args: tuple) -> Gradients:
     """Leaves that require grad, the PyTorch-style forward, ``.backward()``, read ``.grad``."""
-    tensors = [lib.from_numpy(np.array(arg, dtype=np.float64)) for arg in args]
+    eager_args = workload.torch_style_args(*args)
+    tensors = [lib.from_numpy(_float64_unless_integer(arg)) for arg in eager_args]
     leaves = [tensors[i].requires_grad_() for i in workload.wrt]
 
     def run():
@@ -118,6 +119,12 @@ def eager(lib: types.ModuleType, workload: Workload, args: tuple) -> Gradients:
         return gradients
 
     return run
+
+
+def _float64_unless_integer(value: object) -> np.ndarray:
+    """A fresh array: class labels keep their integer dtype, everything else is float64."""
+    array = np.array(value)
+    return array if np.issubdtype(array.dtype, np.integer) else array.astype(np.float64)
 
 
 def sourcegrad_eager(workload: Workload, args: tuple) -> Gradients:

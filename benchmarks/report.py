@@ -1,0 +1,141 @@
+"""Markdown for the tables, with skipped and mismatched cells pointing at numbered notes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from benchmarks.gradients_table import Cell, Row
+from benchmarks.peers import BASELINE, PEERS
+
+
+class Notes:
+    """Footnotes numbered in order of first use; the same text is numbered once."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[str, int] = {}
+
+    def ref(self, text: str) -> str:
+        number = self._numbers.setdefault(text, len(self._numbers) + 1)
+        return f"[{number}]"
+
+    def markdown(self) -> str:
+        return "\n".join(f"{number}. {text}" for text, number in self._numbers.items())
+
+
+def format_seconds(seconds: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def format_bytes(count: int) -> str:
+    return f"{count / 2**20:.3g} MiB" if count >= 2**16 else f"{count / 2**10:.3g} KiB"
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _cell_text(cell: Cell, notes: Notes, value: Callable[[Cell], str | None]) -> str:
+    if cell.note is not None:
+        return ("mismatch " if cell.mismatch else "— ") + notes.ref(cell.note)
+    return value(cell) or "n/m"
+
+
+def time_table(rows: Sequence[Row], notes: Notes) -> str:
+    """Median gradient time of each library as a multiple of the NumPy forward's time."""
+    header = ["workload", f"{BASELINE.name} (median)", *(peer.name for peer in PEERS)]
+    body = []
+    for row in rows:
+        line = [row.workload.name, _cell_text(row.cells[BASELINE.name], notes, _absolute_time)]
+        for peer in PEERS:
+            line.append(_cell_text(row.cells[peer.name], notes, _ratio_to_forward))
+        body.append(line)
+    return markdown_table(header, body)
+
+
+def _absolute_time(cell: Cell) -> str:
+    return format_seconds(cell.seconds)
+
+
+def _ratio_to_forward(cell: Cell) -> str:
+    if cell.ratio_to_forward is None:
+        return format_seconds(cell.seconds)
+    return f"{cell.ratio_to_forward:.3g}x"
+
+
+def memory_table(rows: Sequence[Row], notes: Notes) -> str:
+    """Peak traced memory of one call; ``n/m`` where tracemalloc cannot see the allocator."""
+    header = ["workload", BASELINE.name, *(peer.name for peer in PEERS)]
+    body = []
+    for row in rows:
+        line = [row.workload.name]
+        for name in (BASELINE.name, *(peer.name for peer in PEERS)):
+            line.append(_cell_text(row.cells[name], notes, _peak))
+        body.append(line)
+    footer = ("\n\nn/m: not measurable with tracemalloc; PyTorch and XLA allocate through their "
+              "own allocators, out of its sight.")
+    return markdown_table(header, body) + footer
+
+
+def _peak(cell: Cell) -> str | None:
+    return None if cell.peak_bytes is None else format_bytes(cell.peak_bytes)
+
+
+def _seconds(row: Row, name: str) -> float | None:
+    """Time relative to the forward (paired within rounds) when known, else absolute."""
+    cell = row.cells[name]
+    return cell.ratio_to_forward if cell.ratio_to_forward is not None else cell.seconds
+
+
+def _verdict(value: float | None, met: Callable[[float], bool], unit: str = "x") -> list[str]:
+    if value is None:
+        return ["not measured", "—"]
+    return [f"{value:.3g}{unit}", "yes" if met(value) else "**no**"]
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> float | None:
+    if numerator is None or denominator is None:
+        return None
+    return numerator / denominator
+
+
+def targets(rows: Sequence[Row], overhead, transform) -> str:
+    """Issue 6's targets, each with the measured figure and whether it is met."""
+    body = []
+    for row in rows:
+        name = row.workload.name
+        sg_time, sg_cell = _seconds(row, "sg.grad"), row.cells["sg.grad"]
+        if row.workload.array_workload:
+            hand = row.cells["hand-written"]
+            body.append([f"{name}: sg.grad time / hand-written ≤ 1.25",
+                         *_verdict(_ratio(sg_time, _seconds(row, "hand-written")),
+                                   lambda r: r <= 1.25)])
+            body.append([f"{name}: sg.grad peak memory / hand-written ≤ 1.5",
+                         *_verdict(_ratio(sg_cell.peak_bytes, hand.peak_bytes),
+                                   lambda r: r <= 1.5)])
+        else:
+            for peer, bound in (("autograd", 10), ("PyTorch", 10), ("JAX", 1)):
+                body.append([f"{name}: {peer} time / sg.grad ≥ {bound}",
+                             *_verdict(_ratio(_seconds(row, peer), sg_time),
+                                       lambda r, bound=bound: r >= bound)])
+    if overhead is not None:
+        per_op = {result.name: result.per_op_seconds for result in overhead}
+        body.append(["eager per-op: PyTorch / sourcegrad ≥ 1",
+                     *_verdict(_ratio(per_op.get("PyTorch eager"), per_op.get("sourcegrad eager")),
+                               lambda r: r >= 1)])
+        chains = {result.name: result.forward_backward_seconds for result in overhead}
+        body.append(["100-op chain: eager / @differentiable (speed-up of decorating)",
+                     *_verdict(_ratio(chains.get("sourcegrad eager"),
+                                      chains.get("sourcegrad @differentiable chain")),
+                               lambda r: r >= 1)])
+    if transform is not None:
+        seconds = {result.library: result.seconds for result in transform}
+        body.append(["transformation: tangent-ad / sg.grad ≥ 10",
+                     *_verdict(_ratio(seconds.get("tangent-ad"), seconds.get("sourcegrad")),
+                               lambda r: r >= 10)])
+    header = ["target (issue 6)", "measured", "met"]
+    return "## Targets\n\n" + markdown_table(header, body)

@@ -561,6 +561,8 @@ class ReverseMode:
         if var in self.containers:
             value = ast.Call(func=name("add_grads"), args=[self.grad_load(var), contribution],
                              keywords=[])
+        elif var in self.owned:  # ours alone: add in place, no new array
+            return [ast.AugAssign(target=target, op=ast.Add(), value=contribution)]
         else:
             value = ast.BinOp(left=self.grad_load(var), op=ast.Add(), right=contribution)
         self.owned.add(var)

@@ -31,7 +31,11 @@ def _shape(x):
 
 
 def _ndim(x):
-    return x.ndim if isinstance(x, np.ndarray) else np.ndim(x)
+    return x.ndim if type(x) is np.ndarray else np.ndim(x)
+
+
+def _transposed(x):
+    return x.T if type(x) is np.ndarray else np.transpose(x)
 
 
 def broadcast_like(t, ans):
@@ -151,7 +155,7 @@ def matmul_vjp_x1(g, x1, x2):
     matrix operands that ``np.matmul`` accepts (batch dimensions broadcast)."""
     n1, n2 = _ndim(x1), _ndim(x2)
     if n2 == 2 and n1 <= 2:  # matrix @ matrix, vector @ matrix
-        return g @ np.transpose(x2)
+        return g @ _transposed(x2)
     if n2 == 1 and n1 == 2:
         return np.outer(g, x2)
     gm, x1m, x2m = _as_matrices(g, x1, x2)
@@ -162,7 +166,7 @@ def matmul_vjp_x2(g, x1, x2):
     """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
     n1, n2 = _ndim(x1), _ndim(x2)
     if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
-        return np.transpose(x1) @ g
+        return _transposed(x1) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
     gm, x1m, x2m = _as_matrices(g, x1, x2)

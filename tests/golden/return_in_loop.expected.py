@@ -55,5 +55,5 @@ def grad_return_in_loop(x):
         acc = acc_stack.pop()
         grad_acc = grad_acc_times_c * 1.1
     # acc = x
-    grad_x = grad_x + grad_acc
+    grad_x += grad_acc
     return as_gradient(grad_x, x)

@@ -25,7 +25,7 @@ def grad_scalar_math(x, y):
         grad_z_times_c = grad_z
         grad_tanh_z = grad_z
         grad_z = grad_tanh_z * (1 - tanh_z * tanh_z)
-        grad_z = grad_z + grad_z_times_c * 0.9
+        grad_z += grad_z_times_c * 0.9
     # z = math.sin(x) * math.exp(y) + math.sqrt(x * x + 1.0)
     grad_sin_x_times_exp_y = grad_z
     grad_sqrt_x_times_x_plus_1 = grad_z
@@ -36,5 +36,5 @@ def grad_scalar_math(x, y):
     grad_sin_x = grad_sin_x_times_exp_y * exp_y
     grad_exp_y = grad_sin_x_times_exp_y * sin_x
     grad_y = grad_exp_y * exp_y
-    grad_x = grad_x + grad_sin_x * math.cos(x)
+    grad_x += grad_sin_x * math.cos(x)
     return as_gradient(grad_x, x), as_gradient(grad_y, y)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 
 
-def refold(forward: list[ast.stmt], foldable: set[str]) -> list[ast.stmt]:
+def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
+           ) -> list[ast.stmt]:
     """``t = f(x)`` followed by ``y = g(t)`` becomes ``y = g(f(x))`` when ``t`` is a
     temporary of the normal form that nothing else reads: the forward sweep then reads like
     the user's code and frees the value at once."""
@@ -20,19 +21,48 @@ def refold(forward: list[ast.stmt], foldable: set[str]) -> list[ast.stmt]:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 loads[node.id] = loads.get(node.id, 0) + 1
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                loads[node.target.id] = loads.get(node.target.id, 0) + 2  # read, in place
     candidates = {t for t in foldable if loads.get(t) == 1}
-    return _refold_block(forward, candidates)
+    return _drop_self_assignments(_refold_block(forward, candidates, only_names))
 
 
-def _refold_block(stmts: list[ast.stmt], candidates: set[str]) -> list[ast.stmt]:
+def _drop_self_assignments(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """``x = x`` (left behind when a copy is folded into itself) goes, and so does a
+    provenance comment left with no code under it."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if out and _is_comment(out[-1]) and _is_comment(stmt):
+            out.pop()
+        if isinstance(stmt, (ast.If, ast.For, ast.While)):
+            stmt.body = _drop_self_assignments(stmt.body) or [ast.Pass()]
+            stmt.orelse = _drop_self_assignments(stmt.orelse)
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
+                isinstance(stmt.value, ast.Name) and stmt.value.id == stmt.targets[0].id):
+            continue
+        out.append(stmt)
+    if out and _is_comment(out[-1]):
+        out.pop()
+    return out
+
+
+def _is_comment(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
+        stmt.value.value, str)
+
+
+def _refold_block(stmts: list[ast.stmt], candidates: set[str], only_names: bool
+                  ) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for stmt in stmts:
         for field in ("body", "orelse"):
             if isinstance(stmt, (ast.If, ast.For, ast.While)):
-                setattr(stmt, field, _refold_block(getattr(stmt, field), candidates))
+                setattr(stmt, field, _refold_block(getattr(stmt, field), candidates,
+                                                   only_names))
         previous = out[-1] if out else None
         if (isinstance(previous, ast.Assign) and isinstance(previous.targets[0], ast.Name)
                 and previous.targets[0].id in candidates
+                and (not only_names or isinstance(previous.value, ast.Name))
                 and _substitute_once(stmt, previous.targets[0].id, previous.value)):
             out[-1] = stmt
             continue

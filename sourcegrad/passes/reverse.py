@@ -130,6 +130,8 @@ class ReverseMode:
         self.fresh_names = {}
         forward, adjoint = self._sweep(core, output, seed_defined)
         forward = refold(forward, self.temporaries - self.needed)
+        adjoint = refold(adjoint, {self.grad_names[t] for t in self.temporaries
+                                   if t in self.grad_names}, only_names=True)
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):

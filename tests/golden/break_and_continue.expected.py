@@ -37,7 +37,6 @@ def grad_break_and_continue(x):
             # total = total + np.sum(x ** i)
             grad_total_plus_sum_x_pow_i = grad_total
             grad_total = grad_total_plus_sum_x_pow_i
-            grad_sum_x_pow_i = grad_total_plus_sum_x_pow_i
-            grad_x_pow_i = unreduce(grad_sum_x_pow_i, x_pow_i)
+            grad_x_pow_i = unreduce(grad_total_plus_sum_x_pow_i, x_pow_i)
             grad_x = grad_x + np.where(i == 0, 0, grad_x_pow_i * i * x ** (i - 1))
     return as_gradient(grad_x, x)

@@ -23,8 +23,7 @@ def grad_for_range(x, n):
         # acc = acc + np.sum(np.sin(x * i))
         grad_acc_plus_sum_sin_x_times = grad_acc
         grad_acc = grad_acc_plus_sum_sin_x_times
-        grad_sum_sin_x_times_i = grad_acc_plus_sum_sin_x_times
-        grad_sin_x_times_i = unreduce(grad_sum_sin_x_times_i, sin_x_times_i)
+        grad_sin_x_times_i = unreduce(grad_acc_plus_sum_sin_x_times, sin_x_times_i)
         grad_x_times_i = grad_sin_x_times_i * np.cos(x_times_i)
         grad_x = grad_x + grad_x_times_i * i
     return as_gradient(grad_x, x)

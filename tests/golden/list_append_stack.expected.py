@@ -25,8 +25,7 @@ def grad_list_append_stack(x):
         # hs.append(h)
         grad_h = grad_h + grad_hs.pop()
         # h = np.tanh(h)
-        grad_tanh_h = grad_h
-        grad_h = grad_tanh_h * (1 - tanh_h ** 2)
+        grad_h = grad_h * (1 - tanh_h ** 2)
     # h = x
     grad_x = grad_h
     return as_gradient(grad_x, x)

@@ -23,13 +23,11 @@ def grad_scalar_math(x, y):
         tanh_z = tanh_z_stack.pop()
         # z = z * 0.9 + math.tanh(z)
         grad_z_times_c = grad_z
-        grad_tanh_z = grad_z
-        grad_z = grad_tanh_z * (1 - tanh_z * tanh_z)
+        grad_z = grad_z * (1 - tanh_z * tanh_z)
         grad_z += grad_z_times_c * 0.9
     # z = math.sin(x) * math.exp(y) + math.sqrt(x * x + 1.0)
     grad_sin_x_times_exp_y = grad_z
-    grad_sqrt_x_times_x_plus_1 = grad_z
-    grad_x_times_x_plus_1 = grad_sqrt_x_times_x_plus_1 / (2 * sqrt_x_times_x_plus_1)
+    grad_x_times_x_plus_1 = grad_z / (2 * sqrt_x_times_x_plus_1)
     grad_x_times_x = grad_x_times_x_plus_1
     grad_x = unbroadcast(grad_x_times_x * x, x)
     grad_x = grad_x + unbroadcast(grad_x_times_x * x, x)

@@ -14,8 +14,7 @@ def grad_while_loop(x):
     # while np.sum(y * y) < 100.0:
     for _ in range(n_iterations):
         # y = y * 1.7 + 0.1
-        grad_y_times_c = grad_y
-        grad_y = grad_y_times_c * 1.7
+        grad_y = grad_y * 1.7
     # y = x
     grad_x = grad_y
     return as_gradient(grad_x, x)

@@ -384,12 +384,13 @@ class _Returns:
             if rest:
                 tail, tail_returns = self.block(rest, in_loop)
                 guard_test = name(self.flag)
+                # the guard stands for the code it guards: give it that code's line
                 if in_loop:
                     out.append(located(ast.If(test=guard_test, body=[ast.Break()], orelse=tail),
-                                       stmt))
+                                       rest[0]))
                 else:
                     out.append(located(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=guard_test),
-                                              body=tail, orelse=[]), stmt))
+                                              body=tail, orelse=[]), rest[0]))
                 return out, False
             if in_loop:
                 out.append(located(ast.If(test=name(self.flag), body=[ast.Break()], orelse=[]),

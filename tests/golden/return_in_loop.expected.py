@@ -23,22 +23,22 @@ def grad_return_in_loop(x):
             result = np.sum(acc_times_x)
             returned = True
             break
+    # return np.sum(acc)
     not_returned = not returned
     if not_returned:
         # return np.sum(acc)
         result = np.sum(acc)
-    # return np.sum(acc)
     return_in_loop_value = result
     grad_return_in_loop_value = scalar_seed(return_in_loop_value)
     # return np.sum(acc)
     grad_result = grad_return_in_loop_value
-    # for _ in range(10):
     if not_returned:
         # return np.sum(acc)
         grad_acc = unreduce(grad_result, acc)
         grad_result = zeros_like_grad(result)
     else:
         grad_acc = zeros_like_grad(acc)
+    # for _ in range(10):
     grad_x = zeros_like_grad(x)
     for _ in range(n_iterations):
         # if np.sum(acc) > 5.0:

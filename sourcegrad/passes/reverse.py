@@ -376,7 +376,7 @@ class ReverseMode:
         key = (f"{var}[]" if is_slice else var, id(loop))
         if key not in self.stacks:
             base = f"{var}_slice_stack" if is_slice else f"{var}_stack"
-            self.stacks[key] = self.namer.fresh(base)
+            self.stacks[key] = self.namer.fresh(base, shorten=False)
             outermost = (self.placement.loops(loop) or (loop,))[0]
             self.stack_inits.setdefault(id(outermost), []).append(self.stacks[key])
         return self.stacks[key]

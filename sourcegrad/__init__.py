@@ -6,7 +6,7 @@ function a single node whose backward is its generated adjoint.
 """
 
 from . import rules  # noqa: F401  (registers the derivative rules)
-from .api import grad, source, stop_gradient, value_and_grad, vjp
+from .api import grad, jvp, source, stop_gradient, value_and_grad, vjp
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 
 # isort: split
@@ -68,6 +68,7 @@ __all__ = [
     "__version__",
     "differentiable",
     "grad",
+    "jvp",
     "source",
     "stop_gradient",
     "value_and_grad",

@@ -110,8 +110,36 @@ def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
     """The generated derivative code of ``fun`` as Python source text."""
     if mode == "reverse":
         return grad(fun, wrt=wrt).source
+    if mode == "forward":
+        return _forward_source(fun, wrt)
     raise ValueError(f"mode must be 'reverse' or 'forward'; got {mode!r}")
 
 
 def signature_of(fun: Callable) -> inspect.Signature:
     return inspect.signature(fun)
+
+
+# -- forward mode ---------------------------------------------------------------------------
+def _forward_source(fun: Callable, wrt: Wrt) -> str:
+    from .forward_mode import jvp_function
+
+    names, _ = _wrt_names(fun, wrt)
+    return jvp_function(fun, names).source
+
+
+def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[Any, Any]:
+    """``(value, tangent_out)``: ``fun``'s value at ``primals`` and its directional derivative
+    along ``tangents`` (one per primal; ``None`` or a non-float primal: no tangent), computed
+    by generated forward-mode code."""
+    from .forward_mode import jvp_function
+
+    primals, tangents = tuple(primals), tuple(tangents)
+    if len(primals) != len(tangents):
+        raise ValueError(f"jvp needs one tangent per primal; got {len(primals)} primals and "
+                         f"{len(tangents)} tangents")
+    params = pipeline.parameter_names(fun)[: len(primals)]
+    wrt = tuple(p for p, x, t in zip(params, primals, tangents, strict=True)
+                if t is not None and _is_float_like(x))
+    generated = jvp_function(fun, wrt)
+    given = dict(zip(params, tangents, strict=True))
+    return generated(*primals, **{generated.tangent_params[p]: given[p] for p in wrt})

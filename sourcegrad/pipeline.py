@@ -71,7 +71,22 @@ class ReverseAnalysis:
 _IN_PROGRESS: list[Any] = []
 
 
-def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
+@dataclass
+class NormalForm:
+    """A function after every mode-independent pass: what reverse and forward mode share."""
+
+    parsed: Parsed
+    fdef: ast.FunctionDef
+    params: list[str]
+    wrt: tuple[str, ...]
+    namer: Namer
+    resolver: Resolver
+    activity: activity_pass.Activity
+    temporaries: set[str] = field(default_factory=set)  # names normalize introduced
+
+
+def normal_form(fn: Any, wrt: tuple[str, ...]) -> NormalForm:
+    """parse, check, desugar, ssa, activity, normalize: the front half of every mode."""
     parsed = parse_function(fn)
     checks.reject_unsupported(parsed)
     params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args
@@ -94,6 +109,20 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
     resolver.locals = activity_pass.local_names(fdef)
     activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
     _debug("normalize", fdef)
+    return NormalForm(parsed, fdef, params, tuple(wrt), namer, resolver, activity,
+                      set(normalizer.temporaries))
+
+
+def provenance_comments(parsed: Parsed):
+    """``line -> comment statement text`` quoting the user's statement at that line."""
+    comments = _statement_texts(parsed)
+    return lambda line: printer.COMMENT_MARK + comments.get(line, parsed.line(line).strip())
+
+
+def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
+    form = normal_form(fn, wrt)
+    parsed, fdef, params, namer = form.parsed, form.fdef, form.params, form.namer
+    resolver, activity = form.resolver, form.activity
     analysis = ReverseAnalysis(parsed, fdef, params, wrt, None, namer)  # type: ignore[arg-type]
 
     def provide(callee: Any, active: tuple[str, ...]) -> CalleeDerivative:
@@ -105,12 +134,10 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
             parsed.tree.lineno, 0, parsed.line(parsed.tree.lineno))
     _IN_PROGRESS.append(fn)
     try:
-        comments = _statement_texts(parsed)
         reverse = ReverseMode(parsed, resolver, activity, namer, provide,
-                              lambda line: printer.COMMENT_MARK + comments.get(
-                                  line, parsed.line(line).strip()))
+                              provenance_comments(parsed))
         reverse.scalars = scalar_variables(fdef.body, set(params), resolver)
-        reverse.temporaries = set(normalizer.temporaries)
+        reverse.temporaries = set(form.temporaries)
         analysis.result = reverse.run(fdef)
     finally:
         _IN_PROGRESS.pop()
@@ -171,7 +198,7 @@ def render(fdef: ast.FunctionDef) -> str:
     return printer.to_source(fdef)
 
 
-def compile_generated(analysis: ReverseAnalysis, fdef: ast.FunctionDef) -> types.FunctionType:
+def compile_generated(analysis: Any, fdef: ast.FunctionDef) -> types.FunctionType:
     source = render(fdef)
     fn = analysis.parsed.fn
     cells = {}

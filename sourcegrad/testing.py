@@ -29,6 +29,8 @@ def _is_container(x: Any) -> bool:
 def tree_map(fn: Callable[..., Any], tree: Tree, *others: Tree) -> Tree:
     """``fn`` applied leafwise to ``tree`` and the trees of the same structure in ``others``
     (tuples, named or not, come back as plain tuples)."""
+    if isinstance(tree, dict):
+        return {k: tree_map(fn, tree[k], *(o[k] for o in others)) for k in tree}
     if _is_container(tree):
         rebuilt = [tree_map(fn, *parts) for parts in zip(tree, *others, strict=True)]
         return rebuilt if isinstance(tree, list) else tuple(rebuilt)
@@ -36,6 +38,8 @@ def tree_map(fn: Callable[..., Any], tree: Tree, *others: Tree) -> Tree:
 
 
 def tree_leaves(tree: Tree) -> list[Any]:
+    if isinstance(tree, dict):
+        return [leaf for k in tree for leaf in tree_leaves(tree[k])]
     if _is_container(tree):
         return [leaf for part in tree for leaf in tree_leaves(part)]
     return [tree]

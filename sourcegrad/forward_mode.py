@@ -1,0 +1,87 @@
+"""Forward mode end to end: the shared normal form (``pipeline.normal_form``), the tangent
+pass (``passes/forward.py``), and the assembled ``jvp_f``.
+
+``jvp_f`` takes ``f``'s parameters followed by one tangent per differentiated parameter
+(``tangent_<p>``; keyword-only when ``f`` has default values, so that the defaults keep
+their meaning) and returns ``(value, tangent_out)``.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import pipeline
+from .errors import UnsupportedSyntaxError
+from .frontend.source import Parsed
+from .passes.forward import CalleeJvp, ForwardMode, ForwardResult
+
+
+@dataclass
+class ForwardAnalysis:
+    parsed: Parsed
+    fdef: ast.FunctionDef
+    wrt: tuple[str, ...]
+    result: ForwardResult
+    callee_functions: dict[str, Any] = field(default_factory=dict)
+
+
+_IN_PROGRESS: list[Any] = []
+
+
+def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
+    form = pipeline.normal_form(fn, wrt)
+    parsed = form.parsed
+    if fn in _IN_PROGRESS:
+        raise UnsupportedSyntaxError(
+            "a recursive call", "Rewrite the recursion as a loop.", parsed.filename,
+            parsed.tree.lineno, 0, parsed.line(parsed.tree.lineno))
+    callee_functions: dict[str, Any] = {}
+    known: dict[tuple[Any, tuple[str, ...]], CalleeJvp] = {}
+
+    def provide(callee: Any, active: tuple[str, ...]) -> CalleeJvp:
+        key = (callee, active)
+        if key not in known:
+            compiled = jvp_function(callee, active)
+            fname = form.namer.fresh(f"jvp_{callee.__name__}")
+            callee_functions[fname] = compiled
+            known[key] = CalleeJvp(fname, compiled.tangent_params)
+        return known[key]
+
+    _IN_PROGRESS.append(fn)
+    try:
+        mode = ForwardMode(parsed, form.resolver, form.activity, form.namer, provide,
+                           pipeline.provenance_comments(parsed))
+        result = mode.run(form.fdef, tuple(wrt))
+    finally:
+        _IN_PROGRESS.pop()
+    return ForwardAnalysis(parsed, form.fdef, tuple(wrt), result, callee_functions)
+
+
+def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
+    result = analysis.result
+    args = copy.deepcopy(analysis.fdef.args)
+    tangent_args = [ast.arg(arg=result.tangent_params[p]) for p in analysis.wrt]
+    if args.defaults:
+        args.kwonlyargs = [*args.kwonlyargs, *tangent_args]
+        args.kw_defaults = [*args.kw_defaults, *[None] * len(tangent_args)]
+    else:
+        args.args = [*args.args, *tangent_args]
+    output = result.output if result.output is not None else ast.Constant(None)
+    tangent = result.output_tangent if result.output_tangent is not None else ast.Constant(None)
+    body = [*result.body, ast.Return(value=ast.Tuple(elts=[copy.deepcopy(output), tangent],
+                                                     ctx=ast.Load()))]
+    return pipeline._function(f"jvp_{analysis.parsed.tree.name}", args, body)
+
+
+def jvp_function(fn: Any, wrt: tuple[str, ...]) -> Any:
+    """The compiled ``jvp_f`` for ``wrt``, with ``.source`` and ``.tangent_params``."""
+    analysis = analyse_forward(fn, wrt)
+    compiled = pipeline.compile_generated(analysis, jvp_function_ast(analysis))
+    compiled.tangent_params = dict(analysis.result.tangent_params)
+    return compiled
+
+
+__all__ = ["ForwardAnalysis", "analyse_forward", "jvp_function", "jvp_function_ast"]

@@ -1,0 +1,519 @@
+"""Forward mode: the user's code with each differentiable statement followed by the
+statements computing its tangent.
+
+Invariants of the generated code:
+
+- *Same control flow.* ``if``/``for``/``while``/``break`` are the user's own (after
+  desugaring); the tangent of a statement is computed right after the statement, from the
+  values it just produced, so nothing is ever saved or replayed.
+- *Symbolic zeros.* ``tangent_x`` exists only once a non-zero tangent has reached ``x``; a
+  statement with several tangent contributions assigns their sum, contributions from
+  zero tangents are left out, and no zero array is created except where two paths merge (a
+  branch, a loop, a ``break``) and one of them carries no tangent, or where an element of a
+  container needs one.
+- *Aliasing.* A tangent is modified in place (``tangent_x[i] = ...``, ``.append``,
+  ``.pop()``) only when the generated code owns it: it created it, or copied it with
+  ``private_copy`` first.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..codegen import names as naming
+from ..codegen.inline import fold, inline
+from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
+from ..frontend.source import Parsed
+from .activity import Activity, is_append, stored_base, target_names
+from .desugar import assign, call, located, name
+
+# Given a user function and the names of its parameters whose tangents are non-zero at a
+# call site: the name of its generated ``jvp_g`` and the names of its tangent parameters.
+CalleeJvpProvider = Callable[[object, tuple[str, ...]], "CalleeJvp"]
+
+
+@dataclass
+class CalleeJvp:
+    function: str  # jvp_g(<g's params>, *, tangent_<p>...) -> (value, tangent)
+    tangent_params: dict[str, str]  # g's parameter -> its tangent parameter
+
+
+@dataclass
+class _State:
+    """What is known at one point of the generated code."""
+
+    defined: set[str] = field(default_factory=set)  # variables that have a tangent
+    owned: set[str] = field(default_factory=set)  # ... that the generated code owns
+    bound: set[str] = field(default_factory=set)  # variables surely bound (primal)
+
+    def copy(self) -> _State:
+        return _State(set(self.defined), set(self.owned), set(self.bound))
+
+
+@dataclass
+class ForwardResult:
+    body: list[ast.stmt]
+    output: ast.expr | None
+    output_tangent: ast.expr | None
+    tangent_params: dict[str, str]
+
+
+class ForwardMode:
+    def __init__(self, parsed: Parsed, resolver: Resolver, activity: Activity,
+                 namer: naming.Namer, callees: CalleeJvpProvider,
+                 comment: Callable[[int], str]) -> None:
+        self.parsed = parsed
+        self.resolver = resolver
+        self.activity = activity
+        self.namer = namer
+        self.callees = callees
+        self.comment = comment
+        self.tangent_names: dict[str, str] = {}
+        self.state = _State()
+        # per enclosing loop: the state at each of its breaks, and the break
+        self.breaks: list[list[tuple[_State, ast.stmt]]] = []
+
+    # -- entry ------------------------------------------------------------------------------
+    def run(self, fdef: ast.FunctionDef, wrt: tuple[str, ...]) -> ForwardResult:
+        params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
+        tangent_params = {p: self.tangent(p) for p in wrt}
+        self.state = _State(defined=set(wrt), owned=set(), bound=set(params))
+        body = fdef.body
+        ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
+        core = body[:-1] if ret is not None else body
+        out = self.block(core)
+        output = ret.value if ret is not None else None
+        return ForwardResult(out, output, self._output_tangent(output), tangent_params)
+
+    def _output_tangent(self, output: ast.expr | None) -> ast.expr | None:
+        if output is None:
+            return None
+        if isinstance(output, ast.Tuple):
+            return ast.Tuple(elts=[self.tangent_or_zero(e) for e in output.elts],
+                             ctx=ast.Load())
+        return self.tangent_or_zero(output)
+
+    # -- names ------------------------------------------------------------------------------
+    def tangent(self, var: str) -> str:
+        if var not in self.tangent_names:
+            self.tangent_names[var] = self.namer.fresh(naming.tangent_base(var), shorten=False)
+        return self.tangent_names[var]
+
+    def has_tangent(self, expr: ast.expr) -> bool:
+        return isinstance(expr, ast.Name) and expr.id in self.state.defined
+
+    def tangent_or_zero(self, expr: ast.expr) -> ast.expr:
+        if self.has_tangent(expr):
+            return name(self.tangent(expr.id))
+        return call("zeros_like_grad", copy.deepcopy(expr))
+
+    def tangent_or_none(self, expr: ast.expr) -> ast.expr:
+        return name(self.tangent(expr.id)) if self.has_tangent(expr) else ast.Constant(None)
+
+    # -- blocks -----------------------------------------------------------------------------
+    def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        last_line = None
+        for stmt in stmts:
+            code = self.statement(stmt)
+            line = getattr(stmt, "lineno", None)
+            if code and line not in (None, last_line) and self._adds_tangent(code, stmt):
+                out.append(located(ast.Expr(value=ast.Constant(self.comment(line))), stmt))
+                last_line = line
+            out.extend(code)
+        return out or [ast.Pass()]
+
+    @staticmethod
+    def _adds_tangent(code: list[ast.stmt], stmt: ast.stmt) -> bool:
+        """A comment is worth it where the code is more than the user's statement itself
+        (a compound statement's body has comments of its own)."""
+        if len(code) != 1:
+            return True
+        return not (code[0] is stmt or isinstance(code[0], (ast.If, ast.For, ast.While,
+                                                            ast.Break)))
+
+    def statement(self, stmt: ast.stmt) -> list[ast.stmt]:
+        if isinstance(stmt, ast.If):
+            return self._if(stmt)
+        if isinstance(stmt, (ast.For, ast.While)):
+            return self._loop(stmt)
+        if isinstance(stmt, ast.Break):
+            jump = located(ast.Break(), stmt)
+            self.breaks[-1].append((self.state.copy(), jump))
+            return [jump]
+        if isinstance(stmt, ast.Assign):
+            out = self._assign(stmt)
+            self.state.bound |= {v for t in stmt.targets for v in target_names(t)}
+            return out
+        if isinstance(stmt, ast.AugAssign):
+            return [stmt, *self._augassign(stmt)]
+        if is_append(stmt):
+            return [stmt, *self._append(stmt)]
+        return [stmt]
+
+    # -- control flow: the user's own, with tangents made to agree where paths merge --------
+    def _if(self, stmt: ast.If) -> list[ast.stmt]:
+        start = self.state.copy()
+        body = self.block(stmt.body)
+        after_body = self.state
+        self.state = start.copy()
+        orelse = self.block(stmt.orelse) if stmt.orelse else []
+        after_else = self.state
+        paths = [(code, state) for code, state in ((body, after_body), (orelse, after_else))
+                 if not _jumps(code)]
+        self.state = self._merge(paths, stmt) if paths else start
+        orelse = [s for s in orelse if not isinstance(s, ast.Pass)]
+        branch = ast.If(test=stmt.test, body=_without_pass(body), orelse=orelse)
+        return [located(branch, stmt)]
+
+    def _merge(self, paths: list[tuple[list[ast.stmt], _State]], like: ast.stmt) -> _State:
+        """Give every path the tangents any path has (zeros where it has none), where the
+        variable is bound on that path; the state after the paths join."""
+        defined = set().union(*(state.defined for _, state in paths))
+        owned = set(defined)
+        bound = set.intersection(*(state.bound for _, state in paths))
+        for code, state in paths:
+            missing = sorted(defined - state.defined)
+            fills = [self._zero_fill(var, like) for var in missing if var in state.bound]
+            code.extend(fills)
+            owned &= state.owned | set(missing)
+        return _State(defined, owned, bound)
+
+    def _zero_fill(self, var: str, like: ast.stmt) -> ast.stmt:
+        return assign(self.tangent(var), call("zeros_like_grad", name(var)), like)
+
+    def _loop(self, stmt: ast.For | ast.While) -> list[ast.stmt]:
+        entry = self.state.copy()
+        if isinstance(stmt, ast.For):
+            entry_bound = entry.bound | target_names(stmt.target)
+        else:
+            entry_bound = set(entry.bound)
+        top = _State(set(entry.defined), set(entry.owned), entry_bound)
+        for _ in range(20):  # fixed point: the tangents defined at the top of the body
+            self.state = top.copy()
+            self.breaks.append([])
+            body = self.block(stmt.body)
+            breaks = self.breaks.pop()
+            ends = [self.state, *(state for state, _ in breaks)]
+            grown = set().union(*(s.defined for s in ends)) - top.defined
+            lost = top.owned - set.intersection(*(s.owned for s in ends))
+            if not grown and not lost:
+                break
+            top.defined |= grown
+            top.owned = (top.owned - lost) | {v for v in grown if v in entry.bound}
+        # the body's end flows back to the top: it needs every tangent the top has
+        end_state = self.state
+        tail = [self._zero_fill(v, stmt) for v in sorted(top.defined - end_state.defined)
+                if v in end_state.bound]
+        body = _without_pass(body + tail)
+        self._fill_breaks(body, top, stmt, breaks)
+        prologue = [self._zero_fill(v, stmt) for v in sorted(top.defined - entry.defined)
+                    if v in entry.bound]
+        self.state = _State(set(top.defined), set(top.owned), set(entry.bound))
+        if isinstance(stmt, ast.For):
+            loop: ast.stmt = ast.For(target=stmt.target, iter=stmt.iter, body=body or [ast.Pass()],
+                                     orelse=[], type_comment=None)
+        else:
+            loop = ast.While(test=stmt.test, body=body or [ast.Pass()], orelse=[])
+        return [*prologue, located(loop, stmt)]
+
+    def _fill_breaks(self, body: list[ast.stmt], top: _State, like: ast.stmt,
+                     breaks: list[tuple[_State, ast.stmt]]) -> None:
+        """Before each ``break``: zeros for the tangents the code after the loop expects."""
+        for state, node in breaks:
+            block = _block_holding(body, node)
+            missing = sorted(top.defined - state.defined)
+            block[-1:-1] = [self._zero_fill(v, like) for v in missing if v in state.bound]
+
+    # -- assignments ------------------------------------------------------------------------
+    def _assign(self, stmt: ast.Assign) -> list[ast.stmt]:
+        target = stmt.targets[0]
+        if isinstance(target, ast.Subscript):
+            return [stmt, *self._subscript_write(stmt, target)]
+        if isinstance(target, ast.Tuple):
+            return [stmt, *self._unpack(target, stmt.value, stmt)]
+        var = target.id
+        if not self.activity.is_active(var):
+            self._forget(var)
+            return [stmt]
+        op = self.resolver.classify(stmt.value)
+        if op.kind == USER:
+            return self._user_call(stmt, op, var)
+        if _is_pop(stmt.value) and isinstance(stmt.value.func.value, ast.Name):
+            return [stmt, *self._pop(stmt, var, stmt.value.func.value.id)]
+        tangent_expr = self._tangent_of(stmt, op, var)
+        if tangent_expr is None:
+            self._forget(var)
+            return [stmt]
+        return [stmt, self._define(var, tangent_expr, stmt)]
+
+    def _forget(self, var: str) -> None:
+        self.state.defined.discard(var)
+        self.state.owned.discard(var)
+
+    def _define(self, var: str, value: ast.expr, like: ast.stmt) -> ast.stmt:
+        self.state.defined.add(var)
+        if _is_fresh(value):
+            self.state.owned.add(var)
+        else:
+            self.state.owned.discard(var)
+        return assign(self.tangent(var), value, like)
+
+    def _tangent_of(self, stmt: ast.Assign, op: Op, var: str) -> ast.expr | None:
+        value = stmt.value
+        if op.kind == RULE:
+            return self._rule_tangent(stmt, op, name(var))
+        if op.kind == COPY:
+            return self._tangent_name(op.args["x"])
+        if op.kind == SUBSCRIPT:
+            base = self._tangent_name(value.value)
+            if base is None:
+                return None
+            return ast.Subscript(value=base, slice=copy.deepcopy(value.slice), ctx=ast.Load())
+        if op.kind == DISPLAY:
+            return self._display_tangent(value)
+        if op.kind == UNKNOWN:
+            if any(self._has_any_tangent(a) for a in op.args.values()):
+                raise self._no_rule(stmt, op)
+            return None
+        if op.kind == NONDIFF:
+            return None
+        return None
+
+    def _tangent_name(self, expr: ast.expr) -> ast.Name | None:
+        return name(self.tangent(expr.id)) if self.has_tangent(expr) else None
+
+    def _has_any_tangent(self, expr: ast.expr) -> bool:
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return any(self._has_any_tangent(e) for e in expr.elts)
+        return self.has_tangent(expr)
+
+    def _rule_tangent(self, stmt: ast.stmt, op: Op, ans: ast.expr) -> ast.expr | None:
+        rule = op.rule
+        assert rule is not None
+        terms: list[ast.expr] = []
+        for param, arg in op.differentiable_args().items():
+            if not self._has_any_tangent(arg):
+                continue
+            if param == rule.varargs or isinstance(arg, (ast.Tuple, ast.List)):
+                t: ast.expr = self._structured_tangent(arg, rule.varargs == param)
+            else:
+                t = name(self.tangent(arg.id))
+            if param in rule.jvps:
+                terms.append(inline(rule.jvps[param], [t, copy.deepcopy(ans)], op.args,
+                                    rule.defaults))
+            elif rule.linear and param in rule.vjps:
+                terms.append(_apply_to_tangent(stmt.value, arg, t))
+            else:
+                raise self._no_rule(stmt, op, param)
+        if not terms:
+            return None
+        total = terms[0]
+        for term in terms[1:]:
+            total = ast.BinOp(left=total, op=ast.Add(), right=term)
+        return fold(total)
+
+    def _structured_tangent(self, arg: ast.expr, variadic: bool) -> ast.expr:
+        """The tangent of a display argument: one per element (``None`` for a zero one in a
+        variadic parameter, as rules expect; zeros materialized in a list parameter)."""
+        assert isinstance(arg, (ast.Tuple, ast.List))
+        parts = [self.tangent_or_none(e) if variadic else self.tangent_or_zero(e)
+                 for e in arg.elts]
+        return type(arg)(elts=parts, ctx=ast.Load())
+
+    def _display_tangent(self, value: ast.expr) -> ast.expr | None:
+        elements = value.values if isinstance(value, ast.Dict) else value.elts
+        if not any(self.has_tangent(e) for e in elements):
+            return None
+        parts = [self.tangent_or_zero(e) for e in elements]
+        if isinstance(value, ast.Dict):
+            return ast.Dict(keys=copy.deepcopy(value.keys), values=parts)
+        return type(value)(elts=parts, ctx=ast.Load())
+
+    def _unpack(self, target: ast.Tuple, value: ast.expr, stmt: ast.stmt) -> list[ast.stmt]:
+        names_ = [e.id if isinstance(e, ast.Name) else "" for e in target.elts]
+        source = self._tangent_name(value) if isinstance(value, ast.Name) else None
+        for var in names_:
+            if var:
+                self._forget(var)
+        if source is None or not any(v and self.activity.is_active(v) for v in names_):
+            return []
+        elts = [name(self.tangent(v), True) if v and self.activity.is_active(v)
+                else name("_", True) for v in names_]
+        for v in names_:
+            if v and self.activity.is_active(v):
+                self.state.defined.add(v)
+        return [assign(ast.Tuple(elts=elts, ctx=ast.Store()), source, stmt)]
+
+    # -- in-place updates -------------------------------------------------------------------
+    def _own(self, var: str, like: ast.stmt) -> list[ast.stmt]:
+        """Make ``tangent_var`` exist and be safe to modify in place."""
+        if var not in self.state.defined:
+            self.state.defined.add(var)
+            self.state.owned.add(var)
+            return [self._zero_fill(var, like)]
+        if var in self.state.owned:
+            return []
+        self.state.owned.add(var)
+        return [assign(self.tangent(var), call("private_copy", name(self.tangent(var))), like)]
+
+    def _subscript_write(self, stmt: ast.Assign, target: ast.Subscript) -> list[ast.stmt]:
+        var = stored_base(target)
+        if not self.activity.is_active(var):
+            return []
+        if var not in self.state.defined and not self.has_tangent(stmt.value):
+            return []
+        out = self._own(var, stmt)
+        value = self.tangent_or_zero(stmt.value) if self.has_tangent(stmt.value) else (
+            ast.Constant(0.0))
+        out.append(assign(_retarget(target, self.tangent(var)), value, stmt))
+        return out
+
+    def _augassign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
+        var = stored_base(stmt.target)
+        if not self.activity.is_active(var) or not self.has_tangent(stmt.value):
+            return []
+        out = self._own(var, stmt)
+        update = ast.AugAssign(target=_retarget(stmt.target, self.tangent(var)), op=stmt.op,
+                               value=name(self.tangent(stmt.value.id)))
+        out.append(located(update, stmt))
+        return out
+
+    def _append(self, stmt: ast.Expr) -> list[ast.stmt]:
+        owner = stmt.value.func.value.id
+        element = stmt.value.args[0]
+        if not self.activity.is_active(owner):
+            return []
+        if owner not in self.state.defined and not self.has_tangent(element):
+            return []
+        # the list already holds the new element: its tangent list gets zeros for the others
+        out: list[ast.stmt] = []
+        if owner not in self.state.defined:
+            zeros = call("zeros_like_grad", ast.Subscript(
+                value=name(owner), slice=ast.Slice(lower=None, upper=ast.UnaryOp(
+                    op=ast.USub(), operand=ast.Constant(1)), step=None), ctx=ast.Load()))
+            out.append(assign(self.tangent(owner), call("list", zeros), stmt))
+            self.state.defined.add(owner)
+            self.state.owned.add(owner)
+        else:
+            out.extend(self._own(owner, stmt))
+        push = ast.Call(func=ast.Attribute(value=name(self.tangent(owner)), attr="append",
+                                           ctx=ast.Load()),
+                        args=[self.tangent_or_zero(element)], keywords=[])
+        out.append(located(ast.Expr(value=push), stmt))
+        return out
+
+    def _pop(self, stmt: ast.Assign, var: str, owner: str) -> list[ast.stmt]:
+        """``v = stack.pop()``: the tangent list pops in step with the list."""
+        if owner not in self.state.defined:
+            self._forget(var)
+            return []
+        out = self._own(owner, stmt)
+        popped = copy.deepcopy(stmt.value)
+        popped.func.value = name(self.tangent(owner))
+        out.append(self._define(var, popped, stmt))
+        self.state.owned.discard(var)
+        return out
+
+    # -- calls of other user functions ------------------------------------------------------
+    def _user_call(self, stmt: ast.Assign, op: Op, var: str) -> list[ast.stmt]:
+        active = tuple(p for p, a in op.args.items() if self.has_tangent(a))
+        if not active:
+            self._forget(var)
+            return [stmt]
+        callee = self.callees(op.callee, active)
+        value = copy.deepcopy(stmt.value)
+        value.func = name(callee.function)
+        value.keywords = [*value.keywords, *(
+            ast.keyword(arg=callee.tangent_params[p], value=name(self.tangent(op.args[p].id)))
+            for p in active)]
+        targets = ast.Tuple(elts=[name(var, True), name(self.tangent(var), True)],
+                            ctx=ast.Store())
+        self.state.defined.add(var)
+        self.state.owned.discard(var)
+        return [located(ast.Assign(targets=[targets], value=value), stmt)]
+
+    # -- errors -----------------------------------------------------------------------------
+    def _no_rule(self, stmt: ast.stmt, op: Op, param: str | None = None) -> Exception:
+        label = op.label or getattr(op.callee, "__name__", "this call")
+        if param is not None:
+            return self.parsed.no_derivative(
+                stmt, f"{label} has no forward-mode derivative (JVP) with respect to its "
+                f"argument `{param}`; pass a constant there, or wrap it in "
+                "`sg.stop_gradient(...)`.")
+        return self.parsed.no_derivative(
+            stmt, f"`{label}` has no derivative rule and no Python source to differentiate.\n"
+            f"Register one before differentiating, with `@sg.defjvp({label})` on "
+            "`def rule(tangents, ans, *args)`.")
+
+
+# -- module helpers -------------------------------------------------------------------------
+def _apply_to_tangent(value: ast.expr, arg: ast.expr, tangent: ast.expr) -> ast.expr:
+    """``value`` (a call of a linear primitive) with its argument ``arg`` replaced by
+    ``tangent``: ``np.sum(x, axis=0)`` -> ``np.sum(tangent_x, axis=0)``."""
+    memo: dict[int, object] = {}
+    copied = copy.deepcopy(value, memo)
+    twin = memo[id(arg)]
+
+    class Replace(ast.NodeTransformer):
+        def visit(self, node: ast.AST) -> ast.AST:
+            if node is twin:
+                return copy.deepcopy(tangent)
+            return super().visit(node)
+
+    return Replace().visit(copied)
+
+
+def _is_fresh(expr: ast.expr) -> bool:
+    """Does ``expr`` build a new object that nothing else refers to?"""
+    if isinstance(expr, (ast.BinOp, ast.UnaryOp, ast.List, ast.Dict)):
+        return True
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+        expr.func.id in ("zeros_like_grad", "private_copy", "list"))
+
+
+def _is_pop(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
+        expr.func.attr == "pop") and not expr.args and not expr.keywords
+
+
+def _retarget(target: ast.expr, tangent: str) -> ast.expr:
+    """``x[i][j]`` -> ``tangent_x[i][j]`` (a store)."""
+    new = copy.deepcopy(target)
+    node = new
+    while isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript):
+        node = node.value
+    node.value = name(tangent)
+    new.ctx = ast.Store()
+    return new
+
+
+def _jumps(code: list[ast.stmt]) -> bool:
+    """Does control leave this branch by ``break`` (desugared: always its last statement)?"""
+    if not code:
+        return False
+    last = code[-1]
+    if isinstance(last, ast.Break):
+        return True
+    return isinstance(last, ast.If) and _jumps(last.body) and _jumps(last.orelse)
+
+
+def _block_holding(stmts: list[ast.stmt], node: ast.stmt) -> list[ast.stmt]:
+    """The statement list, somewhere inside ``stmts``, that holds ``node``."""
+    if any(s is node for s in stmts):
+        return stmts
+    for stmt in stmts:
+        for block in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                found = _block_holding(block, node)
+                if found is not None:
+                    return found
+    return None  # type: ignore[return-value]
+
+
+def _without_pass(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    kept = [s for s in stmts if not isinstance(s, ast.Pass)]
+    return kept or stmts

@@ -8,6 +8,7 @@ function a single node whose backward is its generated adjoint.
 from . import rules  # noqa: F401  (registers the derivative rules)
 from .api import grad, jvp, source, stop_gradient, value_and_grad, vjp
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
+from .higher import hessian, hvp, jacobian
 
 # isort: split
 # ---- the runtime layer (PyTorch's autograd on NumPy) ----
@@ -68,6 +69,9 @@ __all__ = [
     "__version__",
     "differentiable",
     "grad",
+    "hessian",
+    "hvp",
+    "jacobian",
     "jvp",
     "source",
     "stop_gradient",

@@ -58,6 +58,9 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
     compiled = pipeline.compile_generated(analysis, fdef)
     functools.update_wrapper(compiled, fun, assigned=("__module__", "__doc__"), updated=())
     compiled.__wrapped_fun__ = fun
+    # not ``__wrapped__``: the generated function is code of its own, which ``inspect`` (and so
+    # ``sg.grad(sg.grad(f))``) must read, not ``fun``'s
+    del compiled.__wrapped__
     return compiled
 
 

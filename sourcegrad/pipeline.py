@@ -241,7 +241,7 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     output = result.output if result.output is not None else ast.Constant(None)
     residuals = _residuals(analysis)
     saved_name = analysis.namer.fresh("saved")
-    forward_body = list(result.forward)
+    forward_body = [*_unbound_residuals(analysis, residuals), *result.forward]
     saved = ast.Tuple(elts=[name(r) for r in residuals], ctx=ast.Load())
     forward_body.append(ast.Return(value=ast.Tuple(elts=[copy.deepcopy(output), saved],
                                                    ctx=ast.Load())))
@@ -266,6 +266,15 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     backward = _function(f"backward_{fname}", args, backward_body)
     return forward, backward
+
+
+def _unbound_residuals(analysis: ReverseAnalysis, residuals: list[str]) -> list[ast.stmt]:
+    """``v = None`` for each saved value that only some paths (one side of a branch) assign,
+    so that ``forward_f`` can return the saved tuple whichever path ran."""
+    top_level = {v for stmt in analysis.result.forward if isinstance(stmt, ast.Assign)
+                 for t in stmt.targets for v in activity_pass.target_names(t)}
+    return [assign(v, ast.Constant(None), analysis.fdef) for v in residuals
+            if v not in analysis.params and v not in top_level]
 
 
 def _residuals(analysis: ReverseAnalysis) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from sourcegrad.nn import ops as nn_ops
+from sourcegrad.rules import support
 from sourcegrad.rules.support import astype
 
 
@@ -461,6 +462,37 @@ SPECS += [
     Spec(astype, (case(Arr((3,)), np.float64), case(Arr((2, 3)), float))),
     *(Spec(fn, _scalar(domain)) for fn, domain in [(_math("cbrt"), "nonzero"),
                                                    (_math("exp2"), "real")] if fn is not None),
+]
+
+
+# The helpers generated code calls (rules/support_rules.py), so that generated code can be
+# differentiated again (Hessians, grad of grad).
+SPECS += [
+    Spec(support.unbroadcast, (case(Arr((2, 3, 4)), Arr((3, 1))), case(Arr((3,)), Arr((3,))),
+                               case(Arr((2, 3)), Arr(())))),
+    Spec(support.broadcast_like, (case(Arr((3, 1)), Arr((2, 3, 4))), case(Arr(()), Arr((2, 3))),
+                                  case(Arr((3,)), Arr((3,))))),
+    Spec(support.unreduce, (case(Arr((2, 4)), Arr((2, 3, 4)), axis=1),
+                            case(Arr(()), Arr((2, 3))),
+                            case(Arr((2, 1, 4)), Arr((2, 3, 4)), axis=1, keepdims=True),
+                            case(Arr((4,)), Arr((2, 3, 4)), axis=(0, 1)))),
+    Spec(support.reduce_like, (case(Arr((2, 3, 4)), Arr((2, 4)), axis=1),
+                               case(Arr((2, 3)), Arr(())),
+                               case(Arr((2, 3, 4)), Arr((2, 1, 4)), axis=1, keepdims=True),
+                               case(Arr((2, 3, 4)), Arr((4,)), axis=(0, 1)))),
+    Spec(support.as_gradient, (case(Arr((3,)), Arr((3,))), case(Arr(()), Arr((2, 3))),
+                               case(Flt(), Flt()))),
+    Spec(support.private_copy, (case(Arr((3,))), case(Arr((2, 3))))),
+    Spec(support.add_grads, (case(Arr((3,)), Arr((3,))), case(Arr((2, 3)), Arr((2, 3))))),
+    Spec(support.matmul_vjp_x1, (case(Arr((3, 5)), Arr((3, 4)), Arr((4, 5))),
+                                 case(Arr((5,)), Arr((4,)), Arr((4, 5))),
+                                 case(Arr((3,)), Arr((3, 4)), Arr((4,))),
+                                 case(Arr((2, 3, 5)), Arr((2, 3, 4)), Arr((4, 5))))),
+    Spec(support.matmul_vjp_x2, (case(Arr((3, 5)), Arr((3, 4)), Arr((4, 5))),
+                                 case(Arr((5,)), Arr((4,)), Arr((4, 5))),
+                                 case(Arr((3,)), Arr((3, 4)), Arr((4,))),
+                                 case(Arr((2, 3, 5)), Arr((2, 3, 4)), Arr((4, 5))))),
+    Spec(list, (case(Arr((3,))), case(Arr((3, 2))))),
 ]
 
 

@@ -190,6 +190,8 @@ class _Desugar:
     # -- for loops over anything become index loops over range(...) ----------------------
     def _range_loop(self, stmt: ast.For) -> tuple[list[ast.stmt], ast.For]:
         it = stmt.iter
+        if _is_reversed_range(it):  # generated backward sweeps, differentiated again
+            return [], stmt
         if _is_call_to(it, "range"):
             if not isinstance(stmt.target, ast.Name):
                 raise self.parsed.unsupported(
@@ -481,6 +483,11 @@ def _is_call_to(expr: ast.expr, fname: str) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
         expr.func.id == fname
     )
+
+
+def _is_reversed_range(expr: ast.expr) -> bool:
+    return _is_call_to(expr, "reversed") and len(expr.args) == 1 and _is_call_to(
+        expr.args[0], "range")
 
 
 def _as_load(target: ast.expr) -> ast.expr:

@@ -294,27 +294,31 @@ class ForwardMode:
     def _rule_tangent(self, stmt: ast.stmt, op: Op, ans: ast.expr) -> ast.expr | None:
         rule = op.rule
         assert rule is not None
-        terms: list[ast.expr] = []
-        for param, arg in op.differentiable_args().items():
-            if not self._has_any_tangent(arg):
-                continue
-            if param == rule.varargs or isinstance(arg, (ast.Tuple, ast.List)):
-                t: ast.expr = self._structured_tangent(arg, rule.varargs == param)
-            else:
-                t = name(self.tangent(arg.id))
-            if param in rule.jvps:
-                terms.append(inline(rule.jvps[param], [t, copy.deepcopy(ans)], op.args,
-                                    rule.defaults))
-            elif rule.linear and param in rule.vjps:
-                terms.append(_apply_to_tangent(stmt.value, arg, t))
-            else:
-                raise self._no_rule(stmt, op, param)
-        if not terms:
+        carried = {p: a for p, a in op.differentiable_args().items() if self._has_any_tangent(a)}
+        if not carried:
             return None
+        if rule.linear and not any(p in rule.jvps for p in op.differentiable_args()):
+            # the primitive applied to the tangents (zeros for the arguments without one)
+            replacements = {id(a): self._tangent_argument(rule, p, a) if p in carried
+                            else call("zeros_like_grad", copy.deepcopy(a))
+                            for p, a in op.differentiable_args().items()}
+            return _apply_to_tangents(stmt.value, replacements)
+        terms: list[ast.expr] = []
+        for param, arg in carried.items():
+            if param not in rule.jvps:
+                raise self._no_rule(stmt, op, param)
+            t = self._tangent_argument(rule, param, arg)
+            terms.append(inline(rule.jvps[param], [t, copy.deepcopy(ans)], op.args,
+                                rule.defaults))
         total = terms[0]
         for term in terms[1:]:
             total = ast.BinOp(left=total, op=ast.Add(), right=term)
         return fold(total)
+
+    def _tangent_argument(self, rule, param: str, arg: ast.expr) -> ast.expr:
+        if param == rule.varargs or isinstance(arg, (ast.Tuple, ast.List)):
+            return self._structured_tangent(arg, rule.varargs == param)
+        return name(self.tangent(arg.id))
 
     def _structured_tangent(self, arg: ast.expr, variadic: bool) -> ast.expr:
         """The tangent of a display argument: one per element (``None`` for a zero one in a
@@ -451,17 +455,17 @@ class ForwardMode:
 
 
 # -- module helpers -------------------------------------------------------------------------
-def _apply_to_tangent(value: ast.expr, arg: ast.expr, tangent: ast.expr) -> ast.expr:
-    """``value`` (a call of a linear primitive) with its argument ``arg`` replaced by
-    ``tangent``: ``np.sum(x, axis=0)`` -> ``np.sum(tangent_x, axis=0)``."""
+def _apply_to_tangents(value: ast.expr, replacements: dict[int, ast.expr]) -> ast.expr:
+    """``value`` (a call of a linear primitive) with each argument node (by ``id``) replaced:
+    ``np.sum(x, axis=0)`` -> ``np.sum(tangent_x, axis=0)``."""
     memo: dict[int, object] = {}
     copied = copy.deepcopy(value, memo)
-    twin = memo[id(arg)]
+    twins = {id(memo[key]): new for key, new in replacements.items() if key in memo}
 
     class Replace(ast.NodeTransformer):
         def visit(self, node: ast.AST) -> ast.AST:
-            if node is twin:
-                return copy.deepcopy(tangent)
+            if id(node) in twins:
+                return copy.deepcopy(twins[id(node)])
             return super().visit(node)
 
     return Replace().visit(copied)

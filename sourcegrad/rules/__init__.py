@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (registration)
     reductions,
     scalar,
     shapes,
+    support_rules,
 )
 from .registry import NONDIFF, RULES, Rule, is_nondifferentiable, lookup, rule, table_version
 

@@ -67,6 +67,14 @@ def _spread_scalar(g, shape):
     return view
 
 
+def reduce_like(g, cotangent, axis=None, keepdims=False):
+    """Sum ``g`` (shaped like ``unreduce``'s output) back to the shape of ``cotangent``:
+    the adjoint of ``unreduce(cotangent, x, axis, keepdims)``, for second derivatives."""
+    if axis is not None and not keepdims:
+        return np.reshape(unbroadcast(g, np.expand_dims(cotangent, axis)), np.shape(cotangent))
+    return unbroadcast(g, cotangent)
+
+
 def reduced_count(x, ans):
     """How many elements of ``x`` were reduced into each element of ``ans``."""
     size = x.size if isinstance(x, np.ndarray) else np.size(x)

@@ -1,0 +1,146 @@
+"""Rules for the helpers of ``support.py`` that generated code calls, so that generated code
+can itself be differentiated: ``sg.hessian`` runs forward mode over ``grad_f``, and
+``sg.grad(sg.grad(f))`` runs reverse mode over it.
+
+Each helper is linear in its first argument (a cotangent or tangent) and reads the others only
+for their shapes, except the matmul helpers, which are bilinear. A rule's parameters spell the
+helper's signature, renamed where a name would clash with the rule's own ``g``/``t``/``ans``
+(generated code passes those arguments by position).
+"""
+
+import numpy as np
+
+from . import support
+from .registry import nondifferentiable, rule
+from .support import (
+    broadcast_like,
+    matmul_vjp_x1,
+    matmul_vjp_x2,
+    reduce_like,
+    unbroadcast,
+    unreduce,
+)
+
+
+@rule(support.unbroadcast)
+class unbroadcast_rule:
+    linear = True
+    nondiff = ("x",)
+
+    def vjp_cotangent(g, ans, cotangent, x):
+        return broadcast_like(g, cotangent)
+
+
+@rule(support.broadcast_like)
+class broadcast_like_rule:
+    linear = True
+    nondiff = ("like",)
+
+    def vjp_tangent(g, ans, tangent, like):
+        return unbroadcast(g, tangent)
+
+
+@rule(support.unreduce)
+class unreduce_rule:
+    linear = True
+    nondiff = ("x", "axis", "keepdims")
+
+    def vjp_cotangent(g, ans, cotangent, x, axis=None, keepdims=False):
+        return reduce_like(g, cotangent, axis=axis, keepdims=keepdims)
+
+
+@rule(support.reduce_like)
+class reduce_like_rule:
+    linear = True
+    nondiff = ("cotangent", "axis", "keepdims")
+
+    def vjp_summed(g, ans, summed, cotangent, axis=None, keepdims=False):
+        return unreduce(g, summed, axis=axis, keepdims=keepdims)
+
+
+@rule(support.as_gradient)
+class as_gradient_rule:
+    linear = True
+    nondiff = ("x",)
+
+    def vjp_grad(g, ans, grad, x):
+        return unbroadcast(g, grad)
+
+
+@rule(support.private_copy)
+class private_copy_rule:
+    linear = True
+
+    def vjp_value(g, ans, value):
+        return g
+
+
+@rule(support.add_grads)
+class add_grads_rule:
+    def vjp_a(g, ans, a, b):
+        return g
+
+    def vjp_b(g, ans, a, b):
+        return g
+
+    def jvp_a(t, ans, a, b):
+        return t
+
+    def jvp_b(t, ans, a, b):
+        return t
+
+
+@rule(support.matmul_vjp_x1)
+class matmul_vjp_x1_rule:
+    """``cotangent @ x2.T`` (generalized): bilinear in ``cotangent`` and ``x2``."""
+
+    nondiff = ("x1",)
+
+    def vjp_cotangent(g, ans, cotangent, x1, x2):
+        return np.matmul(g, x2)
+
+    def vjp_x2(g, ans, cotangent, x1, x2):
+        return matmul_vjp_x2(cotangent, g, x2)
+
+    def jvp_cotangent(t, ans, cotangent, x1, x2):
+        return matmul_vjp_x1(t, x1, x2)
+
+    def jvp_x2(t, ans, cotangent, x1, x2):
+        return matmul_vjp_x1(cotangent, x1, t)
+
+
+@rule(support.matmul_vjp_x2)
+class matmul_vjp_x2_rule:
+    """``x1.T @ cotangent`` (generalized): bilinear in ``cotangent`` and ``x1``."""
+
+    nondiff = ("x2",)
+
+    def vjp_cotangent(g, ans, cotangent, x1, x2):
+        return np.matmul(x1, g)
+
+    def vjp_x1(g, ans, cotangent, x1, x2):
+        return matmul_vjp_x1(cotangent, x1, g)
+
+    def jvp_cotangent(t, ans, cotangent, x1, x2):
+        return matmul_vjp_x2(t, x1, x2)
+
+    def jvp_x1(t, ans, cotangent, x1, x2):
+        return matmul_vjp_x2(cotangent, t, x2)
+
+
+nondifferentiable(
+    support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.tie_weights,
+    support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
+    support.inner_axes, support.linspace_weights,
+    reason="seeds, zeros, counts, masks and axes: constants for differentiation",
+)
+
+
+@rule(list)
+class list_rule:
+    """``list(a)``: the rows of an array (or the items of a sequence) as a list."""
+
+    linear = True
+
+    def vjp_x(g, ans, x):
+        return type(x)(g) if isinstance(x, (list, tuple)) else np.reshape(np.stack(g), np.shape(x))

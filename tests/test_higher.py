@@ -235,3 +235,22 @@ def test_jvp_of_a_gradient_is_a_hessian_column():
     x = r(4)
     _, column = sg.jvp(sg.grad(quartic), (x,), (np.eye(4)[1],))
     np.testing.assert_allclose(column, sg.hessian(quartic)(x)[:, 1], rtol=1e-12)
+
+
+def test_hessian_through_fancy_indexing_and_masks():
+    x = r(5)
+    hess = sg.hessian(corpus.mask_and_fancy)(x)
+    np.testing.assert_allclose(hess, numerical_jacobian(sg.grad(corpus.mask_and_fancy), (x,), 0),
+                               rtol=1e-5, atol=1e-6)
+    assert "np.add.at(tangent_" in sg.hessian(corpus.mask_and_fancy).source
+
+
+def test_forward_mode_refuses_an_unknown_call_that_may_modify_a_value():
+    def f(x):
+        y = x * 2.0
+        np.random.shuffle(y)
+        y.sort()
+        return np.sum(y)
+
+    with pytest.raises(sg.UnsupportedSyntaxError, match="side effect on `y`"):
+        sg.jvp(f, (r(3),), (r(3),))

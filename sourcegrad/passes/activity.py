@@ -79,6 +79,9 @@ def statement_effects(body: list[ast.stmt], resolver: Resolver) -> Iterator[Effe
             call = stmt.value
             owner = call.func.value.id
             yield Effect(stmt, {owner}, diff_reads(call.args[0], resolver) | {owner})
+        elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+            target = stored_base(stmt.value.args[0])
+            yield Effect(stmt, {target}, diff_reads(stmt.value.args[2], resolver) | {target})
         elif isinstance(stmt, ast.Return) and stmt.value is not None:
             yield Effect(stmt, set(), diff_reads(stmt.value, resolver))
         elif isinstance(stmt, (ast.If, ast.While)):
@@ -136,6 +139,16 @@ def is_append(stmt: ast.stmt) -> bool:
         and isinstance(stmt.value.func.value, ast.Name)
         and len(stmt.value.args) == 1
     )
+
+
+def is_add_at(expr: ast.expr) -> bool:
+    """``np.add.at(a, index, b)``: an in-place update of ``a`` (generated backward sweeps)."""
+    if not isinstance(expr, ast.Call):
+        return False
+    func = expr.func
+    return isinstance(func, ast.Attribute) and func.attr == "at" and isinstance(
+        func.value, ast.Attribute) and func.value.attr == "add" and len(expr.args) == 3 and (
+        not expr.keywords)
 
 
 def local_names(fdef: ast.FunctionDef) -> set[str]:

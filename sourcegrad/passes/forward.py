@@ -27,7 +27,7 @@ from ..codegen import names as naming
 from ..codegen.inline import fold, inline
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
-from .activity import Activity, is_append, stored_base, target_names
+from .activity import Activity, is_add_at, is_append, stored_base, target_names
 from .desugar import assign, call, located, name
 
 # Given a user function and the names of its parameters whose tangents are non-zero at a
@@ -152,6 +152,8 @@ class ForwardMode:
             return [stmt, *self._augassign(stmt)]
         if is_append(stmt):
             return [stmt, *self._append(stmt)]
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            return [stmt, *self._call_statement(stmt)]
         return [stmt]
 
     # -- control flow: the user's own, with tangents made to agree where paths merge --------
@@ -421,6 +423,30 @@ class ForwardMode:
         out.append(self._define(var, popped, stmt))
         self.state.owned.discard(var)
         return out
+
+    def _call_statement(self, stmt: ast.Expr) -> list[ast.stmt]:
+        """A call for its effect: ``np.add.at(a, index, b)`` (in generated backward sweeps)
+        updates ``a``'s tangent in step; any other call that could modify a value carrying a
+        tangent is refused rather than ignored."""
+        value = stmt.value
+        if is_add_at(value) and isinstance(value.args[0], ast.Name):
+            target, index, addend = value.args
+            if not self.activity.is_active(target.id) or not self.has_tangent(addend):
+                return []
+            out = self._own(target.id, stmt)
+            update = ast.Call(func=copy.deepcopy(value.func),
+                              args=[name(self.tangent(target.id)), copy.deepcopy(index),
+                                    name(self.tangent(addend.id))], keywords=[])
+            out.append(located(ast.Expr(value=update), stmt))
+            return out
+        op = self.resolver.classify(value)
+        touched = [n.id for n in ast.walk(value) if isinstance(n, ast.Name)
+                   and n.id in self.state.defined]
+        if op.kind != NONDIFF and touched:
+            raise self.parsed.unsupported(
+                stmt, f"a call for its side effect on `{touched[0]}`, which carries a derivative",
+                "Assign the call's result to a variable instead of modifying its argument.")
+        return []
 
     # -- calls of other user functions ------------------------------------------------------
     def _user_call(self, stmt: ast.Assign, op: Op, var: str) -> list[ast.stmt]:

@@ -9,6 +9,7 @@ from . import rules  # noqa: F401  (registers the derivative rules)
 from .api import grad, jvp, source, stop_gradient, value_and_grad, vjp
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 from .higher import hessian, hvp, jacobian
+from .user_rules import defjvp, defvjp
 
 # isort: split
 # ---- the runtime layer (PyTorch's autograd on NumPy) ----
@@ -67,6 +68,8 @@ __all__ = [
     "SourcegradError",
     "UnsupportedSyntaxError",
     "__version__",
+    "defjvp",
+    "defvjp",
     "differentiable",
     "grad",
     "hessian",

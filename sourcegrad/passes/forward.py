@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from ..codegen import names as naming
 from ..codegen.inline import fold, inline
+from ..codegen.known import fold_known
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
 from .activity import Activity, is_add_at, is_append, stored_base, target_names
@@ -299,6 +300,8 @@ class ForwardMode:
         carried = {p: a for p, a in op.differentiable_args().items() if self._has_any_tangent(a)}
         if not carried:
             return None
+        if getattr(rule, "joint_jvp", None) is not None:
+            return self._joint_tangent(rule, op, ans, carried)
         if rule.linear and not any(p in rule.jvps for p in op.differentiable_args()):
             # the primitive applied to the tangents (zeros for the arguments without one)
             replacements = {id(a): self._tangent_argument(rule, p, a) if p in carried
@@ -316,6 +319,17 @@ class ForwardMode:
         for term in terms[1:]:
             total = ast.BinOp(left=total, op=ast.Add(), right=term)
         return fold(total)
+
+    def _joint_tangent(self, rule, op: Op, ans: ast.expr, carried: dict[str, ast.expr]
+                       ) -> ast.expr:
+        """A user JVP rule: applied once to the tuple of every positional argument's tangent,
+        ``None`` where it is zero (and folded where that decides a test)."""
+        tangents = [name(self.tangent(carried[p].id)) if p in carried else ast.Constant(None)
+                    for p in rule.positional]
+        t = ast.Tuple(elts=tangents, ctx=ast.Load())
+        expr = inline(rule.joint_jvp, [t, copy.deepcopy(ans)], op.args, rule.defaults)
+        present = frozenset(e.id for e in tangents if isinstance(e, ast.Name))
+        return fold_known(expr, present)
 
     def _tangent_argument(self, rule, param: str, arg: ast.expr) -> ast.expr:
         if param == rule.varargs or isinstance(arg, (ast.Tuple, ast.List)):

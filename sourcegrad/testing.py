@@ -253,3 +253,83 @@ def _check_jvp(record: Rule, param: str, jvp: Tree, fd: Tree, rtol: float) -> No
         if not np.allclose(got, expected, rtol=rtol, atol=rtol * scale):
             raise AssertionError(f"jvp_{param} of {record.name} = {got!r}, but finite "
                                  f"differences give {expected!r}")
+
+
+# --------------------------------------------------------------- whole functions: check_grads
+
+
+def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str] = ("fwd", "rev"),
+                order: int = 2, *, eps: float = 1e-6, rtol: float = 1e-5,
+                seed: int = 0) -> bool:
+    """Check sourcegrad's derivatives of the user function ``f`` at ``args``, up to ``order``.
+
+    Along random directions ``u`` (over every float argument together) and a random output
+    cotangent ``v``: ``"fwd"`` compares ``sg.jvp`` with the central difference
+    ``(f(x + eps u) - f(x - eps u)) / (2 eps)``; ``"rev"`` compares ``<vjp(v), u>`` with
+    ``<v, that difference>``; with both, ``<jvp(u), v> == <u, vjp(v)>`` (the dot-product
+    test, which needs no finite difference). For ``order`` 2 and up the same checks run on
+    the generated ``jvp_f`` itself (forward over forward, reverse over forward), and so on.
+    Raises ``AssertionError`` saying which check failed; returns ``True``."""
+    from .api import jvp, vjp
+    from .forward_mode import jvp_function
+
+    unknown = set(modes) - {"fwd", "rev"}
+    if unknown or not modes:
+        raise ValueError(f"modes must be a non-empty subset of ('fwd', 'rev'); got {modes!r}")
+    rng = np.random.default_rng(seed)
+    args = list(args)
+    floats = [i for i, a in enumerate(args) if _is_float_tree(a)]
+    u = [_random_like(rng, a) if i in floats else None for i, a in enumerate(args)]
+    value = f(*args)
+    v = _random_like(rng, value)
+    fd = _directional_difference(f, args, u, eps)
+    where = f"{getattr(f, '__name__', f)} (order {order})"
+    tangent_out = None
+    if "fwd" in modes:
+        _, tangent_out = jvp(f, args, u)
+        _assert_tree_close(tangent_out, fd, rtol, f"sg.jvp of {where} vs finite differences")
+    if "rev" in modes:
+        grads = vjp(f, *args)[1](v)
+        lhs = sum(tree_inner(grads[i], u[i]) for i in floats)
+        _assert_inner_close(lhs, tree_inner(v, fd), rtol, eps, v, value,
+                            f"sg.vjp of {where}: <vjp(v), u> vs <v, finite differences>")
+        if tangent_out is not None:
+            dot = tree_inner(tangent_out, v)
+            if not np.isclose(dot, lhs, rtol=1e-8, atol=1e-10):
+                raise AssertionError(f"dot-product test of {where}: <jvp(u), v> = {dot!r} but "
+                                     f"<u, vjp(v)> = {lhs!r}")
+    if order > 1:
+        names = list(inspect.signature(f).parameters)[: len(args)]
+        generated = jvp_function(f, tuple(names[i] for i in floats))
+        if any(p.kind is p.KEYWORD_ONLY for p in inspect.signature(generated).parameters.values()
+               if p.name in generated.tangent_params.values()):
+            raise ValueError(f"check_grads of order {order} runs sourcegrad on jvp_"
+                             f"{f.__name__}, whose tangents are keyword-only because "
+                             f"{f.__name__} has default values; check order 1 only")
+        check_grads(generated, [*args, *(u[i] for i in floats)], modes, order - 1, eps=eps,
+                    rtol=rtol, seed=seed + 1)
+    return True
+
+
+def _directional_difference(f: Callable[..., Any], args: list[Any], u: list[Any],
+                            eps: float) -> Tree:
+    def moved(scale: float) -> list[Any]:
+        return [a if d is None else _axpy(a, scale, d) for a, d in zip(args, u, strict=True)]
+    plus, minus = f(*moved(eps)), f(*moved(-eps))
+    return tree_map(lambda p, m: (np.asarray(p, dtype=np.float64) - m) / (2 * eps), plus, minus)
+
+
+def _assert_tree_close(got: Tree, expected: Tree, rtol: float, what: str) -> None:
+    _assert_same_structure(got, expected, what)
+    for a, b in zip(tree_leaves(got), tree_leaves(expected), strict=True):
+        scale = max(1.0, float(np.max(np.abs(b), initial=0.0)))
+        if not np.allclose(a, b, rtol=rtol, atol=rtol * scale):
+            raise AssertionError(f"{what}: got {a!r}, expected {b!r}")
+
+
+def _assert_inner_close(lhs: float, rhs: float, rtol: float, eps: float, v: Tree,
+                        value: Tree, what: str) -> None:
+    noise = 10 * np.finfo(np.float64).eps / eps * tree_inner(
+        tree_map(np.abs, v), tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), value))
+    if not _close(lhs, rhs, max(abs(lhs), abs(rhs), 1.0), rtol, noise):
+        raise AssertionError(f"{what}: {lhs!r} != {rhs!r}")

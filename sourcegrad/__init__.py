@@ -9,6 +9,7 @@ from . import rules  # noqa: F401  (registers the derivative rules)
 from .api import grad, jvp, source, stop_gradient, value_and_grad, vjp
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 from .higher import hessian, hvp, jacobian
+from .hooks import grad_hook
 from .user_rules import defjvp, defvjp
 
 # isort: split
@@ -72,6 +73,7 @@ __all__ = [
     "defvjp",
     "differentiable",
     "grad",
+    "grad_hook",
     "hessian",
     "hvp",
     "jacobian",

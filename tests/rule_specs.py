@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from sourcegrad.hooks import grad_hook
 from sourcegrad.nn import ops as nn_ops
 from sourcegrad.rules import support
 from sourcegrad.rules.support import astype
@@ -493,6 +494,8 @@ SPECS += [
                                  case(Arr((3,)), Arr((3, 4)), Arr((4,))),
                                  case(Arr((2, 3, 5)), Arr((2, 3, 4)), Arr((4, 5))))),
     Spec(list, (case(Arr((3,))), case(Arr((3, 2))))),
+    # with the identity as hook, the hook's rule must be the identity's
+    Spec(grad_hook, (case(Arr((3,)), np.positive), case(Arr((2, 3)), np.asarray))),
 ]
 
 

@@ -1,0 +1,25 @@
+"""The samples run as users run them (``python samples/NAME.py``) and check their own results
+(Newton's method reaches the minimum; the ODE sensitivities match finite differences and the
+exact solution)."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(("sample", "expected"), [
+    ("newton.py", "minimum after"),
+    ("ode_sensitivity.py", "matches central finite differences"),
+])
+def test_sample_runs(sample, expected):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(ROOT / "samples" / sample)], env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
+    assert "def jvp_" in done.stdout  # each sample prints the generated code it relies on

@@ -496,6 +496,8 @@ SPECS += [
     Spec(list, (case(Arr((3,))), case(Arr((3, 2))))),
     # with the identity as hook, the hook's rule must be the identity's
     Spec(grad_hook, (case(Arr((3,)), np.positive), case(Arr((2, 3)), np.asarray))),
+    Spec(math.copysign, _scalar("nonzero", "nonzero")),
+    Spec(np.copysign, (case(Arr((2, 3), "nonzero"), Arr((3,), "nonzero")),)),
 ]
 
 

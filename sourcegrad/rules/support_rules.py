@@ -8,6 +8,8 @@ helper's signature, renamed where a name would clash with the rule's own ``g``/`
 (generated code passes those arguments by position).
 """
 
+import math
+
 import numpy as np
 
 from . import support
@@ -144,3 +146,17 @@ class list_rule:
 
     def vjp_x(g, ans, x):
         return type(x)(g) if isinstance(x, (list, tuple)) else np.reshape(np.stack(g), np.shape(x))
+
+
+@rule(math.copysign, np.copysign)
+class copysign:
+    """``|x1|`` with the sign of ``x2``; the sign's source is piecewise constant. (``math.fabs``'s
+    own rule uses ``math.copysign``, so this is what its second derivative needs.)"""
+
+    nondiff = ("x2",)
+
+    def vjp_x1(g, ans, x1, x2):
+        return unbroadcast(g * np.copysign(1.0, x1) * np.copysign(1.0, x2), x1)
+
+    def jvp_x1(t, ans, x1, x2):
+        return broadcast_like(t * np.copysign(1.0, x1) * np.copysign(1.0, x2), ans)

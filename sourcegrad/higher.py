@@ -45,6 +45,13 @@ def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int) -> np
     return np.reshape(np.stack(rows), np.shape(value) + np.shape(args[argnum]))
 
 
+def _array_argument(fun: Callable, x: Any, param: str) -> None:
+    if isinstance(x, bool) or not isinstance(x, (float, int, np.ndarray, np.generic)):
+        raise TypeError(f"sg.jacobian and sg.hessian differentiate with respect to an array or "
+                        f"a float; {fun.__name__}'s argument {param!r} is a "
+                        f"{type(x).__name__}")
+
+
 def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Callable[..., Any]:
     """A function returning the Jacobian of ``fun``'s (array) output with respect to the
     argument(s) ``wrt``, shaped ``out.shape + arg.shape``. ``mode=None`` picks forward mode
@@ -54,20 +61,33 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Callab
     names, single = api._wrt_names(fun, wrt)
     params = pipeline.parameter_names(fun)
 
+    @functools.cache
+    def tangent_code(param: str) -> Any:
+        return jvp_function(fun, (param,))
+
     @functools.wraps(fun)
     def jacobian_fun(*args: Any) -> Any:
         out = []
         for param in names:
             argnum = params.index(param)
+            _array_argument(fun, args[argnum], param)
             chosen = mode or ("forward" if np.size(args[argnum]) < np.size(fun(*args))
                               else "reverse")
             if chosen == "forward":
-                out.append(_forward_jacobian(jvp_function(fun, (param,)), param, args, argnum))
+                out.append(_forward_jacobian(tangent_code(param), param, args, argnum))
             else:
                 out.append(_reverse_jacobian(fun, param, args, argnum))
         return out[0] if single else tuple(out)
 
     return jacobian_fun
+
+
+def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:
+    names, single = api._wrt_names(fun, wrt)
+    if not single:
+        raise TypeError(f"sg.{what} takes one argument to differentiate with respect to (an int "
+                        f"or a str); got wrt={wrt!r}")
+    return names[0]
 
 
 def _gradient_function(fun: Callable, param: str) -> Any:
@@ -77,13 +97,14 @@ def _gradient_function(fun: Callable, param: str) -> Any:
 def hessian(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., np.ndarray]:
     """A function returning the Hessian of ``fun``'s scalar output with respect to the
     argument ``wrt``, shaped ``arg.shape + arg.shape``: forward mode over ``grad_f``."""
-    (param,), _ = api._wrt_names(fun, wrt)
+    param = _one_argument(fun, wrt, "hessian")
     params = pipeline.parameter_names(fun)
     argnum = params.index(param)
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
 
     @functools.wraps(fun)
     def hessian_fun(*args: Any) -> np.ndarray:
+        _array_argument(fun, args[argnum], param)
         return _forward_jacobian(tangent_code, param, args, argnum)
 
     hessian_fun.source = tangent_code.source
@@ -93,7 +114,7 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., np.ndarray]:
 def hvp(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., Any]:
     """A function of ``(*args, v)`` returning the Hessian of ``fun`` (with respect to
     ``wrt``) times ``v``: one run of forward mode over ``grad_f``, no Hessian formed."""
-    (param,), _ = api._wrt_names(fun, wrt)
+    param = _one_argument(fun, wrt, "hvp")
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
     tangent_name = tangent_code.tangent_params[param]
 

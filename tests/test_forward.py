@@ -87,3 +87,16 @@ def test_stop_gradient_blocks_the_tangent():
     x, t = rng.standard_normal(3), rng.standard_normal(3)
     _, tangent = sg.jvp(f, (x,), (t,))
     np.testing.assert_allclose(tangent, np.sum(x * t))
+
+
+def test_list_pop_keeps_the_tangent_list_in_step():
+    def f(x):
+        items = [x * 2.0, np.sin(x), x ** 3]
+        items.pop()
+        last = items.pop()
+        return np.sum(last * items[0])
+
+    x, t = rng.standard_normal(3), rng.standard_normal(3)
+    _, tangent = sg.jvp(f, (x,), (t,))
+    np.testing.assert_allclose(tangent, numerical_jvp(f, (x,), 0, t), rtol=1e-6)
+    assert "tangent_items.pop()" in sg.source(f, mode="forward")

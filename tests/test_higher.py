@@ -254,3 +254,25 @@ def test_forward_mode_refuses_an_unknown_call_that_may_modify_a_value():
 
     with pytest.raises(sg.UnsupportedSyntaxError, match="side effect on `y`"):
         sg.jvp(f, (r(3),), (r(3),))
+
+
+def test_hessian_takes_one_argument_and_arrays_only():
+    with pytest.raises(TypeError, match="one argument"):
+        sg.hessian(quadratic_form, wrt=(0, 1))
+
+    def of_list(xs):
+        return np.sum(xs[0] * xs[1])
+
+    with pytest.raises(TypeError, match="array or a float"):
+        sg.hessian(of_list)([r(2), r(2)])
+
+
+def test_jacobian_of_a_float_argument_and_a_float_output():
+    def f(a, x):
+        return np.sin(a * x)
+
+    x = r(3)
+    jac = sg.jacobian(f, wrt=0)(0.3, x)
+    np.testing.assert_allclose(jac, np.cos(0.3 * x) * x)
+    assert jac.shape == (3,)
+    assert sg.jacobian(polynomial)(0.5) == pytest.approx(12 * 0.125 - 6 * 0.25 + 1.0 - 5.0)

@@ -453,6 +453,13 @@ class ForwardMode:
                                     name(self.tangent(addend.id))], keywords=[])
             out.append(located(ast.Expr(value=update), stmt))
             return out
+        if _is_pop(value) and isinstance(value.func.value, ast.Name):
+            owner = value.func.value.id
+            if owner not in self.state.defined:
+                return []
+            popped = copy.deepcopy(value)
+            popped.func.value = name(self.tangent(owner))
+            return [*self._own(owner, stmt), located(ast.Expr(value=popped), stmt)]
         op = self.resolver.classify(value)
         touched = [n.id for n in ast.walk(value) if isinstance(n, ast.Name)
                    and n.id in self.state.defined]

@@ -17,6 +17,7 @@ from . import pipeline
 from .errors import UnsupportedSyntaxError
 from .frontend.source import Parsed
 from .passes.forward import CalleeJvp, ForwardMode, ForwardResult
+from .passes.scalars import scalar_variables
 
 
 @dataclass
@@ -54,6 +55,7 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
     try:
         mode = ForwardMode(parsed, form.resolver, form.activity, form.namer, provide,
                            pipeline.provenance_comments(parsed))
+        mode.scalars = scalar_variables(form.fdef.body, set(form.params), form.resolver)
         result = mode.run(form.fdef, tuple(wrt))
     finally:
         _IN_PROGRESS.pop()

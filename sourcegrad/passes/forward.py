@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..codegen import names as naming
-from ..codegen.inline import fold, inline
+from ..codegen.inline import fold, inline, is_scalar_literal
 from ..codegen.known import fold_known
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
@@ -73,6 +73,7 @@ class ForwardMode:
         self.callees = callees
         self.comment = comment
         self.tangent_names: dict[str, str] = {}
+        self.scalars: set[str] = set()  # variables known to be scalars (passes/scalars.py)
         self.state = _State()
         # per enclosing loop: the state at each of its breaks, and the break
         self.breaks: list[list[tuple[_State, ast.stmt]]] = []
@@ -313,8 +314,11 @@ class ForwardMode:
             if param not in rule.jvps:
                 raise self._no_rule(stmt, op, param)
             t = self._tangent_argument(rule, param, arg)
-            terms.append(inline(rule.jvps[param], [t, copy.deepcopy(ans)], op.args,
-                                rule.defaults))
+            term = inline(rule.jvps[param], [t, copy.deepcopy(ans)], op.args, rule.defaults)
+            others = [a for p, a in op.args.items() if p != param]
+            if others and all(self._is_scalar(a) for a in others):
+                term = _without_broadcast_like(term, ans)  # arg has the output's shape
+            terms.append(term)
         total = terms[0]
         for term in terms[1:]:
             total = ast.BinOp(left=total, op=ast.Add(), right=term)
@@ -330,6 +334,11 @@ class ForwardMode:
         expr = inline(rule.joint_jvp, [t, copy.deepcopy(ans)], op.args, rule.defaults)
         present = frozenset(e.id for e in tangents if isinstance(e, ast.Name))
         return fold_known(expr, present)
+
+    def _is_scalar(self, expr: ast.expr) -> bool:
+        """Known to have shape ``()`` (see ``passes/scalars.py``)."""
+        return is_scalar_literal(expr) or isinstance(expr, ast.Name) and (
+            expr.id in self.scalars)
 
     def _tangent_argument(self, rule, param: str, arg: ast.expr) -> ast.expr:
         if param == rule.varargs or isinstance(arg, (ast.Tuple, ast.List)):
@@ -516,6 +525,17 @@ def _apply_to_tangents(value: ast.expr, replacements: dict[int, ast.expr]) -> as
             return super().visit(node)
 
     return Replace().visit(copied)
+
+
+def _without_broadcast_like(expr: ast.expr, ans: ast.expr) -> ast.expr:
+    """``broadcast_like(E, ans)`` -> ``E``, for a tangent known to have the output's shape
+    (every other operand is a scalar)."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+        expr.func.id == "broadcast_like" and len(expr.args) == 2
+        and ast.dump(expr.args[1]) == ast.dump(ans)
+    ):
+        return expr.args[0]
+    return expr
 
 
 def _is_fresh(expr: ast.expr) -> bool:

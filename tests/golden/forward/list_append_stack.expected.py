@@ -18,7 +18,7 @@ def jvp_list_append_stack(x, tangent_x):
     stack_hs = np.stack(hs)
     tangent_stack_hs = np.stack(tangent_hs)
     stack_hs_sq = stack_hs ** 2
-    tangent_stack_hs_sq = broadcast_like(tangent_stack_hs * 2 * stack_hs, stack_hs_sq)
+    tangent_stack_hs_sq = tangent_stack_hs * 2 * stack_hs
     list_append_stack_value = np.sum(stack_hs_sq)
     tangent_list_append_stack_value = np.sum(tangent_stack_hs_sq)
     return list_append_stack_value, tangent_list_append_stack_value

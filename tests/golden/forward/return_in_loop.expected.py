@@ -6,7 +6,7 @@ def jvp_return_in_loop(x, tangent_x):
     for _ in range(10):
         # acc = acc * 1.1
         acc_times_c = acc * 1.1
-        tangent_acc_times_c = broadcast_like(tangent_acc * 1.1, acc_times_c)
+        tangent_acc_times_c = tangent_acc * 1.1
         acc = acc_times_c
         tangent_acc = tangent_acc_times_c
         if np.sum(acc) > 5.0:

@@ -16,7 +16,7 @@ def jvp_rnn_loss(Wx, Wh, xs, target, tangent_Wx, tangent_Wh):
     h_minus_target = h - target
     tangent_h_minus_target = broadcast_like(tangent_h, h_minus_target)
     h_minus_target_sq = h_minus_target ** 2
-    tangent_h_minus_target_sq = broadcast_like(tangent_h_minus_target * 2 * h_minus_target, h_minus_target_sq)
+    tangent_h_minus_target_sq = tangent_h_minus_target * 2 * h_minus_target
     rnn_loss_value = np.sum(h_minus_target_sq)
     tangent_rnn_loss_value = np.sum(tangent_h_minus_target_sq)
     return rnn_loss_value, tangent_rnn_loss_value

@@ -4,7 +4,7 @@ def jvp_subscript_write(x, tangent_x):
     x_1 = x[1]
     tangent_x_1 = tangent_x[1]
     x_1_times_2 = x_1 * 2.0
-    tangent_x_1_times_2 = broadcast_like(tangent_x_1 * 2.0, x_1_times_2)
+    tangent_x_1_times_2 = tangent_x_1 * 2.0
     y[0] = x_1_times_2
     tangent_y = zeros_like_grad(y)
     tangent_y[0] = tangent_x_1_times_2
@@ -12,7 +12,7 @@ def jvp_subscript_write(x, tangent_x):
     x_slice = x[0:2]
     tangent_x_slice = tangent_x[0:2]
     x_slice_sq = x_slice ** 2
-    tangent_x_slice_sq = broadcast_like(tangent_x_slice * 2 * x_slice, x_slice_sq)
+    tangent_x_slice_sq = tangent_x_slice * 2 * x_slice
     y[1:3] = x_slice_sq
     tangent_y[1:3] = tangent_x_slice_sq
     # y[3] = y[0] + x[2]

@@ -497,6 +497,11 @@ SPECS += [
     # with the identity as hook, the hook's rule must be the identity's
     Spec(grad_hook, (case(Arr((3,)), np.positive), case(Arr((2, 3)), np.asarray))),
     Spec(math.copysign, _scalar("nonzero", "nonzero")),
+    Spec(support.undiagonal, (case(Arr((3,)), Arr((3, 3))),
+                              case(Arr((3,)), Arr((3, 4)), offset=1),
+                              case(Arr((2, 1)), Arr((2, 3, 3)), axis1=1, axis2=2))),
+    Spec(np.bincount, (case(np.array([0, 2, 2, 1]), weights=Arr((4,))),
+                       case(np.array([3, 0]), weights=Arr((2,)), minlength=6))),
     Spec(np.copysign, (case(Arr((2, 3), "nonzero"), Arr((3,), "nonzero")),)),
 ]
 

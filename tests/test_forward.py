@@ -100,3 +100,25 @@ def test_list_pop_keeps_the_tangent_list_in_step():
     _, tangent = sg.jvp(f, (x,), (t,))
     np.testing.assert_allclose(tangent, numerical_jvp(f, (x,), 0, t), rtol=1e-6)
     assert "tangent_items.pop()" in sg.source(f, mode="forward")
+
+
+def test_a_write_through_a_possible_view_is_refused_not_ignored():
+    def f(x):
+        y = x * 2.0
+        v = y.T
+        v[0] = x[1]
+        return np.sum(y)
+
+    with pytest.raises(sg.UnsupportedSyntaxError, match="view of another array"):
+        sg.jvp(f, (rng.standard_normal(3),), (rng.standard_normal(3),))
+
+
+def test_a_derivative_reaching_a_keyword_argument_without_a_rule_is_an_error():
+    def f(x):
+        return np.average(np.arange(3.0), weights=x * x)
+
+    x = rng.standard_normal(3)
+    with pytest.raises(sg.NoDerivativeError, match="average"):
+        sg.jvp(f, (x,), (x,))
+    with pytest.raises(sg.NoDerivativeError, match="average"):
+        sg.grad(f)(x)

@@ -1,10 +1,14 @@
 """Every rule of the table differentiated twice: the first case of each spec row, called from a
-generated wrapper function, through ``check_grads(order=2)`` (forward and reverse mode on the
-function, then on its generated ``jvp_f``). That needs each JVP and VJP expression to be made of
-operations that have rules themselves.
+generated wrapper function,
 
-``SECOND_ORDER_GAPS`` lists the rules whose derivative code sourcegrad cannot differentiate
-yet, with the reason; each is checked to still fail, so that a fix shows up here."""
+- through ``check_grads(order=2)`` (forward and reverse mode on the function, then on its
+  generated ``jvp_f``): each JVP expression must be made of operations with rules;
+- and forward mode over its generated ``grad_f`` (as ``sg.hessian`` does) against central
+  differences of ``grad_f``: each VJP expression must be made of operations with rules.
+
+``*_GAPS`` list the rules whose derivative code sourcegrad cannot differentiate yet, with the
+reason; each is checked to still fail with an error (never a wrong number passing silently),
+so that a fix shows up here."""
 
 import itertools
 import linecache
@@ -12,8 +16,9 @@ import linecache
 import numpy as np
 import pytest
 
+import sourcegrad as sg
 from sourcegrad.errors import SourcegradError
-from sourcegrad.testing import check_grads
+from sourcegrad.testing import bind_arguments, check_grads, checkable_params
 
 from .rule_specs import SPECS
 
@@ -29,19 +34,33 @@ SECOND_ORDER_GAPS = {
              "literal but whose condition broadcasts (a first-order bug, reported)",
 }
 
+# forward over reverse: helpers of VJP rules that have no rule of their own yet
+OVER_REVERSE_GAPS = {
+    **{name: "its VJP helper's source has constructs the transformer rejects" for name in (
+        "atleast_1d", "atleast_2d", "atleast_3d", "array", "asarray", "copy", "tile",
+        "repeat", "concatenate", "hstack", "vstack", "take", "take_along_axis", "sort",
+        "kron", "einsum", "linalg.norm", "math.hypot")},
+    "grad_hook": "the hook is a parameter of the wrapper here, and a local value is not "
+                 "callable in generated code",
+}
+
 _COUNTER = itertools.count()
 
 
-def _wrapper(primitive, n_args, keywords, symmetric):
+def _wrapper(primitive, n_args, keywords, symmetric, weighted=False):
     """``def apply_N(a0, a1, ..., axis): return prim(a0, a1, ..., axis=axis)`` with source
     that ``inspect`` can read; symmetric inputs are symmetrized first (such rules read one
     triangle, and random directions are not symmetric)."""
-    params = [f"a{i}" for i in range(n_args)] + list(keywords)
+    params = [f"a{i}" for i in range(n_args)] + [f"kw_{k}" for k in keywords]
     first = "(a0 + np.swapaxes(a0, -1, -2)) / 2" if symmetric else "a0"
     call = ", ".join([first] + [f"a{i}" for i in range(1, n_args)]
-                     + [f"{k}={k}" for k in keywords])
+                     + [f"{k}=kw_{k}" for k in keywords])
     name = f"apply_{next(_COUNTER)}"
-    text = f"def {name}({', '.join(params)}):\n    return prim({call})\n"
+    if weighted:  # a scalar output, for sg.grad: <prim(...), weights>
+        text = (f"def {name}({', '.join([*params, 'weights'])}):\n"
+                f"    return np.sum(prim({call}) * weights)\n")
+    else:
+        text = f"def {name}({', '.join(params)}):\n    return prim({call})\n"
     filename = f"<second-order check {name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     namespace = {"prim": primitive, "np": np}
@@ -64,5 +83,45 @@ def test_every_rule_has_a_second_derivative(spec):
         assert _check(spec)
 
 
-def test_the_gap_list_names_rules_of_the_table():
+def _check_over_reverse(spec):
+    args, kwargs = spec.cases[0].build(seed=0)
+    out = spec.primitive(*args, **kwargs)
+    weights = np.random.default_rng(1).standard_normal(np.shape(out))
+    fn = _wrapper(spec.primitive, len(args), list(kwargs), spec.symmetric, weighted=True)
+    all_args = [*args, *kwargs.values(), weights]
+    for i in checkable_params_positions(spec, args, kwargs):
+        check_grads(sg.grad(fn, wrt=i), all_args, modes=("fwd",), order=1)
+    return True
+
+
+def checkable_params_positions(spec, args, kwargs):
+    """Positions (in the wrapper's parameters) of the arguments the rule differentiates."""
+    params = checkable_params(spec.primitive, args, kwargs)
+    bound = bind_arguments(spec.primitive, args, kwargs)
+    values = [*args, *kwargs.values()]
+    chosen = []
+    for p in params:
+        value = bound.arguments[p]
+        parts = value if isinstance(value, tuple) else (value,)  # a variadic parameter
+        chosen += [i for i, v in enumerate(values) if any(v is part for part in parts)]
+    return chosen
+
+
+SCALAR_OUTPUT_SPECS = [s for s in SPECS
+                       if not isinstance(s.primitive(*s.cases[0].build(seed=0)[0],
+                                                     **s.cases[0].build(seed=0)[1]),
+                                         (list, tuple))]
+
+
+@pytest.mark.parametrize("spec", SCALAR_OUTPUT_SPECS, ids=[s.name for s in SCALAR_OUTPUT_SPECS])
+def test_forward_mode_over_every_rules_vjp(spec):
+    if spec.name in OVER_REVERSE_GAPS:
+        with pytest.raises((SourcegradError, AssertionError, ValueError, TypeError)):
+            _check_over_reverse(spec)
+    else:
+        assert _check_over_reverse(spec)
+
+
+def test_the_gap_lists_name_rules_of_the_table():
     assert set(SECOND_ORDER_GAPS) <= {s.name for s in SPECS}
+    assert set(OVER_REVERSE_GAPS) <= {s.name for s in SCALAR_OUTPUT_SPECS}

@@ -136,7 +136,7 @@ class Resolver:
             return Op(USER, callee=target, label=label,
                       args=_bind_user(target, call, self.parsed))
         return Op(UNKNOWN, callee=target, label=label,
-                  args={str(i): a for i, a in enumerate(call.args)})
+                  args=_unknown_args(call.args, call.keywords))
 
     def _method(self, call: ast.Call, func: ast.Attribute) -> Op:
         name = func.attr
@@ -145,7 +145,7 @@ class Resolver:
         if name == "append":
             return Op(DISPLAY, args={"0": call.args[0]} if call.args else {}, label="append")
         if name not in METHODS:
-            args = {"self": func.value, **{str(i): a for i, a in enumerate(call.args)}}
+            args = {"self": func.value, **_unknown_args(call.args, call.keywords)}
             return Op(UNKNOWN, label=f".{name}()", args=args)
         primitive, packs_varargs = METHODS[name]
         args = list(call.args)
@@ -158,8 +158,7 @@ class Resolver:
         rule = registry.lookup(primitive)
         if rule is None:
             return Op(NONDIFF) if registry.is_nondifferentiable(primitive) else Op(
-                UNKNOWN, callee=primitive, label=label,
-                args={str(i): a for i, a in enumerate(args)})
+                UNKNOWN, callee=primitive, label=label, args=_unknown_args(args, keywords))
         bound, varargs = self._bind(rule, args, keywords, label)
         return Op(RULE, rule=rule, args=bound, varargs=varargs, callee=primitive, label=label)
 
@@ -194,6 +193,14 @@ class Resolver:
             "the arguments the rule table documents, or register your own rule with "
             "`@sg.defvjp`.",
         )
+
+
+def _unknown_args(args: list[ast.expr], keywords: list[ast.keyword]) -> dict[str, ast.expr]:
+    """Every argument of a call without a rule, keyword ones included: a derivative reaching
+    any of them (``np.bincount(i, weights=x)``) must be an error, never a silent zero."""
+    out = {str(i): a for i, a in enumerate(args)}
+    out.update({kw.arg or f"**{i}": kw.value for i, kw in enumerate(keywords)})
+    return out
 
 
 def _bind_user(fn: FunctionType, call: ast.Call, parsed: Parsed) -> dict[str, ast.expr]:

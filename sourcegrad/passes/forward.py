@@ -23,6 +23,8 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..codegen import names as naming
 from ..codegen.inline import fold, inline, is_scalar_literal
 from ..codegen.known import fold_known
@@ -74,6 +76,8 @@ class ForwardMode:
         self.comment = comment
         self.tangent_names: dict[str, str] = {}
         self.scalars: set[str] = set()  # variables known to be scalars (passes/scalars.py)
+        # variables that may share memory with another array -> that array
+        self.views: dict[str, str] = {}
         self.state = _State()
         # per enclosing loop: the state at each of its breaks, and the break
         self.breaks: list[list[tuple[_State, ast.stmt]]] = []
@@ -240,10 +244,11 @@ class ForwardMode:
         if isinstance(target, ast.Tuple):
             return [stmt, *self._unpack(target, stmt.value, stmt)]
         var = target.id
+        op = self.resolver.classify(stmt.value)
+        self._note_view(var, op)
         if not self.activity.is_active(var):
             self._forget(var)
             return [stmt]
-        op = self.resolver.classify(stmt.value)
         if op.kind == USER:
             return self._user_call(stmt, op, var)
         if _is_pop(stmt.value) and isinstance(stmt.value.func.value, ast.Name):
@@ -253,6 +258,31 @@ class ForwardMode:
             self._forget(var)
             return [stmt]
         return [stmt, self._define(var, tangent_expr, stmt)]
+
+    def _note_view(self, var: str, op: Op) -> None:
+        """Remember variables that may share memory with another array (``y = x``,
+        ``y = x[0]``, ``y = x.T``...): writing into them would change that array too, which
+        tangents cannot follow."""
+        bases = [a.id for a in op.args.values() if isinstance(a, ast.Name)]
+        if bases and (op.kind in (COPY, SUBSCRIPT)
+                      or op.kind == RULE and op.callee in VIEW_PRIMITIVES):
+            self.views[var] = bases[0]
+        else:
+            self.views.pop(var, None)
+
+    def _refuse_write_through_view(self, var: str, stmt: ast.stmt,
+                                   value: ast.expr | None = None) -> None:
+        """A write into a possible view that a derivative would have to follow: refused."""
+        base = self.views.get(var)
+        if base is None:
+            return
+        if self.activity.is_active(var) or base in self.state.defined or (
+            value is not None and self._has_any_tangent(value)
+        ):
+            raise self.parsed.unsupported(
+                stmt, f"writing into `{var}`, which may be a view of another array (forward "
+                "mode cannot follow a write into shared memory)",
+                f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
 
     def _forget(self, var: str) -> None:
         self.state.defined.discard(var)
@@ -391,6 +421,7 @@ class ForwardMode:
 
     def _subscript_write(self, stmt: ast.Assign, target: ast.Subscript) -> list[ast.stmt]:
         var = stored_base(target)
+        self._refuse_write_through_view(var, stmt, stmt.value)
         if not self.activity.is_active(var):
             return []
         if var not in self.state.defined and not self.has_tangent(stmt.value):
@@ -403,6 +434,7 @@ class ForwardMode:
 
     def _augassign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
         var = stored_base(stmt.target)
+        self._refuse_write_through_view(var, stmt, stmt.value)
         if not self.activity.is_active(var) or not self.has_tangent(stmt.value):
             return []
         out = self._own(var, stmt)
@@ -454,6 +486,7 @@ class ForwardMode:
         value = stmt.value
         if is_add_at(value) and isinstance(value.args[0], ast.Name):
             target, index, addend = value.args
+            self._refuse_write_through_view(target.id, stmt, addend)
             if not self.activity.is_active(target.id) or not self.has_tangent(addend):
                 return []
             out = self._own(target.id, stmt)
@@ -511,6 +544,12 @@ class ForwardMode:
 
 
 # -- module helpers -------------------------------------------------------------------------
+# Primitives whose result may share memory with their argument.
+VIEW_PRIMITIVES = frozenset({
+    np.transpose, np.swapaxes, np.moveaxis, np.reshape, np.ravel, np.squeeze, np.expand_dims,
+    np.diagonal, np.broadcast_to, np.asarray, np.atleast_1d, np.atleast_2d, np.atleast_3d,
+    np.real, np.flip, np.fliplr, np.flipud,
+})
 def _apply_to_tangents(value: ast.expr, replacements: dict[int, ast.expr]) -> ast.expr:
     """``value`` (a call of a linear primitive) with each argument node (by ``id``) replaced:
     ``np.sum(x, axis=0)`` -> ``np.sum(tangent_x, axis=0)``."""

@@ -160,3 +160,25 @@ class copysign:
 
     def jvp_x1(t, ans, x1, x2):
         return broadcast_like(t * np.copysign(1.0, x1) * np.copysign(1.0, x2), ans)
+
+
+@rule(support.undiagonal)
+class undiagonal_rule:
+    """Writes ``cotangent`` onto a diagonal of zeros (``diagonal``'s and ``trace``'s VJP)."""
+
+    linear = True
+    nondiff = ("a", "offset", "axis1", "axis2")
+
+    def vjp_cotangent(g, ans, cotangent, a, offset=0, axis1=0, axis2=1):
+        return unbroadcast(np.diagonal(g, offset=offset, axis1=axis1, axis2=axis2), cotangent)
+
+
+@rule(np.bincount)
+class bincount:
+    """Linear in ``weights`` (``getitem``'s VJP scatters with it); the bins are integers."""
+
+    linear = True
+    nondiff = ("x", "minlength")
+
+    def vjp_weights(g, ans, x, weights=None, minlength=0):
+        return np.reshape(np.take(g, x), np.shape(weights))

@@ -332,6 +332,13 @@ def split_back(g, arrays, axis=0, promote=None):
     return [np.reshape(p, np.shape(x)) for p, x in zip(pieces, arrays, strict=True)]
 
 
+def join_back(pieces, arrays, axis=0, promote=None):
+    """The adjoint of ``split_back``: the pieces (one per array) joined the way ``arrays``
+    were, for second derivatives of ``concatenate``, ``hstack`` and ``vstack``."""
+    joined = [np.ravel(p) if axis is None else (promote or np.asarray)(p) for p in pieces]
+    return np.concatenate(joined, axis=0 if axis is None else axis)
+
+
 def reshape_each(g, arrays):
     """Cotangents of ``np.atleast_1d(*arrays)`` (and 2d, 3d): ``g`` reshaped back to each
     array's shape. ``g`` is one array when there was one array, else a tuple."""

@@ -16,9 +16,11 @@ from . import support
 from .registry import nondifferentiable, rule
 from .support import (
     broadcast_like,
+    join_back,
     matmul_vjp_x1,
     matmul_vjp_x2,
     reduce_like,
+    split_back,
     unbroadcast,
     unreduce,
 )
@@ -182,3 +184,67 @@ class bincount:
 
     def vjp_weights(g, ans, x, weights=None, minlength=0):
         return np.reshape(np.take(g, x), np.shape(weights))
+
+
+# -- the scatter helpers of shape rules: each is the adjoint of the primitive it undoes -----
+@rule(support.split_back)
+class split_back_rule:
+    linear = True
+    nondiff = ("arrays", "axis", "promote")
+
+    def vjp_cotangent(g, ans, cotangent, arrays, axis=0, promote=None):
+        return join_back(g, arrays, axis=axis, promote=promote)
+
+
+@rule(support.join_back)
+class join_back_rule:
+    linear = True
+    nondiff = ("arrays", "axis", "promote")
+
+    def vjp_pieces(g, ans, pieces, arrays, axis=0, promote=None):
+        return split_back(g, arrays, axis=axis, promote=promote)
+
+
+@rule(support.unstack_like)
+class unstack_like_rule:
+    linear = True
+    nondiff = ("obj",)
+
+    def vjp_cotangent(g, ans, cotangent, obj):
+        return np.reshape(np.array(g), np.shape(cotangent))
+
+
+@rule(support.untile)
+class untile_rule:
+    linear = True
+    nondiff = ("a", "reps")
+
+    def vjp_cotangent(g, ans, cotangent, a, reps):
+        return np.tile(g, reps)
+
+
+@rule(support.unrepeat)
+class unrepeat_rule:
+    linear = True
+    nondiff = ("a", "repeats", "axis")
+
+    def vjp_cotangent(g, ans, cotangent, a, repeats, axis=None):
+        return np.repeat(g, repeats, axis=axis)
+
+
+@rule(support.untake)
+class untake_rule:
+    linear = True
+    nondiff = ("a", "indices", "axis", "mode")
+
+    def vjp_cotangent(g, ans, cotangent, a, indices, axis=None, mode="raise"):
+        return np.take(g, indices, axis=axis, mode=mode)
+
+
+@rule(support.untake_along_axis)
+class untake_along_axis_rule:
+    linear = True
+    nondiff = ("arr", "indices", "axis")
+
+    def vjp_cotangent(g, ans, cotangent, arr, indices, axis=-1):
+        return np.take_along_axis(g, indices, axis=axis)

@@ -151,6 +151,16 @@ def stacked(x):
     return np.sum(np.stack(hs) ** 2)
 
 
+def stacked_twice(x):
+    """The list's gradient arrives from two uses: reverse mode adds lists with add_grads."""
+    hs = []
+    h = x
+    for _ in range(2):
+        h = np.tanh(h)
+        hs.append(h)
+    return np.sum(np.stack(hs) ** 2) + np.sum(np.concatenate(hs) ** 3)
+
+
 def calls_helper(x):
     return np.sum(corpus.helper(x) * x)
 
@@ -166,6 +176,7 @@ HESSIAN_CASES = {
     "branched_negative": (branched, (-np.abs(r(3)) - 0.1,)),
     "with_while": (with_while, (np.array([0.5, 0.3]),)),
     "stacked": (stacked, (r(3),)),
+    "stacked_twice": (stacked_twice, (r(2),)),
     "calls_helper": (calls_helper, (r(3),)),
 }
 

@@ -30,6 +30,7 @@ from ..codegen.inline import fold, inline, is_scalar_literal
 from ..codegen.known import fold_known
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
+from ..rules import support
 from .activity import Activity, is_add_at, is_append, stored_base, target_names
 from .desugar import assign, call, located, name
 
@@ -351,7 +352,10 @@ class ForwardMode:
             terms.append(term)
         total = terms[0]
         for term in terms[1:]:
-            total = ast.BinOp(left=total, op=ast.Add(), right=term)
+            if support.add_grads in rule.primitives:  # lists of tangents: `+` would concatenate
+                total = call("add_grads", total, term)
+            else:
+                total = ast.BinOp(left=total, op=ast.Add(), right=term)
         return fold(total)
 
     def _joint_tangent(self, rule, op: Op, ans: ast.expr, carried: dict[str, ast.expr]

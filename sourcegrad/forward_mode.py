@@ -56,6 +56,7 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
         mode = ForwardMode(parsed, form.resolver, form.activity, form.namer, provide,
                            pipeline.provenance_comments(parsed))
         mode.scalars = scalar_variables(form.fdef.body, set(form.params), form.resolver)
+        mode.temporaries = set(form.temporaries)
         result = mode.run(form.fdef, tuple(wrt))
     finally:
         _IN_PROGRESS.pop()

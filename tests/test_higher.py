@@ -11,6 +11,7 @@ from sourcegrad.testing import numerical_jacobian
 
 from . import corpus
 from .golden_functions import mlp_loss, rnn_loss
+from .test_reverse import CASES as CORPUS_CASES
 
 rng = np.random.default_rng(11)
 
@@ -287,3 +288,15 @@ def test_jacobian_of_a_float_argument_and_a_float_output():
     np.testing.assert_allclose(jac, np.cos(0.3 * x) * x)
     assert jac.shape == (3,)
     assert sg.jacobian(polynomial)(0.5) == pytest.approx(12 * 0.125 - 6 * 0.25 + 1.0 - 5.0)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS_CASES))
+def test_hessian_of_every_corpus_function(name):
+    """Forward mode over the generated gradient of every construct reverse mode supports."""
+    fn = getattr(corpus, name)
+    for args in CORPUS_CASES[name]:
+        for i, a in enumerate(args):
+            if isinstance(a, float) or isinstance(a, np.ndarray) and a.dtype.kind == "f":
+                hess = sg.hessian(fn, wrt=i)(*args)
+                expected = numerical_jacobian(sg.grad(fn, wrt=i), args, i)
+                np.testing.assert_allclose(hess, expected, rtol=1e-4, atol=1e-5)

@@ -79,6 +79,8 @@ class ForwardMode:
         self.scalars: set[str] = set()  # variables known to be scalars (passes/scalars.py)
         # variables that may share memory with another array -> that array
         self.views: dict[str, str] = {}
+        # names normalize introduced: each read once, so sharing memory with one is harmless
+        self.temporaries: set[str] = set()
         self.state = _State()
         # per enclosing loop: the state at each of its breaks, and the break
         self.breaks: list[list[tuple[_State, ast.stmt]]] = []
@@ -265,7 +267,7 @@ class ForwardMode:
         ``y = x[0]``, ``y = x.T``...): writing into them would change that array too, which
         tangents cannot follow."""
         bases = [a.id for a in op.args.values() if isinstance(a, ast.Name)]
-        if bases and (op.kind in (COPY, SUBSCRIPT)
+        if bases and bases[0] not in self.temporaries and (op.kind in (COPY, SUBSCRIPT)
                       or op.kind == RULE and op.callee in VIEW_PRIMITIVES):
             self.views[var] = bases[0]
         else:

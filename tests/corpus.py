@@ -294,3 +294,8 @@ def nondifferentiable_calls(x):
     noise = np.random.default_rng(0).standard_normal(len(x)) + np.random.rand(len(x)) * 0.0
     k = (n * 3) // 2 % 5
     return np.sum(x * (like + order + flags + rounded + noise + k)) + np.sum(base) * np.sum(x)
+
+
+def where_broadcast(y):
+    c = np.arange(12).reshape(3, 4) % 2 == 0
+    return np.sum(np.where(c, 0.0, y) * np.arange(12.0).reshape(3, 4))

@@ -27,6 +27,7 @@ CASES = {
     "attribute_store": ("x.flags.writeable", "assigning to an attribute"),
     "nested_import": ("import math", "`import`"),
     "generator_expression": ("sum(v * v for", "generator expression"),
+    "writes_through_view": ("v[0] = x[1]", "may be a view of `y`"),
 }
 
 
@@ -107,3 +108,16 @@ def test_bad_wrt_is_reported():
 def test_lambda_is_refused_with_advice():
     with pytest.raises(sg.UnsupportedSyntaxError, match="Define the function with `def`"):
         sg.grad(lambda x: x * x)
+
+
+def active_unknown_method(x):
+    return np.sum(x.conj())
+
+
+def test_method_without_rule_says_what_to_call_instead():
+    with pytest.raises(sg.NoDerivativeError) as info:
+        sg.grad(active_unknown_method)
+    message = str(info.value)
+    assert "the method `.conj()` has no derivative rule" in message
+    assert "np.conj(x, ...)" in message
+    assert "@sg.defvjp(." not in message

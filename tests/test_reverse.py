@@ -55,6 +55,7 @@ CASES = {
     "closure_function": [(r(2),)],
     "while_with_counter": [(r(2), 0), (r(2), 1), (r(2), 4)],
     "nondifferentiable_calls": [(np.array([0.3, -1.2, 2.6]),)],
+    "where_broadcast": [(r(4),)],
     "nested_def": [(r(3), r(3)), (np.abs(r(3)), np.abs(r(3))), (np.abs(r(3)), -np.abs(r(3)))],
 }
 

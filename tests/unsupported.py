@@ -84,3 +84,10 @@ def nested_import(x):
 
 def generator_expression(x):
     return sum(v * v for v in x)
+
+
+def writes_through_view(x):
+    y = np.zeros((3, 2))
+    v = y.T
+    v[0] = x[1]
+    return np.sum(y * x[0])

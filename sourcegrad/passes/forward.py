@@ -23,14 +23,13 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..codegen import names as naming
 from ..codegen.inline import fold, inline, is_scalar_literal
 from ..codegen.known import fold_known
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
 from ..rules import support
+from ..rules.methods import VIEW_PRIMITIVES
 from .activity import Activity, is_add_at, is_append, stored_base, target_names
 from .desugar import assign, call, located, name
 
@@ -551,11 +550,6 @@ class ForwardMode:
 
 # -- module helpers -------------------------------------------------------------------------
 # Primitives whose result may share memory with their argument.
-VIEW_PRIMITIVES = frozenset({
-    np.transpose, np.swapaxes, np.moveaxis, np.reshape, np.ravel, np.squeeze, np.expand_dims,
-    np.diagonal, np.broadcast_to, np.asarray, np.atleast_1d, np.atleast_2d, np.atleast_3d,
-    np.real, np.flip, np.fliplr, np.flipud,
-})
 def _apply_to_tangents(value: ast.expr, replacements: dict[int, ast.expr]) -> ast.expr:
     """``value`` (a call of a linear primitive) with each argument node (by ``id``) replaced:
     ``np.sum(x, axis=0)`` -> ``np.sum(tangent_x, axis=0)``."""

@@ -40,6 +40,7 @@ from ..frontend.resolve import (
     Resolver,
 )
 from ..frontend.source import Parsed
+from ..rules.methods import VIEW_PRIMITIVES
 from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import refold
@@ -115,6 +116,7 @@ class ReverseMode:
         core = body[:-1] if ret is not None else body
         output = ret.value if ret is not None else None
         self.placement = Placement(core, self.params)
+        self._refuse_writes_through_views(core)
         self._find_containers(core)
         # dry run: learn which values each adjoint reads
         saved_namer = copy.deepcopy(self.namer)
@@ -166,6 +168,34 @@ class ReverseMode:
 
     def grad_load(self, var: str) -> ast.Name:
         return name(self.grad(var))
+
+    def _refuse_writes_through_views(self, core: list[ast.stmt]) -> None:
+        """``v = y.T; v[0] = ...`` changes ``y`` too; the adjoint would treat ``v`` and ``y``
+        as separate values, so such a write is refused (flow-insensitively: any variable
+        that may be a view of another array, when either takes part in differentiation)."""
+        views: dict[str, str] = {}
+        for node in ast.walk(ast.Module(body=core, type_ignores=[])):
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                op = self.resolver.classify(node.value)
+                base = next(iter(op.args.values()), None)
+                if isinstance(base, ast.Name) and base.id not in self.temporaries and (
+                    op.kind in (COPY, SUBSCRIPT)
+                    or op.kind == RULE and op.callee in VIEW_PRIMITIVES
+                ):
+                    views[node.targets[0].id] = base.id
+        for node in ast.walk(ast.Module(body=core, type_ignores=[])):
+            target = node.targets[0] if isinstance(node, ast.Assign) else getattr(
+                node, "target", None) if isinstance(node, ast.AugAssign) else None
+            if not isinstance(target, ast.Subscript):
+                continue
+            var = stored_base(target)
+            base = views.get(var)
+            pair = {var, base}
+            if base and pair & self.activity.varied and pair & self.activity.useful:
+                raise self.parsed.unsupported(
+                    node, f"writing into `{var}`, which may be a view of `{base}` (the "
+                    "write would change both, and the gradient cannot follow shared memory)",
+                    f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
 
     def _find_containers(self, stmts: list[ast.stmt]) -> None:
         for stmt in ast.walk(ast.Module(body=stmts, type_ignores=[])):
@@ -520,7 +550,8 @@ class ReverseMode:
             if param not in rule.vjps:
                 raise self._no_rule(stmt, op, param)
             expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
-            partners = [a for p, a in op.differentiable_args().items() if p != param]
+            # every other operand, the condition of np.where included, must be a scalar
+            partners = [a for p, a in op.args.items() if p != param]
             if partners and all(self._is_scalar(a) for a in partners):
                 expr = without_unbroadcast(expr, arg)
             self._note_reads(stmt, [expr])
@@ -553,6 +584,8 @@ class ReverseMode:
             return []
         var = arg.id
         target = name(self.grad(var), True)
+        if isinstance(contribution, (ast.List, ast.Tuple)):
+            self.containers.add(var)  # a list of cotangents: added element by element
         if var not in self.defined:
             self.defined.add(var)
             if isinstance(contribution, ast.BinOp) or _is_fresh_call(contribution):
@@ -838,6 +871,11 @@ class ReverseMode:
             return self.parsed.no_derivative(
                 stmt, f"{label} has no derivative with respect to its argument `{param}`; "
                 "pass a constant there, or wrap it in `sg.stop_gradient(...)`.")
+        if label.startswith("."):  # a method of a value: no function to register a rule on
+            return self.parsed.no_derivative(
+                stmt, f"the method `{label}` has no derivative rule. Call the NumPy function "
+                f"instead (for example `np.{label.strip('.()')}(x, ...)`), or wrap the value in "
+                "a function of your own and register a rule for it with `@sg.defvjp`.")
         spelled = label if "." in label else getattr(op.callee, "__qualname__", label)
         params = _stub_parameters(op.callee, len(op.args))
         stub = (

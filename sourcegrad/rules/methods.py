@@ -95,3 +95,11 @@ nondifferentiable(
     math.floor, math.ceil, math.isnan, math.isinf, math.isfinite, math.trunc,
     builtins.sorted,
 )
+
+# NumPy functions whose result may share memory with their first argument: writing into
+# it writes into that argument too, which no derivative can follow.
+VIEW_PRIMITIVES = frozenset({
+    np.transpose, np.swapaxes, np.moveaxis, np.reshape, np.ravel, np.squeeze, np.expand_dims,
+    np.diagonal, np.broadcast_to, np.asarray, np.atleast_1d, np.atleast_2d, np.atleast_3d,
+    np.real, np.flip, np.fliplr, np.flipud,
+})

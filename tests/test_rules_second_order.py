@@ -30,8 +30,6 @@ SECOND_ORDER_GAPS = {
     "math.hypot": "its rule uses a generator expression",
     "linalg.norm": "its helper calls a function held in a local variable",
     "linalg.eigh": "reverse mode over its helper adds the tuple cotangent (w, v) with `+`",
-    "where": "reverse mode drops the unbroadcast of a where cotangent whose partner is a "
-             "literal but whose condition broadcasts (a first-order bug, reported)",
 }
 
 # forward over reverse: helpers of VJP rules that have no rule of their own yet

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import pipeline
+from . import cache, pipeline
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient
 
@@ -52,16 +52,30 @@ def _wrt_names(fun: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
 
 
 def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
-    names, single = _wrt_names(fun, wrt)
+    single = not isinstance(wrt, (tuple, list))
+    variant = ("value_and_grad" if with_value else "grad") + ("" if single else "-tuple")
+    (compiled,) = cache.derivative(
+        fun, wrt, variant, lambda: _wrt_names(fun, wrt)[0],
+        lambda names: (_transform(fun, names, with_value, single),),
+        finish=lambda compiled: _present_as(compiled, fun))
+    return compiled
+
+
+def _transform(fun: Callable, names: tuple[str, ...], with_value: bool, single: bool) -> Any:
     analysis = pipeline.analyse_reverse(fun, names)
     fdef = pipeline.grad_function_ast(analysis, with_value=with_value, single=single)
-    compiled = pipeline.compile_generated(analysis, fdef)
+    return pipeline.compile_generated(analysis, fdef)
+
+
+def _present_as(compiled: Any, fun: Callable) -> None:
+    """Give the generated function ``fun``'s signature, module and docstring; its source
+    (``inspect.getsource``, tracebacks, ``pdb``) stays the generated code."""
     functools.update_wrapper(compiled, fun, assigned=("__module__", "__doc__"), updated=())
-    compiled.__wrapped_fun__ = fun
     # not ``__wrapped__``: the generated function is code of its own, which ``inspect`` (and so
     # ``sg.grad(sg.grad(f))``) must read, not ``fun``'s
     del compiled.__wrapped__
-    return compiled
+    compiled.__signature__ = inspect.signature(fun)
+    compiled.__wrapped_fun__ = fun
 
 
 def grad(fun: Callable | None = None, wrt: Wrt = 0) -> Any:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from . import cache, debug
 from .codegen import printer
 from .codegen.names import Namer
 from .compile import compile_function
@@ -207,11 +208,22 @@ def compile_generated(analysis: Any, fdef: ast.FunctionDef) -> types.FunctionTyp
     helpers = {**HELPERS, **{k: v for k, v in analysis.callee_functions.items()
                              if not isinstance(v, CalleeDerivative)}}
     compiled = compile_function(source, fdef.name, fn.__globals__, cells, helpers,
-                                fn.__defaults__, fn.__kwdefaults__)
+                                fn.__defaults__, fn.__kwdefaults__,
+                                note=provenance(analysis, fdef, source))
     compiled.source = source
     compiled.dependencies = [v for v in analysis.callee_functions.values()
                              if not isinstance(v, CalleeDerivative)]
     return compiled
+
+
+def provenance(analysis: ReverseAnalysis, fdef: ast.FunctionDef, source: str
+               ) -> debug.Provenance:
+    """What adds the user's line to an exception raised inside the generated function."""
+    fn = analysis.parsed.fn
+    tree = analysis.parsed.tree
+    first = fn.__code__.co_firstlineno
+    lines = debug.line_map(fdef, source, first, tree.end_lineno or tree.lineno)
+    return debug.Provenance(fn, fdef.name, lines)
 
 
 def module_source(compiled: Any) -> str:
@@ -230,6 +242,12 @@ def module_source(compiled: Any) -> str:
 
 def split_functions(fn: Any, wrt: tuple[str, ...]) -> tuple[Any, Any]:
     """``forward_f(*args) -> (value, saved)`` and ``backward_f(cotangent, saved) -> grads``."""
+    forward, backward = cache.derivative(fn, tuple(wrt), "split", lambda: tuple(wrt),
+                                         lambda names: _split_functions(fn, names))
+    return forward, backward
+
+
+def _split_functions(fn: Any, wrt: tuple[str, ...]) -> tuple[Any, Any]:
     analysis = analyse_reverse(fn, wrt)
     forward_ast, backward_ast = split_function_asts(analysis)
     return compile_generated(analysis, forward_ast), compile_generated(analysis, backward_ast)

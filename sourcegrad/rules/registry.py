@@ -103,6 +103,20 @@ class Rule:
 RULES: dict[Any, Rule] = {}
 # Functions whose output carries no derivative (shape queries, constructors, argmax, ...).
 NONDIFF: dict[Any, str] = {}
+# Bumped by every change to RULES or NONDIFF (see ``changed``).
+_GENERATION = [0]
+
+
+def changed() -> None:
+    """Record that the table changed: cached derivatives made before are stale. Anything
+    that writes to RULES or NONDIFF calls this."""
+    _GENERATION[0] += 1
+
+
+def generation() -> int:
+    """A number that changes whenever the table does: a cheap check for the in-memory cache
+    (``table_version`` hashes every rule, too slow to ask on each request)."""
+    return _GENERATION[0]
 
 
 def _primitive_key(fn: Any) -> Any:
@@ -212,6 +226,7 @@ def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Ru
         for prim in primitives:
             RULES[_primitive_key(prim)] = record
             NONDIFF.pop(_primitive_key(prim), None)
+        changed()
         return record
 
     return register
@@ -222,6 +237,7 @@ def nondifferentiable(*functions: Any, reason: str = "") -> None:
     for fn in functions:
         if fn is not None:
             NONDIFF[_primitive_key(fn)] = reason
+    changed()
 
 
 def lookup(fn: Any) -> Rule | None:

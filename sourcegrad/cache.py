@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import linecache
 import marshal
 import os
 import stat
@@ -182,8 +183,7 @@ def source_text(fn: Any) -> str | None:
     code = getattr(fn, "__code__", None)
     if code is None:
         return None
-    import linecache
-
+    linecache.checkcache(code.co_filename)  # the file may have been edited (and reloaded)
     lines = linecache.getlines(code.co_filename, fn.__globals__)
     last = _last_line(code)
     if not lines or last > len(lines):
@@ -409,8 +409,6 @@ def _callee_index(entry: Entry, callees: list[tuple]) -> int | None:
 
 
 def _linecache_text(filename: str) -> tuple[str | None, str]:
-    import linecache
-
     entry = linecache.cache.get(filename)
     if entry is None or len(entry) != 4:
         return None, filename

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import linecache
+import re
 import textwrap
 import types
 from dataclasses import dataclass
 from typing import Any
 
 FACTORY = "_sourcegrad_factory"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
 _ERROR = "_sourcegrad_error"
 # a body line's line in the compiled text minus its line in the source: the factory's
@@ -54,7 +56,8 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     ``guarded`` wraps the body in the ``try`` that adds provenance notes (see the module
     docstring); the function then also refers to ``_sourcegrad_note``.
     """
-    free = tuple(sorted(set(free) | ({NOTE} if guarded else set())))
+    used = set(_IDENTIFIER.findall(source))  # keep the factory's header (seen in pdb) short
+    free = tuple(sorted({n for n in free if n in used} | ({NOTE} if guarded else set())))
     body = textwrap.indent(_guard(source) if guarded else source, "    ")
     text = f"def {FACTORY}({', '.join(free)}):\n{body}    return {name}\n"
     filename = pseudo_filename(name, text)

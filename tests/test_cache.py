@@ -1,0 +1,338 @@
+"""The cache of generated derivatives: memory hits, invalidation, the disk between processes.
+
+Cache hits are told from transformations by ``cache.STATS``, which counts each time a
+derivative is actually made. Gradients are compared with formulas written by hand.
+"""
+
+import importlib
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+import uuid
+
+import numpy as np
+import pytest
+
+import sourcegrad as sg
+from sourcegrad import cache
+from sourcegrad.rules import registry
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def cubic_sum(x):
+    return np.sum(x ** 3)
+
+
+def uses_helper(x):
+    return np.sum(helper_for_cache(x) * 2.0)
+
+
+def helper_for_cache(a):
+    return np.sin(a)
+
+
+@pytest.fixture
+def fresh_memory():
+    cache.clear_memory()
+    yield
+    cache.clear_memory()
+
+
+def write_module(directory, name, text):
+    path = directory / f"{name}.py"
+    path.write_text(textwrap.dedent(text))
+    pycache = directory / "__pycache__"
+    for stale in pycache.glob(f"{name}.*") if pycache.exists() else []:
+        stale.unlink()
+    return path
+
+
+def unique(prefix):
+    return f"{prefix}_{uuid.uuid4().hex[:8]}"
+
+
+def test_asking_again_returns_the_same_function_without_transforming(fresh_memory):
+    before = cache.STATS.transformations
+    first = sg.grad(cubic_sum)
+    assert cache.STATS.transformations == before + 1
+    again = sg.grad(cubic_sum)
+    assert again is first
+    assert cache.STATS.transformations == before + 1
+    x = np.array([1.0, -2.0])
+    np.testing.assert_allclose(again(x), 3 * x ** 2)
+
+
+def test_different_wrt_and_variants_are_different_entries(fresh_memory):
+    before = cache.STATS.transformations
+    sg.grad(cubic_sum, wrt=0)
+    sg.grad(cubic_sum, wrt=(0,))
+    sg.value_and_grad(cubic_sum)
+    assert cache.STATS.transformations == before + 3
+    value, grad = sg.value_and_grad(cubic_sum)(np.array([2.0]))
+    assert value == 8.0 and grad.tolist() == [12.0]
+    assert cache.STATS.transformations == before + 3
+
+
+def test_a_second_vjp_reuses_the_split_functions(fresh_memory):
+    x = np.array([0.5, 1.5])
+    sg.vjp(cubic_sum, x)
+    before = cache.STATS.transformations
+    _, pullback = sg.vjp(cubic_sum, x)
+    assert cache.STATS.transformations == before
+    np.testing.assert_allclose(pullback(1.0)[0], 3 * x ** 2)
+
+
+def test_editing_and_reloading_the_module_regenerates(tmp_path, monkeypatch, fresh_memory):
+    name = unique("edited")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    write_module(tmp_path, name, """
+        import numpy as np
+
+        def f(x):
+            return np.sum(x ** 2)
+    """)
+    module = importlib.import_module(name)
+    x = np.array([1.0, 3.0])
+    np.testing.assert_allclose(sg.grad(module.f)(x), 2 * x)
+    write_module(tmp_path, name, """
+        import numpy as np
+
+        def f(x):
+            return np.sum(np.sin(x) * 10.0)
+    """)
+    importlib.reload(module)
+    before = cache.STATS.transformations
+    np.testing.assert_allclose(sg.grad(module.f)(x), 10 * np.cos(x))
+    assert cache.STATS.transformations == before + 1
+
+
+def test_editing_a_callee_in_another_module_regenerates_the_caller(tmp_path, monkeypatch,
+                                                                   fresh_memory):
+    callee, caller = unique("callee"), unique("caller")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    write_module(tmp_path, callee, """
+        import numpy as np
+
+        def inner(a):
+            return a * a
+    """)
+    write_module(tmp_path, caller, f"""
+        import numpy as np
+        import {callee}
+
+        def outer(x):
+            return np.sum({callee}.inner(x))
+    """)
+    callee_module = importlib.import_module(callee)
+    caller_module = importlib.import_module(caller)
+    x = np.array([0.5, 2.0])
+    grad_outer = sg.grad(caller_module.outer)
+    np.testing.assert_allclose(grad_outer(x), 2 * x)
+    assert sg.grad(caller_module.outer) is grad_outer
+    write_module(tmp_path, callee, """
+        import numpy as np
+
+        def inner(a):
+            return np.exp(a) + 0.0
+    """)
+    importlib.reload(callee_module)
+    regenerated = sg.grad(caller_module.outer)
+    assert regenerated is not grad_outer
+    np.testing.assert_allclose(regenerated(x), np.exp(x))
+
+
+def test_changing_a_rule_regenerates(fresh_memory):
+    def root(x):
+        return np.sum(np.cbrt(x))
+
+    old = registry.RULES[np.cbrt]
+    first = sg.grad(root)
+    try:
+        @registry.rule(np.cbrt)
+        class cbrt:  # the same derivative, spelled differently
+            def vjp_x(g, ans, x):
+                return g / (3.0 * ans * ans)
+
+        second = sg.grad(root)
+        assert second is not first
+        assert "(3.0 * cbrt_x * cbrt_x)" in second.source
+        assert "(3.0 * cbrt_x * cbrt_x)" not in first.source
+        np.testing.assert_allclose(second(np.array([8.0])), [1 / 12])
+    finally:
+        registry.RULES[np.cbrt] = old
+        registry.changed()
+
+
+# -- the disk cache ---------------------------------------------------------------------------
+def run_python(script, cache_dir, extra_path=(), **env):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SOURCEGRAD")}
+    environment.update(env)
+    environment["SOURCEGRAD_CACHE_DIR"] = str(cache_dir)
+    environment["PYTHONPATH"] = os.pathsep.join([str(ROOT), *map(str, extra_path)])
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=environment,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+CALLER_SCRIPT = """
+    import json
+    import numpy as np
+    import sourcegrad as sg
+    from sourcegrad import cache
+    import {module}
+    x = np.array([0.25, 1.5, -2.0])
+    grad = sg.grad({module}.loss)(x)
+    print(json.dumps({{"grad": grad.tolist(), "transformations": cache.STATS.transformations,
+                      "disk_hits": cache.STATS.disk_hits}}))
+"""
+
+
+def test_a_new_process_loads_from_disk_without_transforming(tmp_path, private_cache_dir):
+    name = unique("diskmod")
+    write_module(tmp_path, name, """
+        import numpy as np
+
+        def scale(a, k=3.0):
+            return np.tanh(a) * k
+
+        def loss(x):
+            y = scale(x)
+            return np.sum(y * x)
+    """)
+    script = CALLER_SCRIPT.format(module=name)
+    x = np.array([0.25, 1.5, -2.0])
+    expected = 3 * (np.tanh(x) + x * (1 - np.tanh(x) ** 2))
+    first = json.loads(run_python(script, private_cache_dir, [tmp_path]))
+    assert first["transformations"] == 2  # loss, and scale as its callee
+    second = json.loads(run_python(script, private_cache_dir, [tmp_path]))
+    assert second["transformations"] == 0
+    assert second["disk_hits"] >= 1
+    np.testing.assert_allclose(first["grad"], expected)
+    np.testing.assert_allclose(second["grad"], expected)
+
+
+def test_an_entry_whose_callee_changed_is_stale(tmp_path, private_cache_dir):
+    name = unique("stalemod")
+    text = """
+        import numpy as np
+
+        def part(a):
+            return {body}
+
+        def loss(x):
+            return np.sum(part(x))
+    """
+    write_module(tmp_path, name, text.format(body="a * a"))
+    script = CALLER_SCRIPT.format(module=name)
+    run_python(script, private_cache_dir, [tmp_path])
+    write_module(tmp_path, name, text.format(body="np.sin(a) * 1.0"))
+    after = json.loads(run_python(script, private_cache_dir, [tmp_path]))
+    assert after["transformations"] >= 1
+    np.testing.assert_allclose(after["grad"], np.cos([0.25, 1.5, -2.0]))
+
+
+def test_concurrent_writers_of_one_entry_corrupt_nothing(tmp_path, private_cache_dir):
+    name = unique("racemod")
+    write_module(tmp_path, name, """
+        import numpy as np
+
+        def loss(x):
+            return np.sum(np.exp(x) * x)
+    """)
+    # Each process writes the same entry again and again while reading it back: a reader
+    # must only ever see a whole entry.
+    script = f"""
+        import numpy as np
+        import sourcegrad as sg
+        from sourcegrad import cache
+        import {name}
+        grad = sg.grad({name}.loss)
+        target, names, variant = {name}.loss, ("x",), "grad"
+        for _ in range(150):
+            cache._save(target, names, variant, (grad,))
+            loaded = cache._load(target, names, variant)
+            assert loaded is not None
+            x = np.array([0.3])
+            assert np.allclose(loaded[0](x), np.exp(x) * (1 + x))
+        print("ok")
+    """
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SOURCEGRAD")}
+    environment["SOURCEGRAD_CACHE_DIR"] = str(private_cache_dir)
+    environment["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(tmp_path)])
+    runs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], env=environment,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+        assert out.strip() == "ok"
+    assert [p.name for p in private_cache_dir.iterdir() if p.name.startswith(".tmp")] == []
+
+
+def test_a_corrupted_entry_is_ignored_and_rewritten(private_cache_dir, fresh_memory):
+    def quartic(x):
+        return np.sum(x ** 4)
+
+    sg.grad(quartic)
+    (entry,) = private_cache_dir.glob("*.sgc")
+    data = entry.read_bytes()
+    entry.write_bytes(data[: len(data) // 2] + b"garbage")
+    cache.clear_memory()
+    before = cache.STATS.transformations
+    x = np.array([1.0, 2.0])
+    np.testing.assert_allclose(sg.grad(quartic)(x), 4 * x ** 3)
+    assert cache.STATS.transformations == before + 1
+    cache.clear_memory()
+    hits = cache.STATS.disk_hits
+    np.testing.assert_allclose(sg.grad(quartic)(x), 4 * x ** 3)
+    assert cache.STATS.disk_hits == hits + 1  # the rewritten entry is whole again
+    assert cache.STATS.transformations == before + 1
+
+
+def test_an_unwritable_directory_falls_back_to_memory_with_one_warning(tmp_path, monkeypatch,
+                                                                        fresh_memory):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("SOURCEGRAD_CACHE_DIR", str(blocker / "cache"))
+
+    def first(x):
+        return np.sum(np.sin(x))
+
+    def second(x):
+        return np.sum(np.cos(x))
+
+    x = np.array([0.5])
+    with pytest.warns(cache.CacheWarning) as caught:
+        np.testing.assert_allclose(sg.grad(first)(x), np.cos(x))
+        np.testing.assert_allclose(sg.grad(second)(x), -np.sin(x))
+    assert len(caught) == 1
+    assert "memory" in str(caught[0].message)
+
+
+def test_a_directory_others_can_write_is_refused(tmp_path, monkeypatch, fresh_memory):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("SOURCEGRAD_CACHE_DIR", str(shared))
+
+    def square(x):
+        return np.sum(x * x)
+
+    with pytest.warns(cache.CacheWarning, match="other users can write"):
+        np.testing.assert_allclose(sg.grad(square)(np.array([3.0])), [6.0])
+    assert list(shared.iterdir()) == []
+
+
+def test_the_disk_cache_can_be_turned_off(private_cache_dir, monkeypatch, fresh_memory):
+    monkeypatch.setenv("SOURCEGRAD_CACHE", "0")
+
+    def cube(x):
+        return np.sum(x * x * x)
+
+    sg.grad(cube)
+    assert list(private_cache_dir.iterdir()) == []

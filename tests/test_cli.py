@@ -1,0 +1,266 @@
+"""The command line, run as users run it: ``python -m sourcegrad`` in a subprocess.
+
+Covers ``show`` (plain when piped, highlighted on request), ``emit`` (a module that runs with
+NumPy alone, passes ruff, is byte-identical from run to run, and matches the checked-in
+sample), ``emit --check``, and the exit status and message of each kind of failure.
+"""
+
+import importlib.util
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from sourcegrad import cli
+from sourcegrad.highlight import highlight, strip
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEMO = "samples/demo.py:loss"
+SAMPLE = ROOT / "samples" / "emitted" / "grad_loss.py"
+FORWARD_AVAILABLE = importlib.util.find_spec("sourcegrad.forward_mode") is not None
+
+
+def sourcegrad(*args, cache_dir, cwd=ROOT, **env):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SOURCEGRAD")}
+    environment.update(PYTHONPATH=str(ROOT), SOURCEGRAD_CACHE_DIR=str(cache_dir), **env)
+    return subprocess.run([sys.executable, "-m", "sourcegrad", *args], cwd=cwd,
+                          env=environment, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def user_file(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text(textwrap.dedent("""
+        import numpy as np
+
+        SCALE = 3.0
+        WEIGHTS = np.ones(2)
+
+
+        def part(a):
+            return np.sin(a) * SCALE
+
+
+        def loss(x, w=2.0):
+            return np.sum(part(x) * w)
+
+
+        def uses_array(x):
+            return np.sum(x * WEIGHTS)
+
+
+        def uses_try(x):
+            try:
+                y = np.log(x)
+            except ValueError:
+                y = x
+            return np.sum(y)
+    """))
+    return path
+
+
+def demo_gradient(w, b, x, y):
+    """The gradient of samples/demo.py's loss, written out by hand."""
+    prediction = np.tanh(x @ w + b)
+    d = 2 * (prediction - y) / prediction.size * (1 - prediction ** 2)
+    return x.T @ d, d.sum(axis=0)
+
+
+# -- show -------------------------------------------------------------------------------------
+def test_show_prints_the_generated_source_without_colour_when_piped(private_cache_dir):
+    done = sourcegrad("show", DEMO, "--wrt", "w,b", cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("def grad_loss(w, b, x, y):\n")
+    assert "return as_gradient(grad_w, w), as_gradient(grad_b, b)" in done.stdout
+    assert "\x1b[" not in done.stdout
+
+
+def test_show_highlights_on_request_and_only_adds_colour(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    cli.main(["show", DEMO])
+    plain = capsys.readouterr().out
+    cli.main(["show", DEMO, "--color", "always"])
+    coloured = capsys.readouterr().out
+    assert "\x1b[1;35mdef\x1b[0m" in coloured
+    assert strip(coloured) == plain
+
+
+def test_highlight_colours_tokens_and_keeps_the_text():
+    text = 'def f(x):\n    # a comment\n    return len("s") + 1.5  # tail\n'
+    coloured = highlight(text)
+    assert strip(coloured) == text
+    for token in ("def", "return", '"s"', "1.5", "# a comment", "len", "f"):
+        assert f"m{token}\x1b[0m" in coloured
+
+
+def test_forward_mode(private_cache_dir):
+    done = sourcegrad("show", DEMO, "--mode", "forward", cache_dir=private_cache_dir)
+    if FORWARD_AVAILABLE:
+        assert done.returncode == 0, done.stderr
+        assert "def jvp_loss(" in done.stdout
+    else:
+        assert done.returncode == 2
+        assert done.stderr.strip() == "sourcegrad: forward mode is not implemented yet"
+
+
+# -- emit -------------------------------------------------------------------------------------
+def test_the_checked_in_sample_is_what_emit_writes(tmp_path, private_cache_dir):
+    out = tmp_path / "grad_loss.py"
+    done = sourcegrad("emit", DEMO, "--wrt", "w,b", "-o", str(out), cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == SAMPLE.read_bytes(), (
+        "samples/emitted/grad_loss.py is stale: regenerate it with "
+        "`python -m sourcegrad emit samples/demo.py:loss --wrt w,b "
+        "-o samples/emitted/grad_loss.py`")
+
+
+def test_emit_is_byte_identical_with_and_without_the_disk_cache(tmp_path, private_cache_dir,
+                                                                user_file):
+    outputs = []
+    for run, env in enumerate([{"SOURCEGRAD_CACHE": "0"}, {}, {}]):
+        out = tmp_path / f"out{run}.py"
+        done = sourcegrad("emit", f"{user_file}:loss", "--wrt", "x,w", "-o", str(out),
+                          cache_dir=private_cache_dir, **env)
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_the_docstring_says_what_the_module_was_generated_from():
+    text = SAMPLE.read_text()
+    docstring = text.split('"""')[1]
+    for line in ("source file: samples/demo.py", "function:    loss", "wrt:         w, b",
+                 "mode:        reverse", "source hash: sha256:", "sourcegrad:  0.1.0"):
+        assert line in docstring
+
+
+def test_the_emitted_module_runs_with_numpy_alone(tmp_path):
+    isolated = tmp_path / "elsewhere"
+    isolated.mkdir()
+    shutil.copy(SAMPLE, isolated / "grad_loss.py")
+    script = textwrap.dedent("""
+        import importlib.util
+        import json
+        import sys
+        import numpy as np
+        assert importlib.util.find_spec("sourcegrad") is None, "sourcegrad is importable"
+        import grad_loss
+        rng = np.random.default_rng(5)
+        w, b = rng.standard_normal((3, 2)), rng.standard_normal(2)
+        x, y = rng.standard_normal((4, 3)), rng.standard_normal((4, 2))
+        gw, gb = grad_loss.grad_loss(w, b, x, y)
+        modules = sorted(m.split(".")[0] for m in sys.modules)
+        print(json.dumps({"gw": gw.tolist(), "gb": gb.tolist(), "modules": modules}))
+    """)
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    done = subprocess.run([sys.executable, "-I", "-c",
+                           f"import sys; sys.path.insert(0, {str(isolated)!r})\n" + script],
+                          cwd=isolated, env=environment, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    result = json.loads(done.stdout)
+    rng = np.random.default_rng(5)
+    w, b = rng.standard_normal((3, 2)), rng.standard_normal(2)
+    x, y = rng.standard_normal((4, 3)), rng.standard_normal((4, 2))
+    expected_w, expected_b = demo_gradient(w, b, x, y)
+    np.testing.assert_allclose(result["gw"], expected_w, rtol=1e-12)
+    np.testing.assert_allclose(result["gb"], expected_b, rtol=1e-12)
+    assert "sourcegrad" not in result["modules"]
+
+
+def test_emitted_modules_pass_ruff(tmp_path, private_cache_dir, user_file):
+    out = tmp_path / "grad_model.py"
+    done = sourcegrad("emit", f"{user_file}:loss", "-o", str(out), cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    for path in (out, SAMPLE):
+        lint = subprocess.run(["ruff", "check", "--isolated", "--no-cache", str(path)],
+                              capture_output=True, text=True, timeout=60)
+        assert lint.returncode == 0, lint.stdout
+
+
+def test_an_emitted_callee_and_constant_give_the_right_gradient(tmp_path, private_cache_dir,
+                                                                 user_file):
+    out = tmp_path / "grad_model.py"
+    sourcegrad("emit", f"{user_file}:loss", "--wrt", "x,w", "-o", str(out),
+               cache_dir=private_cache_dir)
+    text = out.read_text()
+    assert "SCALE = 3.0\n" in text
+    assert "def forward_part(" in text and "def backward_part(" in text
+    namespace = {}
+    exec(compile(text, str(out), "exec"), namespace)
+    x = np.array([0.3, -1.2, 2.0])
+    gx, gw = namespace["grad_loss"](x, 0.5)
+    np.testing.assert_allclose(gx, 3.0 * np.cos(x) * 0.5)
+    np.testing.assert_allclose(gw, np.sum(3.0 * np.sin(x)))
+    assert isinstance(gw, float)
+
+
+def test_emit_check_reports_the_largest_relative_error(private_cache_dir):
+    done = sourcegrad("emit", DEMO, "--wrt", "w,b", "--check", "--shapes", "w=3,2", "b=2",
+                      "x=5,3", "y=5,2", cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('"""The gradient of `loss`')
+    (report,) = done.stderr.splitlines()
+    assert report.startswith("check: largest relative error")
+    assert float(report.split(": ")[-1].split()[0]) < 1e-6
+
+
+def test_emit_check_needs_every_shape(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert cli.main(["emit", DEMO, "--check", "--shapes", "w=3,2"]) == 2
+    assert "needs a shape for 'b'" in capsys.readouterr().err
+
+
+# -- failures ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["show", "missing.py:loss"], "sourcegrad: no such file: missing.py\n"),
+    (["show", "samples/demo.py:nothing"],
+     "sourcegrad: samples/demo.py has no function named 'nothing'\n"),
+    (["show", DEMO, "--wrt", "w,q"],
+     "sourcegrad: loss has no parameter named 'q'; its parameters are w, b, x, y\n"),
+    (["show", "samples/demo.py"], "sourcegrad: expected FILE.py:FUNC, got 'samples/demo.py'\n"),
+])
+def test_usage_problems_get_one_line_and_status_2(arguments, message, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert cli.main(arguments) == 2
+    assert capsys.readouterr().err == message
+
+
+@pytest.mark.parametrize("arguments", [[], ["show"], ["show", DEMO, "--mode", "sideways"],
+                                       ["frobnicate", DEMO]])
+def test_argparse_usage_errors_exit_2(arguments, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(arguments)
+    assert exit_.value.code == 2
+    assert "usage: sourcegrad" in capsys.readouterr().err
+
+
+def test_usage_errors_exit_2_through_the_real_command(private_cache_dir):
+    done = sourcegrad("show", "missing.py:loss", cache_dir=private_cache_dir)
+    assert (done.returncode, done.stderr) == (2, "sourcegrad: no such file: missing.py\n")
+
+
+def test_a_function_that_cannot_be_differentiated_exits_1_with_file_and_line(
+        private_cache_dir, user_file):
+    done = sourcegrad("show", f"{user_file}:uses_try", cache_dir=private_cache_dir)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "is not supported" in done.stderr
+    try_line = user_file.read_text().splitlines().index("    try:") + 1
+    assert f'File "{user_file}", line {try_line}' in done.stderr
+    assert "try:" in done.stderr
+
+
+def test_emit_refuses_a_global_it_cannot_write(capsys, user_file):
+    assert cli.main(["emit", f"{user_file}:uses_array"]) == 1
+    captured = capsys.readouterr()
+    assert "`WEIGHTS`, a ndarray that cannot be written" in captured.err
+    assert captured.out == ""

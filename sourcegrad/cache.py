@@ -10,7 +10,8 @@ differentiated (and what that callee's module now holds under its name), and the
 (``registry.generation``) are unchanged.
 
 On disk, an entry is keyed by a hash of the function's source text, the parameter names
-differentiated, the variant, the rule table's version, sourcegrad's and Python's versions.
+differentiated, the variant, the rule table's version, sourcegrad's and Python's versions, and
+the sizes and times of the transformer's own files (so editing sourcegrad invalidates too).
 It holds each generated function's source, its compiled code (``marshal``) and what to
 re-link it with: helper names, the user's closure names, and for each differentiated callee
 its module, qualified name, the hash of its source (checked on load) and its own entry. So a
@@ -220,14 +221,42 @@ def _table_version() -> str:
     return _TABLE_VERSION[1]
 
 
+# The modules whose code decides what is generated: an edit to any of them (while developing
+# sourcegrad, or by installing another build of the same version) must not load stale code.
+_TRANSFORMER_DIRECTORIES = ("passes", "codegen", "frontend")
+_TRANSFORMER_FILES = ("pipeline.py", "compile.py", "debug.py", "cache.py", "api.py",
+                      "forward_mode.py", "rules/registry.py", "rules/methods.py")
+_FINGERPRINT: list[str] = []
+
+
+def _implementation_fingerprint() -> str:
+    """Names, sizes and modification times of the transformer's own files."""
+    if not _FINGERPRINT:
+        package = Path(__file__).parent
+        paths = [package / f for f in _TRANSFORMER_FILES]
+        for directory in _TRANSFORMER_DIRECTORIES:
+            with os.scandir(package / directory) as entries:
+                paths.extend(Path(e.path) for e in entries if e.name.endswith(".py"))
+        stamps = []
+        for path in sorted(paths):
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            stamps.append((path.relative_to(package).as_posix(), info.st_size, info.st_mtime_ns))
+        _FINGERPRINT.append(_digest(*stamps))
+    return _FINGERPRINT[0]
+
+
 def disk_key(fn: Any, names: tuple[str, ...], variant: str) -> str | None:
     text = source_text(fn)
     if text is None:
         return None
     from . import __version__
 
-    return _digest(FORMAT, __version__, sys.version, sys.implementation.cache_tag,
-                   fn.__module__, fn.__qualname__, text, names, variant, _table_version())
+    return _digest(FORMAT, __version__, _implementation_fingerprint(), sys.version,
+                   sys.implementation.cache_tag, fn.__module__, fn.__qualname__, text, names,
+                   variant, _table_version())
 
 
 # -- on disk --------------------------------------------------------------------------------

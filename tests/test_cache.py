@@ -336,3 +336,15 @@ def test_the_disk_cache_can_be_turned_off(private_cache_dir, monkeypatch, fresh_
 
     sg.grad(cube)
     assert list(private_cache_dir.iterdir()) == []
+
+
+def test_a_different_build_of_sourcegrad_does_not_load_the_entry(fresh_memory, monkeypatch):
+    def sine_sum(x):
+        return np.sum(np.sin(x))
+
+    sg.grad(sine_sum)
+    cache.clear_memory()
+    monkeypatch.setattr(cache, "_FINGERPRINT", ["another build of the transformer"])
+    before = cache.STATS.transformations
+    np.testing.assert_allclose(sg.grad(sine_sum)(np.array([0.4])), np.cos([0.4]))
+    assert cache.STATS.transformations == before + 1

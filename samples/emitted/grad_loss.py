@@ -16,8 +16,7 @@ import numpy as np
 def grad_loss(w, b, x, y):
     # prediction = np.tanh(x @ w + b)
     x_at_w = x @ w
-    x_at_w_plus_b = x_at_w + b
-    prediction = np.tanh(x_at_w_plus_b)
+    prediction = np.tanh(x_at_w + b)
     # return np.mean((prediction - y) ** 2)
     prediction_minus_y = prediction - y
     prediction_minus_y_sq = prediction_minus_y ** 2
@@ -25,7 +24,7 @@ def grad_loss(w, b, x, y):
     grad_loss_value = scalar_seed(loss_value)
     # return np.mean((prediction - y) ** 2)
     grad_prediction_minus_y_sq = unreduce(grad_loss_value, prediction_minus_y_sq) / reduced_count(prediction_minus_y_sq, loss_value)
-    grad_prediction_minus_y = unbroadcast(grad_prediction_minus_y_sq * 2 * prediction_minus_y, prediction_minus_y)
+    grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
     # prediction = np.tanh(x @ w + b)
     grad_x_at_w_plus_b = grad_prediction * (1 - prediction ** 2)
@@ -40,8 +39,8 @@ def grad_loss(w, b, x, y):
 
 def unbroadcast(g, x):
     """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
-    shape = np.shape(x)
-    if np.shape(g) == shape:
+    shape = _shape(x)
+    if _shape(g) == shape:
         return g
     extra = np.ndim(g) - len(shape)
     if extra > 0:
@@ -50,6 +49,13 @@ def unbroadcast(g, x):
     if stretched:
         g = np.sum(g, axis=stretched, keepdims=True)
     return g
+
+
+def _shape(x):
+    """``np.shape``, without its cost for Python numbers and arrays (the common cases)."""
+    if isinstance(x, (list, tuple)):
+        return np.shape(x)
+    return getattr(x, "shape", ())
 
 
 def unreduce(g, x, axis=None, keepdims=False):
@@ -119,6 +125,8 @@ def matmul_vjp_x2(g, x1, x2):
 
 def scalar_seed(value):
     """The cotangent 1 of a scalar output; ``sg.grad`` of anything else is an error."""
+    if type(value) is float:
+        return 1.0
     if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
         raise TypeError(
             f"sg.grad needs a function that returns a scalar, but it returned a value of "

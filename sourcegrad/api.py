@@ -54,8 +54,9 @@ def _wrt_names(fun: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
 def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
     single = not isinstance(wrt, (tuple, list))
     variant = ("value_and_grad" if with_value else "grad") + ("" if single else "-tuple")
+    request = tuple(wrt) if isinstance(wrt, list) else wrt  # hashable, for the memory cache
     (compiled,) = cache.derivative(
-        fun, wrt, variant, lambda: _wrt_names(fun, wrt)[0],
+        fun, request, variant, lambda: _wrt_names(fun, wrt)[0],
         lambda names: (_transform(fun, names, with_value, single),),
         finish=lambda compiled: _present_as(compiled, fun))
     return compiled

@@ -467,14 +467,27 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
     return tuple(functions)
 
 
+# variant -> the function that gives a callee's generated functions of that variant (through
+# this cache): how a disk entry re-links the callees its code calls
+_CALLEE_VARIANTS: dict[str, Callable[[Any, tuple[str, ...]], Any]] = {}
+
+
+def callee_variant(variant: str) -> Callable[[Callable], Callable]:
+    """Register the function that makes callees' derivatives of ``variant`` (``split`` for
+    reverse mode), so that entries calling them can be loaded from disk."""
+    def register(fetch: Callable) -> Callable:
+        _CALLEE_VARIANTS[variant] = fetch
+        return fetch
+    return register
+
+
 def _callee_functions(ref: tuple) -> tuple[Any, ...]:
     module, qualname, names, variant, digest = ref
     callee = _lookup(module, qualname)
-    if callee is None or variant != "split":
+    if callee is None or variant not in _CALLEE_VARIANTS:
         raise _Stale(qualname)
     text = source_text(callee)
     if text is None or _digest(text) != digest:
         raise _Stale(qualname)
-    from .pipeline import split_functions
-
-    return split_functions(callee, names)
+    functions = _CALLEE_VARIANTS[variant](callee, names)
+    return functions if isinstance(functions, tuple) else (functions,)

@@ -240,6 +240,7 @@ def module_source(compiled: Any) -> str:
     return "\n\n".join(fn.source for fn in seen)
 
 
+@cache.callee_variant("split")
 def split_functions(fn: Any, wrt: tuple[str, ...]) -> tuple[Any, Any]:
     """``forward_f(*args) -> (value, saved)`` and ``backward_f(cotangent, saved) -> grads``."""
     forward, backward = cache.derivative(fn, tuple(wrt), "split", lambda: tuple(wrt),

@@ -215,10 +215,17 @@ _TABLE_VERSION: list[Any] = [None, None]
 
 
 def _table_version() -> str:
-    """``registry.table_version()``, recomputed only when the table changed."""
+    """``registry.table_version()`` and the functions declared non-differentiable,
+    recomputed only when the table changed."""
     if _TABLE_VERSION[0] != registry.generation():
-        _TABLE_VERSION[:] = [registry.generation(), registry.table_version()]
+        nondiff = sorted(f"{getattr(f, '__module__', '')}.{_name(f)}" for f in registry.NONDIFF)
+        _TABLE_VERSION[:] = [registry.generation(),
+                             _digest(registry.table_version(), nondiff)]
     return _TABLE_VERSION[1]
+
+
+def _name(fn: Any) -> str:
+    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
 
 
 # The modules whose code decides what is generated: an edit to any of them (while developing

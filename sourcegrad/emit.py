@@ -57,7 +57,7 @@ class _Needs:
 
 def generated_functions(compiled: Any) -> list[Any]:
     """The generated function followed by every generated function it calls, in the order
-    first reached (as ``pipeline.module_source`` lists them)."""
+    first reached."""
     seen: list[Any] = []
     pending = [compiled]
     while pending:

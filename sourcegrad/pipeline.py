@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, debug
+from . import cache, debug, emit
 from .codegen import printer
 from .codegen.names import Namer
 from .compile import compile_function
@@ -229,15 +229,7 @@ def provenance(analysis: ReverseAnalysis, fdef: ast.FunctionDef, source: str
 def module_source(compiled: Any) -> str:
     """The generated function followed by every generated function it calls, in the order
     first reached: the text of a module that defines them all."""
-    seen: list[Any] = []
-    pending = [compiled]
-    while pending:
-        fn = pending.pop(0)
-        if any(fn is s for s in seen):
-            continue
-        seen.append(fn)
-        pending.extend(getattr(fn, "dependencies", []))
-    return "\n\n".join(fn.source for fn in seen)
+    return "\n\n".join(fn.source for fn in emit.generated_functions(compiled))
 
 
 @cache.callee_variant("split")

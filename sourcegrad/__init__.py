@@ -7,6 +7,7 @@ function a single node whose backward is its generated adjoint.
 
 from . import rules  # noqa: F401  (registers the derivative rules)
 from .api import grad, jvp, source, stop_gradient, value_and_grad, vjp
+from .cache import clear as clear_cache
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 from .higher import hessian, hvp, jacobian
 from .hooks import grad_hook
@@ -69,6 +70,7 @@ __all__ = [
     "SourcegradError",
     "UnsupportedSyntaxError",
     "__version__",
+    "clear_cache",
     "defjvp",
     "defvjp",
     "differentiable",

@@ -44,10 +44,10 @@ from pathlib import Path
 from typing import Any
 
 from .compile import NOTE, Compiled, link
-from .debug import Provenance
+from .debug import Landmarks, Provenance
 from .rules import registry
 
-FORMAT = b"sourcegrad-cache 1"
+FORMAT = b"sourcegrad-cache 2"
 
 
 @dataclass
@@ -135,6 +135,19 @@ def derivative(fun: Any, request: Hashable, variant: str,
 
 def clear_memory() -> None:
     _MEMORY.clear()
+
+
+def clear(disk: bool = True) -> None:
+    """Forget every derivative made: in memory, and (``disk``) the entries of the cache
+    directory, so that the next request transforms from scratch."""
+    clear_memory()
+    directory = cache_dir() if disk else None
+    if directory is not None:
+        for path in directory.glob("*.sgc"):
+            try:
+                path.unlink()
+            except OSError:
+                continue
 
 
 def _callee_entries(functions: tuple[Any, ...]) -> list[Entry]:
@@ -402,12 +415,12 @@ def _record(fn: Any, functions: tuple[Any, ...]) -> dict | None:
 def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str],
           callees: list[tuple]) -> dict | None:
     links: list[tuple] = []  # (free name, callee index, which of the callee's functions)
-    lines: tuple = ()
+    marks: tuple = ((), ())
     values = _closure_values(generated)
     for name in generated.__code__.co_freevars:
         value = values.get(name)
         if name == NOTE and isinstance(value, Provenance):
-            lines = tuple(sorted(value.lines.items()))
+            marks = (value.marks.comments, value.marks.statements)
         elif name in helpers and value is helpers[name] or name in user_cells:
             continue
         elif getattr(value, "_sourcegrad_entry", None) is not None:
@@ -426,7 +439,7 @@ def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str]
         entry, which = dep._sourcegrad_entry
         dependencies.append((_callee_index(entry, callees), which))
     return {"source": generated.source, "code": generated.__code__, "text": text,
-            "filename": filename, "links": tuple(links), "lines": lines,
+            "filename": filename, "links": tuple(links), "marks": marks,
             "dependencies": tuple(dependencies)}
 
 
@@ -464,7 +477,8 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
             own[name] = callee_functions[index][which]
         compiled = Compiled(part["code"], part["text"], part["filename"])
         if NOTE in part["code"].co_freevars:
-            own[NOTE] = Provenance(fn, part["code"].co_name, dict(part["lines"]))
+            own[NOTE] = Provenance(fn, part["code"].co_name, part["source"],
+                                   Landmarks(*part["marks"]))
         generated = link(compiled, fn.__globals__, cells, own, fn.__defaults__,
                          fn.__kwdefaults__)
         generated.source = part["source"]

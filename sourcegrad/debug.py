@@ -11,6 +11,7 @@ line, so a cached map stays right when the function moves within its file.
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 import types
 from collections.abc import Iterator
@@ -20,36 +21,56 @@ from .codegen.printer import is_comment
 from .compile import GUARDED_BODY_SHIFT
 
 
-def line_map(fdef: ast.FunctionDef, source: str, first: int, last: int) -> dict[int, int]:
-    """Line of ``source`` (the rendering of ``fdef``) -> user line, relative to ``first``.
+@dataclass(frozen=True)
+class Landmarks:
+    """The user lines (relative to the function's first line) of a generated function's
+    provenance comments and of its other statements (``None``: not located at a user
+    statement), each in source order: what ``line_map`` needs besides the source text.
+    Cheap to collect when compiling; the map itself is only worked out if an exception
+    needs it."""
 
-    Two kinds of landmarks, both in source order: each provenance comment (a statement in
-    ``fdef``, a ``# ...`` line in ``source``) carries the user line it quotes, and so does
-    each statement the passes located at a user statement (the rendering parses back to the
-    same statements minus the comments, so the two trees correspond one to one). A line
+    comments: tuple[int, ...]
+    statements: tuple[int | None, ...]
+
+
+def landmarks(fdef: ast.FunctionDef, first: int, last: int) -> Landmarks:
+    comments: list[int] = []
+    statements: list[int | None] = []
+    for stmt in _in_source_order(fdef.body):
+        user = getattr(stmt, "lineno", 0)
+        if is_comment(stmt):
+            comments.append(user - first)
+        else:
+            statements.append(user - first if first < user <= last else None)
+    return Landmarks(tuple(comments), tuple(statements))
+
+
+def line_map(source: str, marks: Landmarks) -> dict[int, int]:
+    """Line of ``source`` -> user line, relative to the function's first line.
+
+    Each provenance comment (a ``# ...`` line of ``source``) carries the user line it
+    quotes, and so does each statement the passes located at a user statement (the source
+    parses back to the generated statements minus the comments, in the same order). A line
     takes the line of the last landmark at or above it.
     """
-    ordered = list(_in_source_order(fdef.body))
-    comments = [s for s in ordered if is_comment(s)]
-    statements = [s for s in ordered if not is_comment(s)]
     rendered = ast.parse(source).body[0]
     assert isinstance(rendered, ast.FunctionDef)
     rendered_statements = list(_in_source_order(rendered.body))
     comment_lines = [n for n, text in enumerate(source.splitlines(), 1)
                      if text.lstrip().startswith("#")]
-    if len(statements) != len(rendered_statements) or len(comments) != len(comment_lines):
+    if len(marks.statements) != len(rendered_statements) or len(marks.comments) != len(
+            comment_lines):
         return {}
-    landmarks = dict(zip(comment_lines, (c.lineno for c in comments), strict=True))
-    for gen, out in zip(statements, rendered_statements, strict=True):
-        user = getattr(gen, "lineno", 0)
-        if first < user <= last:
-            landmarks[out.lineno] = user
+    found = dict(zip(comment_lines, marks.comments, strict=True))
+    for user, out in zip(marks.statements, rendered_statements, strict=True):
+        if user is not None:
+            found[out.lineno] = user
     mapped: dict[int, int] = {}
     current = None
     for line in range(1, len(source.splitlines()) + 1):
-        current = landmarks.get(line, current)
+        current = found.get(line, current)
         if current is not None:
-            mapped[line] = current - first
+            mapped[line] = current
     return mapped
 
 
@@ -69,7 +90,13 @@ class Provenance:
 
     user_function: types.FunctionType
     generated_name: str
-    lines: dict[int, int]  # generated source line -> user line - first line of the function
+    source: str  # the generated function's source
+    marks: Landmarks
+
+    @functools.cached_property
+    def lines(self) -> dict[int, int]:
+        """Generated source line -> user line - the function's first line."""
+        return line_map(self.source, self.marks)
 
     def __call__(self, error: BaseException) -> None:
         traceback = error.__traceback__

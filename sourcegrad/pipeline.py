@@ -221,9 +221,8 @@ def provenance(analysis: ReverseAnalysis, fdef: ast.FunctionDef, source: str
     """What adds the user's line to an exception raised inside the generated function."""
     fn = analysis.parsed.fn
     tree = analysis.parsed.tree
-    first = fn.__code__.co_firstlineno
-    lines = debug.line_map(fdef, source, first, tree.end_lineno or tree.lineno)
-    return debug.Provenance(fn, fdef.name, lines)
+    marks = debug.landmarks(fdef, fn.__code__.co_firstlineno, tree.end_lineno or tree.lineno)
+    return debug.Provenance(fn, fdef.name, source, marks)
 
 
 def module_source(compiled: Any) -> str:

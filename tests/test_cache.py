@@ -348,3 +348,16 @@ def test_a_different_build_of_sourcegrad_does_not_load_the_entry(fresh_memory, m
     before = cache.STATS.transformations
     np.testing.assert_allclose(sg.grad(sine_sum)(np.array([0.4])), np.cos([0.4]))
     assert cache.STATS.transformations == before + 1
+
+
+def test_clear_cache_forgets_memory_and_disk(private_cache_dir, fresh_memory):
+    def tanh_sum(x):
+        return np.sum(np.tanh(x))
+
+    sg.grad(tanh_sum)
+    assert list(private_cache_dir.glob("*.sgc"))
+    sg.clear_cache()
+    assert not list(private_cache_dir.glob("*.sgc"))
+    before = cache.STATS.transformations
+    np.testing.assert_allclose(sg.grad(tanh_sum)(np.array([0.2])), 1 - np.tanh([0.2]) ** 2)
+    assert cache.STATS.transformations == before + 1

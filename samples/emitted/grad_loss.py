@@ -58,16 +58,35 @@ def _shape(x):
     return getattr(x, "shape", ())
 
 
+def _ndim(x):
+    return x.ndim if isinstance(x, np.ndarray) else np.ndim(x)
+
+
 def unreduce(g, x, axis=None, keepdims=False):
     """Spread the cotangent of a reduction over ``axis`` back over the shape of ``x``."""
-    if axis is not None and not keepdims:
+    if axis is None:
+        return _spread_scalar(g, _shape(x))
+    if not keepdims:
         g = np.expand_dims(g, axis)
     return np.broadcast_to(g, np.shape(x))
 
 
+def _spread_scalar(g, shape):
+    """``np.broadcast_to(g, shape)`` for a one-element ``g``: a read-only view that repeats
+    it, made without ``broadcast_to``'s generality (a full reduction's cotangent is the
+    common case: the last operation of a loss)."""
+    g = np.asarray(g)
+    if g.size != 1:
+        return np.broadcast_to(g, shape)
+    view = np.ndarray(shape, g.dtype, g.reshape(()), 0, (0,) * len(shape))
+    view.flags.writeable = False
+    return view
+
+
 def reduced_count(x, ans):
     """How many elements of ``x`` were reduced into each element of ``ans``."""
-    return np.size(x) // max(np.size(ans), 1)
+    size = x.size if isinstance(x, np.ndarray) else np.size(x)
+    return size // max(ans.size if isinstance(ans, np.ndarray) else np.size(ans), 1)
 
 
 def zeros_like_grad(x):
@@ -85,6 +104,10 @@ def zeros_like_grad(x):
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
     a read-only broadcast view."""
+    if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and (
+        g.shape == x.shape and g.flags.writeable and g.base is None
+    ):
+        return g  # the common case: a fresh float array of the right shape
     if g is None:
         return zeros_like_grad(x)
     if isinstance(x, (list, tuple)):
@@ -117,8 +140,11 @@ def _as_matrices(g, x1, x2):
 
 def matmul_vjp_x2(g, x1, x2):
     """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
-    if np.ndim(x1) == 2 and np.ndim(x2) == 2:
+    n1, n2 = _ndim(x1), _ndim(x2)
+    if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
         return np.transpose(x1) @ g
+    if n1 == 1 and n2 == 2:
+        return np.outer(x1, g)
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
@@ -127,6 +153,8 @@ def scalar_seed(value):
     """The cotangent 1 of a scalar output; ``sg.grad`` of anything else is an error."""
     if type(value) is float:
         return 1.0
+    if isinstance(value, np.floating):
+        return value.dtype.type(1.0)
     if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
         raise TypeError(
             f"sg.grad needs a function that returns a scalar, but it returned a value of "

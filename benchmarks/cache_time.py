@@ -1,0 +1,110 @@
+"""How long it takes to get a derivative: transformed cold, from memory, from disk.
+
+    python -m benchmarks.cache_time
+
+The function is the 30-line ``benchmarks.transform_subject.subject`` that
+``benchmarks.transform_time`` compares against tangent-ad.
+
+Targets (issue 4): cold under 30 ms, from memory under 20 us, from disk in a new process
+under 3 ms. Also measures what the provenance ``try`` around generated code costs a call.
+Medians of repeats; a script, not a test (timings depend on the machine).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+
+import sourcegrad as sg
+from benchmarks.transform_subject import WRT, subject
+from sourcegrad import cache, compile, pipeline
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cold(repeats: int = 7) -> tuple[float, float]:
+    """Seconds to transform and compile, the first time in this process and then (rule
+    expressions parsed, imports warm) the median."""
+    os.environ["SOURCEGRAD_CACHE"] = "0"
+    times = []
+    for _ in range(repeats + 1):
+        cache.clear_memory()
+        start = time.perf_counter()
+        sg.grad(subject, wrt=WRT)
+        times.append(time.perf_counter() - start)
+    del os.environ["SOURCEGRAD_CACHE"]
+    return times[0], statistics.median(times[1:])
+
+
+def memory(number: int = 20000, repeats: int = 7) -> float:
+    sg.grad(subject, wrt=WRT)
+    runs = timeit.repeat(lambda: sg.grad(subject, wrt=WRT), number=number, repeat=repeats)
+    return statistics.median(runs) / number
+
+
+def disk_once() -> None:
+    """In a fresh process: time one request that the disk cache answers."""
+    start = time.perf_counter()
+    sg.grad(subject, wrt=WRT)
+    elapsed = time.perf_counter() - start
+    assert cache.STATS.transformations == 0 and cache.STATS.disk_hits == 1, cache.STATS
+    print(elapsed)
+
+
+def disk(repeats: int = 7) -> float:
+    with tempfile.TemporaryDirectory() as directory:  # a cache of its own, filled once
+        env = {**os.environ, "SOURCEGRAD_CACHE_DIR": directory, "PYTHONPATH": str(ROOT)}
+        env.pop("SOURCEGRAD_CACHE", None)
+        fill = "from benchmarks import cache_time; cache_time.fill()"
+        subprocess.run([sys.executable, "-c", fill], env=env, cwd=ROOT, check=True)
+        times = []
+        for _ in range(repeats):
+            done = subprocess.run([sys.executable, "-c",
+                                   "from benchmarks import cache_time; cache_time.disk_once()"],
+                                  env=env, cwd=ROOT, check=True, capture_output=True, text=True)
+            times.append(float(done.stdout))
+    return statistics.median(times)
+
+
+def fill() -> None:
+    sg.grad(subject, wrt=WRT)
+
+
+def guard_overhead(number: int = 200000, repeats: int = 7) -> tuple[float, float]:
+    """Seconds per call of a tiny generated function without and with the provenance try."""
+    source = "def tiny(x):\n    y = x + 1.0\n    return y * 2.0\n"
+    plain = compile.compile_function(source, "tiny", {}, {}, {})
+    guarded = compile.compile_function(source, "tiny", {}, {}, {}, note=lambda error: None)
+    results = []
+    for fn in (plain, guarded):
+        runs = timeit.repeat(lambda fn=fn: fn(1.0), number=number, repeat=repeats)
+        results.append(statistics.median(runs) / number)
+    return results[0], results[1]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        os.environ["SOURCEGRAD_CACHE_DIR"] = directory  # leave the user's cache alone
+        report()
+
+
+def report() -> None:
+    lines = len(pipeline.parse_function(subject).tree.body)
+    first, warm = cold()
+    print(f"function: {lines} statements, wrt {len(WRT)} parameters")
+    print(f"cold transform (first in process): {first * 1e3:8.2f} ms")
+    print(f"cold transform (median, warm):     {warm * 1e3:8.2f} ms   target < 30 ms")
+    print(f"from memory:                       {memory() * 1e6:8.2f} us   target < 20 us")
+    print(f"from disk, new process:            {disk() * 1e3:8.2f} ms   target < 3 ms")
+    plain, guarded = guard_overhead()
+    print(f"call without / with provenance try: {plain * 1e9:.0f} ns / {guarded * 1e9:.0f} ns")
+
+
+if __name__ == "__main__":
+    main()

@@ -10,13 +10,18 @@ Compiling is two steps, so that the on-disk cache can store the first one's resu
 ``compile_factory`` (source text -> a code object, the expensive part) and ``link`` (code
 object + the user's globals, cells and helpers -> a function, cheap).
 
-When a ``Provenance`` is given, the body is wrapped in ``try: ... except`` that adds a note
-naming the user's line to any exception raised inside. Since Python 3.11 a ``try`` costs
-nothing until something is raised, so the generated code runs as fast as without it.
+When a ``note`` is given, the compiled body is wrapped in ``try: ... except`` that calls it
+with any exception raised inside (to add a note naming the user's line). Since Python 3.11 a
+``try`` costs nothing until something is raised, so the generated code runs as fast as
+without it. The wrapping is done on the AST, not in the text: ``linecache`` (so ``inspect``,
+tracebacks, ``pdb``, and sourcegrad itself when it differentiates generated code again)
+sees exactly the generated source, and its line numbers are the code's.
 """
 
 from __future__ import annotations
 
+import ast
+import copy
 import hashlib
 import linecache
 import re
@@ -29,9 +34,9 @@ FACTORY = "_sourcegrad_factory"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
 _ERROR = "_sourcegrad_error"
-# a body line's line in the compiled text minus its line in the source: the factory's
-# ``def`` line and the ``try:`` line
-GUARDED_BODY_SHIFT = 2
+# a line's number in the compiled text minus its number in the generated source: the
+# factory's ``def`` line
+BODY_SHIFT = 1
 
 
 @dataclass(frozen=True)
@@ -58,11 +63,14 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     """
     used = set(_IDENTIFIER.findall(source))  # keep the factory's header (seen in pdb) short
     free = tuple(sorted({n for n in free if n in used} | ({NOTE} if guarded else set())))
-    body = textwrap.indent(_guard(source) if guarded else source, "    ")
+    body = textwrap.indent(source, "    ")
     text = f"def {FACTORY}({', '.join(free)}):\n{body}    return {name}\n"
     filename = pseudo_filename(name, text)
     register_lines(filename, text)
-    module_code = compile(text, filename, "exec")
+    tree = ast.parse(text, filename)
+    if guarded:
+        _guard(tree, name)
+    module_code = compile(tree, filename, "exec")
     factory_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts
                  if isinstance(c, types.CodeType) and c.co_name == name)
@@ -74,25 +82,28 @@ def register_lines(filename: str, text: str) -> None:
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
 
 
-def _guard(source: str) -> str:
-    """``source`` with its body inside ``try``/``except`` adding a note. A line of the body
-    lands at ``GUARDED_BODY_SHIFT`` lines below its line in ``source``."""
-    lines = source.splitlines(True)
-    header = _header_length(lines)
-    body = "".join(lines[header:])
-    handler = (f"    except Exception as {_ERROR}:\n"
-               f"        {NOTE}({_ERROR})\n"
-               "        raise\n")
-    guarded = "".join(lines[:header]) + "    try:\n" + textwrap.indent(body, "    ") + handler
-    return guarded
+_HANDLER = ast.parse(f"try:\n    pass\nexcept Exception as {_ERROR}:\n"
+                     f"    {NOTE}({_ERROR})\n    raise\n").body[0]
 
 
-def _header_length(lines: list[str]) -> int:
-    """How many lines the ``def`` header takes (generated headers end with ``):``)."""
-    for i, line in enumerate(lines):
-        if line.rstrip().endswith(":"):
-            return i + 1
-    raise ValueError("generated source has no function header")
+def _guard(tree: ast.Module, name: str) -> None:
+    """Put the body of the function ``name`` (inside the factory) in ``try``/``except``
+    calling ``_sourcegrad_note``. The ``try`` sits on the body's first line and the handler
+    on its last, so every line number of the body stays that of the text."""
+    factory = tree.body[0]
+    assert isinstance(factory, ast.FunctionDef)
+    fdef = next(s for s in factory.body if isinstance(s, ast.FunctionDef) and s.name == name)
+    guard = copy.deepcopy(_HANDLER)
+    assert isinstance(guard, ast.Try)
+    guard.body = fdef.body
+    first, last = fdef.body[0].lineno, fdef.body[-1].end_lineno or fdef.body[-1].lineno
+    for node in ast.walk(guard.handlers[0]):
+        if hasattr(node, "lineno"):
+            node.lineno = node.end_lineno = last
+            node.col_offset = node.end_col_offset = 0
+    guard.lineno, guard.end_lineno = first, last
+    guard.col_offset, guard.end_col_offset = fdef.body[0].col_offset, 0
+    fdef.body = [guard]
 
 
 def link(compiled: Compiled, user_globals: dict[str, Any],
@@ -125,4 +136,6 @@ def compile_function(source: str, name: str, user_globals: dict[str, Any],
     compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None)
     if note is not None:
         helpers = {**helpers, NOTE: note}
+        # differentiating generated code again: its own note is not the new function's
+        cells = {k: v for k, v in cells.items() if k != NOTE}
     return link(compiled, user_globals, cells, helpers, defaults, kwdefaults)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .codegen.printer import is_comment
-from .compile import GUARDED_BODY_SHIFT
+from .compile import BODY_SHIFT
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class Provenance:
         traceback = error.__traceback__
         if traceback is None:
             return
-        source_line = traceback.tb_lineno - GUARDED_BODY_SHIFT  # this frame's failing line
+        source_line = traceback.tb_lineno - BODY_SHIFT  # this frame's failing line
         relative = self.lines.get(source_line)
         if relative is None:
             return

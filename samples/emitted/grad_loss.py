@@ -59,7 +59,11 @@ def _shape(x):
 
 
 def _ndim(x):
-    return x.ndim if isinstance(x, np.ndarray) else np.ndim(x)
+    return x.ndim if type(x) is np.ndarray else np.ndim(x)
+
+
+def _transposed(x):
+    return x.T if type(x) is np.ndarray else np.transpose(x)
 
 
 def unreduce(g, x, axis=None, keepdims=False):
@@ -142,7 +146,7 @@ def matmul_vjp_x2(g, x1, x2):
     """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
     n1, n2 = _ndim(x1), _ndim(x2)
     if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
-        return np.transpose(x1) @ g
+        return _transposed(x1) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
     gm, x1m, x2m = _as_matrices(g, x1, x2)

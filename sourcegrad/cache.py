@@ -4,8 +4,8 @@
 derivative of ``fun``: ``grad`` / ``value_and_grad`` (api.py) or ``split`` (the forward and
 backward functions of ``sg.vjp`` and of differentiated callees, pipeline.py).
 
-In memory, an entry is found by the function object and the request as the caller spelled
-it, and stays valid while the function's code object, the code of every user function it
+In memory, an entry is kept on the function object, found by the request as the caller
+spelled it, and stays valid while the function's code object, the code of every user function it
 differentiated (and what that callee's module now holds under its name), and the rule table
 (``registry.generation``) are unchanged.
 
@@ -27,6 +27,7 @@ since loading from it would run their code.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import inspect
 import linecache
@@ -37,7 +38,6 @@ import sys
 import tempfile
 import types
 import warnings
-import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +56,7 @@ class Stats:
 
     transformations: int = 0
     memory_hits: int = 0
+    record_hits: int = 0  # made again from a record kept in memory (same source)
     disk_hits: int = 0
     disk_writes: int = 0
 
@@ -78,16 +79,25 @@ class Entry:
     functions: tuple[Any, ...]
     code: types.CodeType
     generation: int
+    epoch: int
     callees: list[Entry] = field(default_factory=list)  # entries of differentiated callees
     guards: list[tuple[Callable[[], Any], Any]] = field(default_factory=list)
 
     def valid(self) -> bool:
         return (self.fun.__code__ is self.code and registry.generation() == self.generation
+                and self.epoch == _EPOCH[0]
                 and all(getter() is seen for getter, seen in self.guards)
                 and all(callee.valid() for callee in self.callees))
 
 
-_MEMORY: weakref.WeakKeyDictionary[Any, dict[Hashable, Entry]] = weakref.WeakKeyDictionary()
+# An entry is kept in the user function's own ``__dict__``, so that it lives and dies with
+# the function (a function defined and differentiated in a loop leaves nothing behind).
+_ATTRIBUTE = "_sourcegrad_derivatives"
+_EPOCH = [0]  # bumped by clear_memory: entries of earlier epochs are ignored
+# disk key -> record (what the disk stores): a function made again from the same source,
+# such as a nested function defined anew in a loop, is re-linked instead of transformed
+_RECORDS: collections.OrderedDict[str, dict] = collections.OrderedDict()
+_RECORDS_KEPT = 256
 
 
 def derivative(fun: Any, request: Hashable, variant: str,
@@ -100,41 +110,47 @@ def derivative(fun: Any, request: Hashable, variant: str,
     that a memory hit needs no work; ``names`` turns it into parameter names, only on a miss.
     ``finish`` is applied once to each function made or loaded.
     """
+    memo = _memo(fun)
     key = (request, variant)
     try:
-        entry = _MEMORY[fun][key]
-    except (KeyError, TypeError):
-        entry = None
+        entry = memo.get(key) if memo is not None else None
+    except TypeError:  # an unhashable request
+        entry = memo = None
     if entry is not None and entry.valid():
         STATS.memory_hits += 1
         return entry.functions
     target = inspect.unwrap(fun)
     resolved = names()
     generation = registry.generation()
-    functions = _load(target, resolved, variant)
+    functions = _reuse(target, resolved, variant)
     if functions is None:
         STATS.transformations += 1
         functions = build(resolved)
-        _save(target, resolved, variant, functions)
-    else:
-        STATS.disk_hits += 1
+        _keep(target, resolved, variant, functions)
     if finish is not None:
         for fn in functions:
             finish(fn)
-    entry = Entry(target, resolved, variant, tuple(functions), target.__code__, generation)
+    entry = Entry(target, resolved, variant, tuple(functions), target.__code__, generation,
+                  _EPOCH[0])
     entry.callees = _callee_entries(functions)
     entry.guards = [_resolution_guard(callee.fun) for callee in entry.callees]
     for index, fn in enumerate(functions):
         fn._sourcegrad_entry = (entry, index)
-    try:
-        _MEMORY.setdefault(fun, {})[key] = entry
-    except TypeError:  # not weak-referenceable: nothing to remember it by
-        pass
+    if memo is not None:
+        memo[key] = entry
     return entry.functions
 
 
+def _memo(fun: Any) -> dict | None:
+    try:
+        return fun.__dict__.setdefault(_ATTRIBUTE, {})
+    except AttributeError:  # no __dict__ (a bound method...): nothing to keep it in
+        return None
+
+
 def clear_memory() -> None:
-    _MEMORY.clear()
+    _EPOCH[0] += 1
+    _RECORDS.clear()
 
 
 def clear(disk: bool = True) -> None:
@@ -359,31 +375,41 @@ def _write(directory: Path, key: str, record: dict) -> None:
     STATS.disk_writes += 1
 
 
-def _save(fn: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, ...]) -> None:
-    directory = cache_dir()
-    if directory is None:
-        return
+def _keep(fn: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, ...]) -> None:
+    """Remember what re-links ``functions``: in memory, and on disk when it is on."""
     key = disk_key(fn, names, variant)
     record = _record(fn, functions) if key is not None else None
-    if record is not None:
-        record["key"] = key
+    if record is None:
+        return
+    record["key"] = key
+    _RECORDS[key] = record
+    while len(_RECORDS) > _RECORDS_KEPT:
+        _RECORDS.popitem(last=False)
+    directory = cache_dir()
+    if directory is not None:
         _write(directory, key, record)
 
 
-def _load(fn: Any, names: tuple[str, ...], variant: str) -> tuple[Any, ...] | None:
-    directory = cache_dir()
-    if directory is None:
-        return None
+def _reuse(fn: Any, names: tuple[str, ...], variant: str) -> tuple[Any, ...] | None:
+    """``fn``'s functions re-linked from a record kept in memory or on disk, if any."""
     key = disk_key(fn, names, variant)
     if key is None:
         return None
-    record = _read(_entry_path(directory, key), key)
+    record = _RECORDS.get(key)
+    counter = "record_hits"
+    if record is None:
+        directory = cache_dir()
+        record = _read(_entry_path(directory, key), key) if directory is not None else None
+        counter = "disk_hits"
     if record is None:
         return None
     try:
-        return _relink(fn, record)
+        functions = _relink(fn, record)
     except _Stale:
         return None
+    setattr(STATS, counter, getattr(STATS, counter) + 1)
+    _RECORDS[key] = record
+    return functions
 
 
 class _Stale(Exception):

@@ -254,9 +254,11 @@ def test_concurrent_writers_of_one_entry_corrupt_nothing(tmp_path, private_cache
         grad = sg.grad({name}.loss)
         target, names, variant = {name}.loss, ("x",), "grad"
         for _ in range(150):
-            cache._save(target, names, variant, (grad,))
-            loaded = cache._load(target, names, variant)
-            assert loaded is not None
+            cache._keep(target, names, variant, (grad,))
+            cache._RECORDS.clear()  # read back from the disk
+            hits = cache.STATS.disk_hits
+            loaded = cache._reuse(target, names, variant)
+            assert loaded is not None and cache.STATS.disk_hits == hits + 1
             x = np.array([0.3])
             assert np.allclose(loaded[0](x), np.exp(x) * (1 + x))
         print("ok")
@@ -361,3 +363,32 @@ def test_clear_cache_forgets_memory_and_disk(private_cache_dir, fresh_memory):
     before = cache.STATS.transformations
     np.testing.assert_allclose(sg.grad(tanh_sum)(np.array([0.2])), 1 - np.tanh([0.2]) ** 2)
     assert cache.STATS.transformations == before + 1
+
+
+def make_scaled(scale):
+    def scaled(x):
+        return np.sum(np.sin(x) * scale)
+
+    return scaled
+
+
+def test_a_function_defined_again_is_relinked_not_transformed(fresh_memory, monkeypatch):
+    monkeypatch.setenv("SOURCEGRAD_CACHE", "0")  # from the in-memory records alone
+    x = np.array([0.1, 0.7])
+    before = cache.STATS.transformations
+    for scale in (1.0, 2.0, 3.0):  # each closure reads its own cell
+        np.testing.assert_allclose(sg.grad(make_scaled(scale))(x), scale * np.cos(x))
+    assert cache.STATS.transformations == before + 1
+
+
+def test_the_cache_does_not_keep_functions_alive(fresh_memory):
+    import gc
+    import weakref
+
+    fun = make_scaled(4.0)
+    grad = sg.grad(fun)
+    np.testing.assert_allclose(grad(np.array([0.0])), [4.0])
+    alive = weakref.ref(fun)
+    del fun, grad
+    gc.collect()
+    assert alive() is None

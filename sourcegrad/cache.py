@@ -5,13 +5,15 @@ derivative of ``fun``: ``grad`` / ``value_and_grad`` (api.py) or ``split`` (the 
 backward functions of ``sg.vjp`` and of differentiated callees, pipeline.py).
 
 In memory, an entry is kept on the function object, found by the request as the caller
-spelled it, and stays valid while the function's code object, the code of every user function it
-differentiated (and what that callee's module now holds under its name), and the rule table
-(``registry.generation``) are unchanged.
+spelled it, and stays valid while these are unchanged: the function's code object; what its
+global and closure names denote (``bindings``: the same function, module or class, a value
+of the same type); the code of every user function it differentiated and what that callee's
+module now holds under its name; and the rule table (``registry.generation``).
 
-On disk, an entry is keyed by a hash of the function's source text, the parameter names
-differentiated, the variant, the rule table's version, sourcegrad's and Python's versions, and
-the sizes and times of the transformer's own files (so editing sourcegrad invalidates too).
+On disk, an entry is keyed by a hash of the function's source text, what its names denote
+(as text), the parameter names differentiated, the variant, the rule table's version,
+sourcegrad's and Python's versions, and the sizes and times of the transformer's own files
+(so editing sourcegrad invalidates too).
 It holds each generated function's source, its compiled code (``marshal``) and what to
 re-link it with: helper names, the user's closure names, and for each differentiated callee
 its module, qualified name, the hash of its source (checked on load) and its own entry. So a
@@ -80,12 +82,13 @@ class Entry:
     code: types.CodeType
     generation: int
     epoch: int
+    bindings: list[tuple] = field(default_factory=list)  # see ``bindings``
     callees: list[Entry] = field(default_factory=list)  # entries of differentiated callees
     guards: list[tuple[Callable[[], Any], Any]] = field(default_factory=list)
 
     def valid(self) -> bool:
         return (self.fun.__code__ is self.code and registry.generation() == self.generation
-                and self.epoch == _EPOCH[0]
+                and self.epoch == _EPOCH[0] and unchanged(self.bindings)
                 and all(getter() is seen for getter, seen in self.guards)
                 and all(callee.valid() for callee in self.callees))
 
@@ -131,7 +134,7 @@ def derivative(fun: Any, request: Hashable, variant: str,
         for fn in functions:
             finish(fn)
     entry = Entry(target, resolved, variant, tuple(functions), target.__code__, generation,
-                  _EPOCH[0])
+                  _EPOCH[0], bindings(target))
     entry.callees = _callee_entries(functions)
     entry.guards = [_resolution_guard(callee.fun) for callee in entry.callees]
     for index, fn in enumerate(functions):
@@ -203,6 +206,72 @@ def _lookup(module: str, qualname: str) -> Any:
     for part in qualname.split("."):
         value = getattr(value, part, None)
     return value
+
+
+# -- what the function's names denote --------------------------------------------------------
+# The generated code depends on what the function's global and closure names denote: which
+# function a call reaches (``np.sin`` or ``np.cos`` through the same name), whether a name is
+# a module or a value. Their values as data (arrays, numbers) are read live and do not
+# matter; their types do. A binding is (cell, namespace, name, by_identity, seen).
+_ABSENT = object()
+
+
+def bindings(fn: Any) -> list[tuple]:
+    """Every global and closure name ``fn``'s code reads, with what decides the code."""
+    names, free = _names_read(fn.__code__)
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True))
+    found = []
+    for name in sorted(free & set(cells)):
+        found.append((cells[name], None, name, *_seen(_cell_value(cells[name]))))
+    for name in sorted(names):
+        found.append((None, fn.__globals__, name, *_seen(fn.__globals__.get(name, _ABSENT))))
+    return found
+
+
+def unchanged(found: list[tuple]) -> bool:
+    for cell, namespace, name, by_identity, seen in found:
+        value = _cell_value(cell) if cell is not None else namespace.get(name, _ABSENT)
+        if (value if by_identity else type(value)) is not seen:
+            return False
+    return True
+
+
+def _names_read(code: types.CodeType) -> tuple[set[str], set[str]]:
+    """Global or attribute names and free names, in ``code`` and the code nested in it."""
+    names, free = set(code.co_names), set(code.co_freevars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            inner_names, inner_free = _names_read(const)
+            names |= inner_names
+            free |= inner_free
+    return names, free
+
+
+def _cell_value(cell: types.CellType) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _ABSENT
+
+
+def _seen(value: Any) -> tuple[bool, Any]:
+    """Modules and callables decide the code by identity; other values by their type."""
+    if value is _ABSENT or isinstance(value, types.ModuleType) or callable(value):
+        return True, value
+    return False, type(value)
+
+
+def _describe(binding: tuple) -> str:
+    """A binding as text that means the same in another process."""
+    _, _, name, by_identity, seen = binding
+    if seen is _ABSENT:
+        return f"{name}: absent"
+    if isinstance(seen, types.ModuleType):
+        return f"{name}: module {seen.__name__}"
+    if by_identity:
+        module = getattr(seen, "__module__", None) or type(seen).__module__
+        return f"{name}: {type(seen).__name__} {module}.{_name(seen)}"
+    return f"{name}: a {seen.__module__}.{seen.__qualname__}"
 
 
 # -- keys -----------------------------------------------------------------------------------
@@ -290,9 +359,10 @@ def disk_key(fn: Any, names: tuple[str, ...], variant: str) -> str | None:
         return None
     from . import __version__
 
+    environment = [_describe(b) for b in bindings(fn)]
     return _digest(FORMAT, __version__, _implementation_fingerprint(), sys.version,
                    sys.implementation.cache_tag, fn.__module__, fn.__qualname__, text, names,
-                   variant, _table_version())
+                   variant, _table_version(), environment)
 
 
 # -- on disk --------------------------------------------------------------------------------

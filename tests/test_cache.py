@@ -392,3 +392,33 @@ def test_the_cache_does_not_keep_functions_alive(fresh_memory):
     del fun, grad
     gc.collect()
     assert alive() is None
+
+
+def make_activated(activation):
+    def activated(x):
+        return np.sum(activation(x))
+
+    return activated
+
+
+def test_the_same_source_reaching_other_functions_is_made_again(fresh_memory):
+    x = np.array([0.2, 1.1])
+    np.testing.assert_allclose(sg.grad(make_activated(np.sin))(x), np.cos(x))
+    np.testing.assert_allclose(sg.grad(make_activated(np.cos))(x), -np.sin(x))
+    np.testing.assert_allclose(sg.grad(make_activated(np.sin))(x), np.cos(x))
+
+
+ACTIVATION = np.tanh
+
+
+def through_a_global(x):
+    return np.sum(ACTIVATION(x))
+
+
+def test_rebinding_a_global_the_function_calls_regenerates(fresh_memory, monkeypatch):
+    x = np.array([0.3, -0.8])
+    np.testing.assert_allclose(sg.grad(through_a_global)(x), 1 - np.tanh(x) ** 2)
+    monkeypatch.setitem(globals(), "ACTIVATION", np.exp)
+    np.testing.assert_allclose(sg.grad(through_a_global)(x), np.exp(x))
+    cache.clear_memory()  # and from the disk: the entry made with np.tanh is not reused
+    np.testing.assert_allclose(sg.grad(through_a_global)(x), np.exp(x))

@@ -49,7 +49,7 @@ from .compile import NOTE, Compiled, link
 from .debug import Landmarks, Provenance
 from .rules import registry
 
-FORMAT = b"sourcegrad-cache 2"
+FORMAT = b"sourcegrad-cache 3"
 
 
 @dataclass
@@ -536,7 +536,22 @@ def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str]
         dependencies.append((_callee_index(entry, callees), which))
     return {"source": generated.source, "code": generated.__code__, "text": text,
             "filename": filename, "links": tuple(links), "marks": marks,
-            "dependencies": tuple(dependencies)}
+            "dependencies": tuple(dependencies), "attributes": _plain_attributes(generated)}
+
+
+def _plain_attributes(generated: Any) -> dict[str, Any]:
+    """The attributes a transformation gave the function (``tangent_params``...) that are
+    plain data, kept so that a re-linked function has them too."""
+    kept = {}
+    for name, value in vars(generated).items():
+        if name.startswith("_") or name in ("source", "dependencies"):
+            continue
+        try:
+            marshal.dumps(value)
+        except ValueError:
+            continue
+        kept[name] = value
+    return kept
 
 
 def _callee_index(entry: Entry, callees: list[tuple]) -> int | None:
@@ -580,6 +595,8 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
         generated.source = part["source"]
         generated.dependencies = [callee_functions[i][which]
                                   for i, which in part["dependencies"]]
+        for name, value in part["attributes"].items():
+            setattr(generated, name, value)
         functions.append(generated)
     return tuple(functions)
 

@@ -99,17 +99,27 @@ class Provenance:
         return line_map(self.source, self.marks)
 
     def __call__(self, error: BaseException) -> None:
+        add_note = getattr(error, "add_note", None)  # Python 3.11+
+        if add_note is None:
+            return
+        try:
+            note = self.note(error)
+        except Exception:  # never let the note replace the user's exception
+            return
+        if note is not None:
+            add_note(note)
+
+    def note(self, error: BaseException) -> str | None:
         traceback = error.__traceback__
         if traceback is None:
-            return
+            return None
         source_line = traceback.tb_lineno - BODY_SHIFT  # this frame's failing line
         relative = self.lines.get(source_line)
         if relative is None:
-            return
+            return None
         code = self.user_function.__code__
         user_line = code.co_firstlineno + relative
         text = linecache.getline(code.co_filename, user_line).strip()
-        error.add_note(
-            f"sourcegrad: line {source_line} of the generated {self.generated_name} comes from "
-            f'File "{code.co_filename}", line {user_line}, in {self.user_function.__name__}'
-            + (f": {text}" if text else ""))
+        return (f"sourcegrad: line {source_line} of the generated {self.generated_name} comes "
+                f'from File "{code.co_filename}", line {user_line}, in '
+                f"{self.user_function.__name__}" + (f": {text}" if text else ""))

@@ -111,3 +111,16 @@ def test_pdb_steps_into_generated_code():
     assert "<sourcegrad grad_root_sum" in done.stdout
     assert "-> r = np.sqrt(x)" in done.stdout  # stepped onto a generated line
     assert "scalar_seed(" in done.stdout  # `list` shows the generated lines around
+
+
+def test_a_note_that_cannot_be_made_never_replaces_the_error():
+    from sourcegrad import debug
+
+    broken = debug.Provenance(root_sum, "grad_root_sum", "not python (", debug.Landmarks((), ()))
+    with pytest.raises(ValueError, match="original") as info:
+        try:
+            raise ValueError("original")
+        except ValueError as error:
+            broken(error)
+            raise
+    assert not getattr(info.value, "__notes__", [])

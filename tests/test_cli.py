@@ -16,8 +16,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from sourcegrad import cli
+import sourcegrad as sg
+from sourcegrad import cli, emit
 from sourcegrad.highlight import highlight, strip
+
+from .fd import assert_close, numerical_grad
+from .golden_functions import GOLDEN
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEMO = "samples/demo.py:loss"
@@ -264,3 +268,23 @@ def test_emit_refuses_a_global_it_cannot_write(capsys, user_file):
     captured = capsys.readouterr()
     assert "`WEIGHTS`, a ndarray that cannot be written" in captured.err
     assert captured.out == ""
+
+
+# -- every golden function, emitted -------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_every_golden_function_emits_a_module_that_computes_its_gradient(name, tmp_path):
+    fn, args, wrt = GOLDEN[name]
+    header = emit.Header("tests/golden_functions.py", fn.__name__, ("-",), "reverse",
+                         "0" * 16, "test")
+    text = emit.module_text(sg.grad(fn, wrt=wrt), header)
+    namespace = {"__name__": "emitted"}  # nothing of the user's module, nor of sourcegrad
+    exec(compile(text, f"<emitted {name}>", "exec"), namespace)
+    actual = namespace[f"grad_{fn.__name__}"](*args)
+    argnums = wrt if isinstance(wrt, tuple) else (wrt,)
+    expected = tuple(numerical_grad(fn, args, i) for i in argnums)
+    assert_close(actual, expected if isinstance(wrt, tuple) else expected[0])
+    path = tmp_path / f"grad_{name}.py"
+    path.write_text(text)
+    lint = subprocess.run(["ruff", "check", "--isolated", "--no-cache", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert lint.returncode == 0, lint.stdout

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import copy
 import functools
 import inspect
 import operator
@@ -19,6 +18,7 @@ from types import FunctionType
 from typing import Any
 
 from ..rules.registry import rule_expression
+from .clone import clone
 
 _FOLDABLE = {
     ast.Add: operator.add,
@@ -98,7 +98,7 @@ class _Substitute(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id in self.bindings and isinstance(node.ctx, ast.Load):
-            return copy.deepcopy(self.bindings[node.id])
+            return clone(self.bindings[node.id])
         return node
 
 

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import copy
 import hashlib
 import inspect
 import textwrap
@@ -60,6 +59,7 @@ from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any
 
+from ..codegen.clone import clone
 from . import support
 
 _RULE_KINDS = ("vjp", "jvp")
@@ -261,7 +261,7 @@ def rule_expression(fn: FunctionType) -> ast.expr:
     """A fresh copy of the rule's return expression, ready to be substituted and inlined."""
     if fn not in _PARSED:
         _PARSED[fn] = _single_return(fn)
-    return copy.deepcopy(_PARSED[fn])
+    return clone(_PARSED[fn])
 
 
 def _fingerprint(functions: Iterable[FunctionType]) -> str:

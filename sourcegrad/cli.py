@@ -79,8 +79,8 @@ def _parser() -> argparse.ArgumentParser:
 # -- the commands ---------------------------------------------------------------------------
 def _show(args: argparse.Namespace) -> int:
     fun = load_function(args.target)
-    text = "\n\n".join(f.source for f in emit.generated_functions(
-        derivative(fun, args.wrt, args.mode)))
+    compiled = derivative(fun, parse_wrt(fun, args.wrt), args.mode)
+    text = "\n\n".join(f.source for f in emit.generated_functions(compiled))
     colour = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     sys.stdout.write(highlight.highlight(text) if colour else text)
@@ -91,9 +91,9 @@ def _emit(args: argparse.Namespace) -> int:
     shapes = parse_shapes(args.shapes) if args.check else {}
     fun = load_function(args.target)
     wrt = parse_wrt(fun, args.wrt)
-    compiled = derivative(fun, args.wrt, args.mode)
+    compiled = derivative(fun, wrt, args.mode)
     path = args.target.rpartition(":")[0]
-    header = emit.Header(path, fun.__name__, wrt_names(fun, wrt), args.mode,
+    header = emit.Header(path, fun.__name__, as_names(wrt), args.mode,
                          _source_hash(compiled, fun), __version__)
     text = emit.module_text(compiled, header)
     if args.output:
@@ -162,7 +162,7 @@ def parse_wrt(fun: Any, text: str | None) -> str | tuple[str, ...]:
     return names[0] if len(names) == 1 else names
 
 
-def wrt_names(fun: Any, wrt: str | tuple[str, ...]) -> tuple[str, ...]:
+def as_names(wrt: str | tuple[str, ...]) -> tuple[str, ...]:
     return (wrt,) if isinstance(wrt, str) else wrt
 
 
@@ -184,16 +184,15 @@ def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...] | None]:
 
 
 # -- generating -----------------------------------------------------------------------------
-def derivative(fun: Any, wrt_text: str | None, mode: str) -> Any:
+def derivative(fun: Any, wrt: str | tuple[str, ...], mode: str) -> Any:
     """The compiled generated function (with ``.source`` and ``.dependencies``)."""
-    wrt = parse_wrt(fun, wrt_text)
     if mode == "reverse":
         return api.grad(fun, wrt=wrt)
     try:
         from .forward_mode import jvp_function  # type: ignore[import-not-found]
     except ImportError:
         raise CliError("forward mode is not implemented yet") from None
-    return jvp_function(fun, wrt_names(fun, wrt))
+    return jvp_function(fun, as_names(wrt))
 
 
 def _source_hash(compiled: Any, fun: Any) -> str:

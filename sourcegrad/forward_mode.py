@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import pipeline
+from . import cache, pipeline
 from .errors import UnsupportedSyntaxError
 from .frontend.source import Parsed
 from .passes.forward import CalleeJvp, ForwardMode, ForwardResult
@@ -79,8 +79,15 @@ def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
     return pipeline._function(f"jvp_{analysis.parsed.tree.name}", args, body)
 
 
+@cache.callee_variant("jvp")
 def jvp_function(fn: Any, wrt: tuple[str, ...]) -> Any:
     """The compiled ``jvp_f`` for ``wrt``, with ``.source`` and ``.tangent_params``."""
+    (compiled,) = cache.derivative(fn, tuple(wrt), "jvp", lambda: tuple(wrt),
+                                   lambda names: (_jvp_function(fn, names),))
+    return compiled
+
+
+def _jvp_function(fn: Any, wrt: tuple[str, ...]) -> Any:
     analysis = analyse_forward(fn, wrt)
     compiled = pipeline.compile_generated(analysis, jvp_function_ast(analysis))
     compiled.tangent_params = dict(analysis.result.tangent_params)

@@ -163,8 +163,9 @@ def test_changing_a_rule_regenerates(fresh_memory):
         assert "(3.0 * cbrt_x * cbrt_x)" not in first.source
         np.testing.assert_allclose(second(np.array([8.0])), [1 / 12])
     finally:
-        registry.RULES[np.cbrt] = old
-        registry.changed()
+        registry.RULES[np.cbrt] = old  # written directly, as tests restoring the table do
+    assert sg.grad(root).source == first.source
+    assert sg.grad(root) is not second
 
 
 # -- the disk cache ---------------------------------------------------------------------------
@@ -186,7 +187,7 @@ CALLER_SCRIPT = """
     from sourcegrad import cache
     import {module}
     x = np.array([0.25, 1.5, -2.0])
-    grad = sg.grad({module}.loss)(x)
+    grad = {derivative}
     print(json.dumps({{"grad": grad.tolist(), "transformations": cache.STATS.transformations,
                       "disk_hits": cache.STATS.disk_hits}}))
 """
@@ -204,7 +205,7 @@ def test_a_new_process_loads_from_disk_without_transforming(tmp_path, private_ca
             y = scale(x)
             return np.sum(y * x)
     """)
-    script = CALLER_SCRIPT.format(module=name)
+    script = CALLER_SCRIPT.format(module=name, derivative=f"sg.grad({name}.loss)(x)")
     x = np.array([0.25, 1.5, -2.0])
     expected = 3 * (np.tanh(x) + x * (1 - np.tanh(x) ** 2))
     first = json.loads(run_python(script, private_cache_dir, [tmp_path]))
@@ -228,7 +229,7 @@ def test_an_entry_whose_callee_changed_is_stale(tmp_path, private_cache_dir):
             return np.sum(part(x))
     """
     write_module(tmp_path, name, text.format(body="a * a"))
-    script = CALLER_SCRIPT.format(module=name)
+    script = CALLER_SCRIPT.format(module=name, derivative=f"sg.grad({name}.loss)(x)")
     run_python(script, private_cache_dir, [tmp_path])
     write_module(tmp_path, name, text.format(body="np.sin(a) * 1.0"))
     after = json.loads(run_python(script, private_cache_dir, [tmp_path]))
@@ -422,3 +423,31 @@ def test_rebinding_a_global_the_function_calls_regenerates(fresh_memory, monkeyp
     np.testing.assert_allclose(sg.grad(through_a_global)(x), np.exp(x))
     cache.clear_memory()  # and from the disk: the entry made with np.tanh is not reused
     np.testing.assert_allclose(sg.grad(through_a_global)(x), np.exp(x))
+
+
+def test_forward_mode_is_cached_in_memory_and_on_disk(tmp_path, private_cache_dir,
+                                                     fresh_memory):
+    x = np.array([0.5, -1.0])
+    sg.jvp(cubic_sum, (x,), (np.ones(2),))
+    before = cache.STATS.transformations
+    _, tangent = sg.jvp(cubic_sum, (x,), (np.ones(2),))
+    assert cache.STATS.transformations == before
+    np.testing.assert_allclose(tangent, np.sum(3 * x ** 2))
+    name = unique("forwardmod")
+    write_module(tmp_path, name, """
+        import numpy as np
+
+        def scale(a, k=3.0):
+            return np.tanh(a) * k
+
+        def loss(x):
+            y = scale(x)
+            return np.sum(y * x)
+    """)
+    derivative = f"sg.jvp({name}.loss, (x,), (np.ones(3),))[1]; grad = np.array([grad])"
+    script = CALLER_SCRIPT.format(module=name, derivative=derivative)
+    runs = [json.loads(run_python(script, private_cache_dir, [tmp_path])) for _ in range(2)]
+    assert runs[0]["transformations"] == 2 and runs[1]["transformations"] == 0
+    t = np.tanh(np.array([0.25, 1.5, -2.0]))
+    expected = np.sum(3 * (t + np.array([0.25, 1.5, -2.0]) * (1 - t ** 2)))
+    np.testing.assert_allclose(runs[1]["grad"], [expected])

@@ -99,17 +99,12 @@ class Rule:
         return param in self.jvps or (self.linear and param in self.vjps)
 
 
-# primitive object -> Rule. Keyed by identity of the function object (np.tanh, math.sin, ...).
-RULES: dict[Any, Rule] = {}
-# Functions whose output carries no derivative (shape queries, constructors, argmax, ...).
-NONDIFF: dict[Any, str] = {}
-# Bumped by every change to RULES or NONDIFF (see ``changed``).
+# Bumped by every change to RULES or NONDIFF (see ``generation``).
 _GENERATION = [0]
 
 
 def changed() -> None:
-    """Record that the table changed: cached derivatives made before are stale. Anything
-    that writes to RULES or NONDIFF calls this."""
+    """Record that the table changed: cached derivatives made before are stale."""
     _GENERATION[0] += 1
 
 
@@ -117,6 +112,50 @@ def generation() -> int:
     """A number that changes whenever the table does: a cheap check for the in-memory cache
     (``table_version`` hashes every rule, too slow to ask on each request)."""
     return _GENERATION[0]
+
+
+class _Table(dict):
+    """A dict that counts its every change in ``generation``, however it is written to
+    (registration, user rules, tests restoring the table), so no cached derivative outlives
+    the rule it was made with."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        changed()
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        changed()
+
+    def __ior__(self, other: Any) -> _Table:
+        self.update(other)
+        return self
+
+    def pop(self, *args: Any) -> Any:
+        changed()
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[Any, Any]:
+        changed()
+        return super().popitem()
+
+    def clear(self) -> None:
+        super().clear()
+        changed()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        changed()
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        changed()
+        return super().setdefault(key, default)
+
+
+# primitive object -> Rule. Keyed by identity of the function object (np.tanh, math.sin, ...).
+RULES: dict[Any, Rule] = _Table()
+# Functions whose output carries no derivative (shape queries, constructors, argmax, ...).
+NONDIFF: dict[Any, str] = _Table()
 
 
 def _primitive_key(fn: Any) -> Any:
@@ -226,7 +265,6 @@ def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Ru
         for prim in primitives:
             RULES[_primitive_key(prim)] = record
             NONDIFF.pop(_primitive_key(prim), None)
-        changed()
         return record
 
     return register
@@ -237,7 +275,6 @@ def nondifferentiable(*functions: Any, reason: str = "") -> None:
     for fn in functions:
         if fn is not None:
             NONDIFF[_primitive_key(fn)] = reason
-    changed()
 
 
 def lookup(fn: Any) -> Rule | None:

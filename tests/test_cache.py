@@ -4,6 +4,7 @@ Cache hits are told from transformations by ``cache.STATS``, which counts each t
 derivative is actually made. Gradients are compared with formulas written by hand.
 """
 
+import gc
 import importlib
 import json
 import os
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import uuid
+import weakref
 
 import numpy as np
 import pytest
@@ -383,9 +385,6 @@ def test_a_function_defined_again_is_relinked_not_transformed(fresh_memory, monk
 
 
 def test_the_cache_does_not_keep_functions_alive(fresh_memory):
-    import gc
-    import weakref
-
     fun = make_scaled(4.0)
     grad = sg.grad(fun)
     np.testing.assert_allclose(grad(np.array([0.0])), [4.0])

@@ -6,6 +6,7 @@ sample), ``emit --check``, and the exit status and message of each kind of failu
 """
 
 import importlib.util
+import json
 import os
 import pathlib
 import shutil
@@ -168,8 +169,6 @@ def test_the_emitted_module_runs_with_numpy_alone(tmp_path):
                           cwd=isolated, env=environment, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
-    import json
-
     result = json.loads(done.stdout)
     rng = np.random.default_rng(5)
     w, b = rng.standard_normal((3, 2)), rng.standard_normal(2)

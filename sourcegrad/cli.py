@@ -222,26 +222,38 @@ def check(generated: Any, fun: Any, wrt: tuple[str, ...], mode: str,
     """The largest relative error ``|derivative - finite differences| / |finite differences|``
     (norms over each differentiated argument) at random inputs in [0.1, 1)."""
     rng = np.random.default_rng(seed)
-    args = _random_arguments(fun, shapes, rng)
-    params = list(inspect.signature(fun).parameters)
+    params = list(inspect.signature(fun).parameters.values())
+    values = _random_arguments(fun, shapes, rng)
+    names = [p.name for p in params]
+
+    def user(*values: Any) -> Any:
+        return _call(fun, params, values)
+
     errors = []
     if mode == "reverse":
-        grads = generated(*args)
+        grads = _call(generated, params, values)
         grads = grads if len(wrt) > 1 else (grads,)
         for name, grad in zip(wrt, grads, strict=True):
-            expected = testing.numerical_vjp(fun, args, params.index(name), 1.0)
+            expected = testing.numerical_vjp(user, values, names.index(name), 1.0)
             errors.append(_relative_error(grad, expected))
     else:
-        tangents = {n: rng.standard_normal(np.shape(args[params.index(n)])) for n in wrt}
+        tangents = {n: rng.standard_normal(np.shape(values[names.index(n)])) for n in wrt}
         tangent_params = list(inspect.signature(generated).parameters)[len(params):]
-        _, tangent_out = generated(*args, **dict(zip(tangent_params, tangents.values(),
-                                                     strict=True)))
-        expected = 0.0
-        for name in wrt:
-            expected = expected + testing.numerical_jvp(fun, args, params.index(name),
-                                                        tangents[name])
+        _, tangent_out = _call(generated, params, values,
+                               **dict(zip(tangent_params, tangents.values(), strict=True)))
+        expected = sum(testing.numerical_jvp(user, values, names.index(n), tangents[n])
+                       for n in wrt)
         errors.append(_relative_error(tangent_out, expected))
     return max(errors)
+
+
+def _call(fn: Any, params: list[inspect.Parameter], values: Sequence[Any],
+          **extra: Any) -> Any:
+    """``fn`` called with one value per parameter, keyword-only ones by keyword."""
+    positional = [v for p, v in zip(params, values, strict=True) if p.kind != p.KEYWORD_ONLY]
+    keywords = {p.name: v for p, v in zip(params, values, strict=True)
+                if p.kind == p.KEYWORD_ONLY}
+    return fn(*positional, **keywords, **extra)
 
 
 def _random_arguments(fun: Any, shapes: dict[str, tuple[int, ...] | None],

@@ -59,6 +59,10 @@ def user_file(tmp_path):
             return np.sum(x * WEIGHTS)
 
 
+        def keyword_only(x, w=2.0, *, scale=0.5):
+            return np.sum(np.sin(x) * w * scale ** 2)
+
+
         def uses_try(x):
             try:
                 y = np.log(x)
@@ -214,6 +218,19 @@ def test_emit_check_reports_the_largest_relative_error(private_cache_dir):
     (report,) = done.stderr.splitlines()
     assert report.startswith("check: largest relative error")
     assert float(report.split(": ")[-1].split()[0]) < 1e-6
+
+
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_emit_check_with_defaults_and_keyword_only_parameters(mode, capsys, user_file):
+    status = cli.main(["emit", f"{user_file}:keyword_only", "--wrt", "x,scale", "--mode", mode,
+                       "--check", "--shapes", "x=4"])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    error = float(captured.err.split("differences: ")[1].split()[0])
+    assert error < 1e-6
+    signature = "def grad_keyword_only(x, w=2.0, *, scale=0.5):" if mode == "reverse" else (
+        "def jvp_keyword_only(x, w=2.0, *, scale=0.5, tangent_x, tangent_scale):")
+    assert signature in captured.out
 
 
 def test_emit_check_needs_every_shape(capsys, monkeypatch):

@@ -450,3 +450,13 @@ def test_forward_mode_is_cached_in_memory_and_on_disk(tmp_path, private_cache_di
     t = np.tanh(np.array([0.25, 1.5, -2.0]))
     expected = np.sum(3 * (t + np.array([0.25, 1.5, -2.0]) * (1 - t ** 2)))
     np.testing.assert_allclose(runs[1]["grad"], [expected])
+
+
+def test_the_default_directory_follows_xdg_then_home(tmp_path, monkeypatch):
+    monkeypatch.delenv("SOURCEGRAD_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_dir() == tmp_path / "xdg" / "sourcegrad"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "sourcegrad"
+    assert (tmp_path / "home" / ".cache" / "sourcegrad").stat().st_mode & 0o077 == 0

@@ -20,12 +20,13 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..codegen.clone import clone
 from ..codegen.names import Namer
 from ..frontend.source import Parsed
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
-    fdef = copy.deepcopy(parsed.tree)
+    fdef = clone(parsed.tree)
     rewriter = _Desugar(parsed, namer)
     fdef.body = rewriter.block(_drop_docstring(fdef.body))
     fdef.body = _Returns(namer).rewrite_function(fdef.body)

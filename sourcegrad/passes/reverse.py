@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..codegen import names as naming
+from ..codegen.clone import clone
 from ..codegen.inline import fold, inline, is_scalar_literal, without_unbroadcast
 from ..frontend.resolve import (
     COPY,
@@ -106,6 +107,7 @@ class ReverseMode:
         self.sliced: set[str] = set()  # arrays whose overwritten elements the sweep restores
         self.copied: set[str] = set()  # adjoints copied by `_own` (to hoist out of loops)
         self.fresh_names: dict[tuple[int, str], str] = {}
+        self.inlined: dict[tuple, ast.expr] = {}
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
@@ -174,6 +176,7 @@ class ReverseMode:
         as separate values, so such a write is refused (flow-insensitively: any variable
         that may be a view of another array, when either takes part in differentiation)."""
         views: dict[str, str] = {}
+        writes: list[ast.stmt] = []
         for node in ast.walk(ast.Module(body=core, type_ignores=[])):
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 op = self.resolver.classify(node.value)
@@ -183,9 +186,10 @@ class ReverseMode:
                     or op.kind == RULE and op.callee in VIEW_PRIMITIVES
                 ):
                     views[node.targets[0].id] = base.id
-        for node in ast.walk(ast.Module(body=core, type_ignores=[])):
-            target = node.targets[0] if isinstance(node, ast.Assign) else getattr(
-                node, "target", None) if isinstance(node, ast.AugAssign) else None
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                writes.append(node)
+        for node in writes:
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
             if not isinstance(target, ast.Subscript):
                 continue
             var = stored_base(target)
@@ -549,11 +553,7 @@ class ReverseMode:
                 continue
             if param not in rule.vjps:
                 raise self._no_rule(stmt, op, param)
-            expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
-            # every other operand, the condition of np.where included, must be a scalar
-            partners = [a for p, a in op.args.items() if p != param]
-            if partners and all(self._is_scalar(a) for a in partners):
-                expr = without_unbroadcast(expr, arg)
+            expr = self._inlined(stmt, param, op, g, ans, arg)
             self._note_reads(stmt, [expr])
             contributions.append((arg, expr))
         for arg, expr in contributions:
@@ -565,6 +565,21 @@ class ReverseMode:
                 expr = name(parts)
             out.extend(self._accumulate(arg, expr))
         return out
+
+    def _inlined(self, stmt: ast.stmt, param: str, op: Op, g: ast.expr, ans: ast.expr,
+                 arg: ast.expr) -> ast.expr:
+        """The rule's VJP for ``param`` inlined at ``stmt``; the same every time this
+        statement's adjoint is generated (two sweeps, loop fixed points), so made once."""
+        key = (id(stmt), param, ast.dump(g))
+        if key not in self.inlined:
+            rule = op.rule
+            expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
+            # every other operand, the condition of np.where included, must be a scalar
+            partners = [a for p, a in op.args.items() if p != param]
+            if partners and all(self._is_scalar(a) for a in partners):
+                expr = without_unbroadcast(expr, arg)
+            self.inlined[key] = expr
+        return clone(self.inlined[key])
 
     def _is_scalar(self, expr: ast.expr) -> bool:
         """Known to have shape ``()`` (see ``passes/scalars.py``)."""

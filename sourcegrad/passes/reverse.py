@@ -148,7 +148,8 @@ class ReverseMode:
         self.defined, self.owned = set(), set()
         self._seed(output, seed_defined)
         adjoint = self.adjoint_block(core)
-        forward = self.forward_block(core)
+        # the first sweep only learns what each adjoint reads: no forward sweep needed yet
+        forward = [] if self.recording else self.forward_block(core)
         return forward, adjoint
 
     def _seed(self, output: ast.expr | None, seed_defined: bool) -> None:

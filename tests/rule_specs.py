@@ -172,7 +172,8 @@ class Spec:
     @property
     def name(self) -> str:
         module = getattr(self.primitive, "__module__", None) or ""
-        prefix = "math." if module == "math" else ("linalg." if "linalg" in module else "")
+        prefix = {"math": "math.", "builtins": "builtins."}.get(
+            module, "linalg." if "linalg" in module else "")
         return prefix + getattr(self.primitive, "__name__", repr(self.primitive))
 
 
@@ -460,6 +461,8 @@ SPECS += [
     Spec(math.erfc, _scalar("real")),
     Spec(math.fabs, _scalar("nonzero")),
     Spec(float, (case(Flt()), case(Arr(())))),
+    Spec(sum, (case([Arr((2, 3)), Arr((3,)), Arr(())]), case([Flt(), Flt()], Flt()),
+               case([Arr((3,))], Arr((2, 1))))),
     Spec(astype, (case(Arr((3,)), np.float64), case(Arr((2, 3)), float))),
     *(Spec(fn, _scalar(domain)) for fn, domain in [(_math("cbrt"), "nonzero"),
                                                    (_math("exp2"), "real")] if fn is not None),

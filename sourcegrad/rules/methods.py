@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .registry import nondifferentiable, rule
-from .support import astype
+from .support import astype, broadcast_like, unbroadcast
 
 
 @rule(astype, np.ndarray.astype)
@@ -39,6 +39,24 @@ class float_rule:
 
     def jvp_x(t, ans, x):
         return np.reshape(t, np.shape(ans))  # float(x[:1, :1]): a (1, 1) tangent, a scalar
+
+
+@rule(sum)
+class sum_rule:
+    """Python's ``sum(iterable, start=0)`` over a list of numbers or arrays, whose shapes may
+    broadcast against each other (the list comprehension that replaces a generator)."""
+
+    def vjp_iterable(g, ans, iterable, start=0):
+        return [unbroadcast(g, x) for x in iterable]
+
+    def vjp_start(g, ans, iterable, start=0):
+        return unbroadcast(g, start)
+
+    def jvp_iterable(t, ans, iterable, start=0):
+        return broadcast_like(sum(t), ans)
+
+    def jvp_start(t, ans, iterable, start=0):
+        return broadcast_like(t, ans)
 
 
 # Method name -> (primitive, "varargs" if extra positional arguments form one tuple argument)

@@ -228,15 +228,18 @@ class atan2:
 
 @rule(math.hypot)
 class hypot:
-    """``math.hypot(*coordinates)`` is variadic: one cotangent per coordinate, as a tuple."""
+    """``math.hypot(*coordinates)`` is variadic: one cotangent per coordinate. The JVP zips
+    ``list``s, not the tuples themselves: reverse mode accumulates the cotangent of a tuple it
+    loops over in place, which needs a list."""
 
     torch_name = "Hypot"
 
     def vjp_coordinates(g, ans, *coordinates):
-        return tuple(g * c / ans for c in coordinates)
+        return [g * c / ans for c in coordinates]
 
     def jvp_coordinates(t, ans, *coordinates):
-        return sum(tc * c for tc, c in zip(t, coordinates, strict=True) if tc is not None) / ans
+        return sum([tc * c for tc, c in zip(list(t), list(coordinates), strict=True)
+                    if tc is not None]) / ans
 
 
 @rule(math.degrees)

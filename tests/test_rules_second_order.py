@@ -27,14 +27,13 @@ SECOND_ORDER_GAPS = {
     "atleast_2d": "its rules star-unpack (`*arys`) in an expression",
     "atleast_3d": "its rules star-unpack (`*arys`) in an expression",
     "einsum": "its helper's source uses a generator expression",
-    "linalg.norm": "its helper calls a function held in a local variable",
     "linalg.eigh": "reverse mode over its helper adds the tuple cotangent (w, v) with `+`",
 }
 
 # forward over reverse: helpers of VJP rules that have no rule of their own yet
 OVER_REVERSE_GAPS = {
     **{name: "its VJP helper's source has constructs the transformer rejects" for name in (
-        "atleast_1d", "atleast_2d", "atleast_3d", "kron", "einsum", "linalg.norm")},
+        "atleast_1d", "atleast_2d", "atleast_3d", "kron", "einsum")},
     "grad_hook": "the hook is a parameter of the wrapper here, and a local value is not "
                  "callable in generated code",
 }

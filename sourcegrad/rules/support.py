@@ -106,7 +106,7 @@ def _axes(axis, ndim):
     """``axis`` (None, an int or a tuple, negatives allowed) as a tuple of non-negative ints."""
     if axis is None:
         return tuple(range(ndim))
-    return tuple(int(a) % ndim for a in np.atleast_1d(axis))
+    return tuple([int(a) % ndim for a in np.atleast_1d(axis)])
 
 
 def zeros_like_grad(x):
@@ -619,18 +619,33 @@ def _vector_norm_derivative(x, norm, ord, axes):
     return np.sign(x) * (np.abs(x) / safe) ** (ord - 1)
 
 
+def spectral_norm_derivative(x, ord):
+    """d norm(x, ord) / dx for the norms of the singular values of the matrices in the last
+    two axes of ``x`` (``ord`` 'nuc', 2 or -2): ``u @ vh`` over the singular vectors involved.
+    Separate so that it can have a rule of its own (``np.linalg.svd`` has none)."""
+    u, _, vh = np.linalg.svd(x, full_matrices=False)
+    if ord == "nuc":
+        return u @ vh
+    k = 0 if ord == 2 else -1
+    return u[..., :, k:k + 1 or None] @ vh[..., k:k + 1 or None, :]
+
+
+def missing_derivative(what):
+    """Raise for a derivative sourcegrad does not have, where a rule must name one."""
+    raise NotImplementedError(f"sourcegrad has no derivative of {what} yet")
+
+
 def _matrix_norm_derivative(x, ord):
     """d norm(x, ord) / dx for matrix norms over the last two axes of ``x``."""
     if ord in ("nuc", 2, -2):
-        u, _, vh = np.linalg.svd(x, full_matrices=False)
-        if ord == "nuc":
-            return u @ vh
-        k = 0 if ord == 2 else -1
-        return u[..., :, k:k + 1 or None] @ vh[..., k:k + 1 or None, :]
+        return spectral_norm_derivative(x, ord)
     if ord in (1, -1, np.inf, -np.inf):
         over_rows = ord in (np.inf, -np.inf)
         sums = np.sum(np.abs(x), axis=-1 if over_rows else -2)
-        extreme = (np.max if ord > 0 else np.min)(sums, axis=-1, keepdims=True)
+        if ord > 0:
+            extreme = np.max(sums, axis=-1, keepdims=True)
+        else:
+            extreme = np.min(sums, axis=-1, keepdims=True)
         weights = _tie_mask(sums, extreme)
         return np.sign(x) * (weights[..., :, None] if over_rows else weights[..., None, :])
     raise ValueError(f"invalid norm order {ord!r} for matrices")

@@ -19,6 +19,7 @@ from .support import (
     join_back,
     matmul_vjp_x1,
     matmul_vjp_x2,
+    missing_derivative,
     reduce_like,
     split_back,
     unbroadcast,
@@ -248,3 +249,19 @@ class untake_along_axis_rule:
 
     def vjp_cotangent(g, ans, cotangent, arr, indices, axis=-1):
         return np.take_along_axis(g, indices, axis=axis)
+
+
+@rule(support.spectral_norm_derivative)
+class spectral_norm_derivative_rule:
+    """The derivative of ``u @ vh`` needs the derivative of the SVD, which sourcegrad lacks:
+    the second derivatives of the nuclear and spectral norms raise rather than mislead."""
+
+    nondiff = ("ord",)
+
+    def vjp_x(g, ans, x, ord):
+        return missing_derivative("the singular vectors (second derivatives of "
+                                  "np.linalg.norm with ord 'nuc', 2 or -2 over matrices)")
+
+    def jvp_x(t, ans, x, ord):
+        return missing_derivative("the singular vectors (second derivatives of "
+                                  "np.linalg.norm with ord 'nuc', 2 or -2 over matrices)")

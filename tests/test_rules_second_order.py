@@ -33,7 +33,7 @@ SECOND_ORDER_GAPS = {
 # forward over reverse: helpers of VJP rules that have no rule of their own yet
 OVER_REVERSE_GAPS = {
     **{name: "its VJP helper's source has constructs the transformer rejects" for name in (
-        "atleast_1d", "atleast_2d", "atleast_3d", "kron", "einsum")},
+        "atleast_1d", "atleast_2d", "atleast_3d", "einsum")},
     "grad_hook": "the hook is a parameter of the wrapper here, and a local value is not "
                  "callable in generated code",
 }

@@ -467,7 +467,7 @@ def _kron_grids(g, a, b):
     shape_b = (1,) * (ndim - np.ndim(b)) + np.shape(b)
     a_grid = np.reshape(a, [n for m in shape_a for n in (m, 1)])
     b_grid = np.reshape(b, [n for m in shape_b for n in (1, m)])
-    blocks = np.reshape(g, [n for pair in zip(shape_a, shape_b, strict=True) for n in pair])
+    blocks = np.reshape(g, [n for m, k in zip(shape_a, shape_b, strict=True) for n in (m, k)])
     return blocks, a_grid, b_grid
 
 

@@ -34,21 +34,32 @@ SECOND_ORDER_GAPS = {
 OVER_REVERSE_GAPS = {
     **{name: "its VJP helper's source has constructs the transformer rejects" for name in (
         "atleast_1d", "atleast_2d", "atleast_3d", "einsum")},
-    "grad_hook": "the hook is a parameter of the wrapper here, and a local value is not "
-                 "callable in generated code",
 }
 
 _COUNTER = itertools.count()
 
 
-def _wrapper(primitive, n_args, keywords, symmetric, weighted=False):
-    """``def apply_N(a0, a1, ..., axis): return prim(a0, a1, ..., axis=axis)`` with source
-    that ``inspect`` can read; symmetric inputs are symmetrized first (such rules read one
-    triangle, and random directions are not symmetric)."""
-    params = [f"a{i}" for i in range(n_args)] + [f"kw_{k}" for k in keywords]
-    first = "(a0 + np.swapaxes(a0, -1, -2)) / 2" if symmetric else "a0"
-    call = ", ".join([first] + [f"a{i}" for i in range(1, n_args)]
-                     + [f"{k}=kw_{k}" for k in keywords])
+def _wrapper(primitive, args, kwargs, symmetric, weighted=False):
+    """``def apply_N(a0, a1, ..., kw_axis): return prim(a0, a1, ..., axis=kw_axis)`` with
+    source that ``inspect`` can read, and the values of its parameters. Symmetric inputs are
+    symmetrized first (such rules read one triangle, and random directions are not
+    symmetric). A function argument (``grad_hook``'s hook) is a module-level name of the
+    wrapper rather than a parameter, as generated code calls functions by name."""
+    namespace = {"prim": primitive, "np": np}
+    spelled, values = [], []
+    for i, value in enumerate([*args, *kwargs.values()]):
+        label = f"a{i}" if i < len(args) else f"kw_{list(kwargs)[i - len(args)]}"
+        if callable(value):
+            namespace[f"fn_{label}"] = value
+            spelled.append(f"fn_{label}")
+        else:
+            spelled.append(label)
+            values.append(value)
+    params = [p for p in spelled if not p.startswith("fn_")]
+    if symmetric:
+        spelled[0] = "(a0 + np.swapaxes(a0, -1, -2)) / 2"
+    call = ", ".join(spelled[:len(args)]
+                     + [f"{k}={v}" for k, v in zip(kwargs, spelled[len(args):], strict=True)])
     name = f"apply_{next(_COUNTER)}"
     if weighted:  # a scalar output, for sg.grad: <prim(...), weights>
         text = (f"def {name}({', '.join([*params, 'weights'])}):\n"
@@ -57,15 +68,14 @@ def _wrapper(primitive, n_args, keywords, symmetric, weighted=False):
         text = f"def {name}({', '.join(params)}):\n    return prim({call})\n"
     filename = f"<second-order check {name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    namespace = {"prim": primitive, "np": np}
     exec(compile(text, filename, "exec"), namespace)
-    return namespace[name]
+    return namespace[name], values
 
 
 def _check(spec):
     args, kwargs = spec.cases[0].build(seed=0)
-    fn = _wrapper(spec.primitive, len(args), list(kwargs), spec.symmetric)
-    return check_grads(fn, [*args, *kwargs.values()], modes=("fwd", "rev"), order=2)
+    fn, values = _wrapper(spec.primitive, args, kwargs, spec.symmetric)
+    return check_grads(fn, values, modes=("fwd", "rev"), order=2)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
@@ -81,18 +91,17 @@ def _check_over_reverse(spec):
     args, kwargs = spec.cases[0].build(seed=0)
     out = spec.primitive(*args, **kwargs)
     weights = np.random.default_rng(1).standard_normal(np.shape(out))
-    fn = _wrapper(spec.primitive, len(args), list(kwargs), spec.symmetric, weighted=True)
-    all_args = [*args, *kwargs.values(), weights]
-    for i in checkable_params_positions(spec, args, kwargs):
-        check_grads(sg.grad(fn, wrt=i), all_args, modes=("fwd",), order=1)
+    fn, values = _wrapper(spec.primitive, args, kwargs, spec.symmetric, weighted=True)
+    for i in checkable_params_positions(spec, args, kwargs, values):
+        check_grads(sg.grad(fn, wrt=i), [*values, weights], modes=("fwd",), order=1)
     return True
 
 
-def checkable_params_positions(spec, args, kwargs):
-    """Positions (in the wrapper's parameters) of the arguments the rule differentiates."""
+def checkable_params_positions(spec, args, kwargs, values):
+    """Positions (in the wrapper's parameters, whose values are ``values``) of the arguments
+    the rule differentiates."""
     params = checkable_params(spec.primitive, args, kwargs)
     bound = bind_arguments(spec.primitive, args, kwargs)
-    values = [*args, *kwargs.values()]
     chosen = []
     for p in params:
         value = bound.arguments[p]

@@ -122,3 +122,15 @@ def test_a_derivative_reaching_a_keyword_argument_without_a_rule_is_an_error():
         sg.jvp(f, (x,), (x,))
     with pytest.raises(sg.NoDerivativeError, match="average"):
         sg.grad(f)(x)
+
+
+def _promote_with_a_constant(x):
+    a, b = np.atleast_2d(x, np.ones(3))
+    return np.sum(a * b * a)
+
+
+def test_a_variadic_rule_gets_zero_tangents_for_its_constant_operands():
+    # np.atleast_2d(x, constant): the constant's tangent is None, a zero, not an array of None
+    x, u = np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0, -1.0])
+    assert np.isclose(sg.jvp(_promote_with_a_constant, (x,), (u,))[1], 2 * x @ u)
+    assert np.allclose(sg.hessian(_promote_with_a_constant)(x), 2 * np.eye(3))

@@ -94,7 +94,10 @@ def reduced_count(x, ans):
 
 
 def zeros_like_grad(x):
-    """A zero gradient with ``x``'s structure (float, even for integer ``x``)."""
+    """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
+    tangent of a ``None`` in a display, say) stays ``None``."""
+    if x is None:
+        return None
     if isinstance(x, (list, tuple)):
         return type(x)(zeros_like_grad(v) for v in x)
     if isinstance(x, dict):

@@ -100,7 +100,8 @@ class expand_dims:
 @rule(np.atleast_1d)
 class atleast_1d:
     """One array gives one array, several give a tuple; the cotangents are a tuple either
-    way (see the registry's note on variadic parameters)."""
+    way (see the registry's note on variadic parameters). Linear: the tangent is each
+    array's tangent reshaped like its output."""
 
     torch_name = "Reshape"
 
@@ -108,7 +109,7 @@ class atleast_1d:
         return reshape_each(g, arys)
 
     def jvp_arys(t, ans, *arys):
-        return np.atleast_1d(*t)
+        return reshape_each(t, ans)
 
 
 @rule(np.atleast_2d)
@@ -119,7 +120,7 @@ class atleast_2d:
         return reshape_each(g, arys)
 
     def jvp_arys(t, ans, *arys):
-        return np.atleast_2d(*t)
+        return reshape_each(t, ans)
 
 
 @rule(np.atleast_3d)
@@ -130,7 +131,7 @@ class atleast_3d:
         return reshape_each(g, arys)
 
     def jvp_arys(t, ans, *arys):
-        return np.atleast_3d(*t)
+        return reshape_each(t, ans)
 
 
 @rule(np.broadcast_to)

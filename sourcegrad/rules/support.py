@@ -110,7 +110,10 @@ def _axes(axis, ndim):
 
 
 def zeros_like_grad(x):
-    """A zero gradient with ``x``'s structure (float, even for integer ``x``)."""
+    """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
+    tangent of a ``None`` in a display, say) stays ``None``."""
+    if x is None:
+        return None
     if isinstance(x, (list, tuple)):
         return type(x)(zeros_like_grad(v) for v in x)
     if isinstance(x, dict):
@@ -339,12 +342,26 @@ def join_back(pieces, arrays, axis=0, promote=None):
     return np.concatenate(joined, axis=0 if axis is None else axis)
 
 
-def reshape_each(g, arrays):
-    """Cotangents of ``np.atleast_1d(*arrays)`` (and 2d, 3d): ``g`` reshaped back to each
-    array's shape. ``g`` is one array when there was one array, else a tuple."""
-    if len(arrays) == 1:
-        return (np.reshape(g, np.shape(arrays[0])),)
-    return tuple(np.reshape(gi, np.shape(x)) for gi, x in zip(g, arrays, strict=True))
+def reshape_each(parts, like):
+    """``parts`` reshaped one by one to the shapes of ``like``'s entries, in ``like``'s
+    structure: a tuple when ``like`` is a sequence, one array when it is one array (``parts``
+    is a sequence, or one array standing for a sequence of one). ``None`` parts are zeros and
+    ``None`` entries of ``like`` give ``None``, so that it is its own adjoint: the cotangents
+    of ``parts`` are ``reshape_each(g, parts)``. The cotangents of ``np.atleast_1d(*arrays)``
+    (and 2d, 3d) are ``reshape_each(g, arrays)``, its tangent ``reshape_each(t, ans)``."""
+    if not isinstance(parts, (list, tuple)):
+        parts = [parts]
+    likes = like if isinstance(like, (list, tuple)) else [like]
+    shaped = [_reshape_or_zeros(p, x) for p, x in zip(parts, likes, strict=True)]
+    return tuple(shaped) if isinstance(like, (list, tuple)) else shaped[0]
+
+
+def _reshape_or_zeros(part, like):
+    if like is None:
+        return None
+    if part is None:
+        return zeros_like_grad(like)
+    return np.reshape(part, np.shape(like))
 
 
 def unstack_like(g, obj):

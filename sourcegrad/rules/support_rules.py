@@ -21,6 +21,7 @@ from .support import (
     matmul_vjp_x2,
     missing_derivative,
     reduce_like,
+    reshape_each,
     split_back,
     unbroadcast,
     unreduce,
@@ -204,6 +205,17 @@ class join_back_rule:
 
     def vjp_pieces(g, ans, pieces, arrays, axis=0, promote=None):
         return split_back(g, arrays, axis=axis, promote=promote)
+
+
+@rule(support.reshape_each)
+class reshape_each_rule:
+    """Its own adjoint: the cotangents go back to the shapes (and structure) of ``parts``."""
+
+    linear = True
+    nondiff = ("like",)
+
+    def vjp_parts(g, ans, parts, like):
+        return reshape_each(g, parts)
 
 
 @rule(support.unstack_like)

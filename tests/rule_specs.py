@@ -515,6 +515,17 @@ SPECS += [
     Spec(support.reshape_each, (case(Arr((3,)), [Arr((1, 3))]), case(Arr((4,)), Arr((2, 2))),
                                 case([Arr((2,)), Arr(())], [Arr((1, 2)), Arr((1, 1))]),
                                 case([Arr((6,))], Arr((2, 1, 3))))),
+    Spec(support.einsum_vjp_one, (
+        case(Arr((2, 4)), "ij,jk->ik", [Arr((2, 3)), Arr((3, 4))], 0),
+        case(Arr((2, 4)), "ij,jk->ik", [Arr((2, 3)), Arr((3, 4))], 1),
+        case(Arr((3,)), "ii->i", [Arr((3, 3))], 0),
+        case(Arr((2, 3, 2)), "...ij,...jk->...ik", [Arr((2, 3, 4)), Arr((4, 2))], 1),
+        case(Arr((2, 2)), "ij,jk,kl->il", [Arr((2, 3)), Arr((3, 4)), Arr((4, 2))], 1))),
+    Spec(support.einsum_jvp, (
+        case([Arr((2, 3)), Arr((3, 4))], "ij,jk->ik", [Arr((2, 3)), Arr((3, 4))]),
+        case([Arr((3, 3))], "ii", [Arr((3, 3))]),
+        case([Arr((2, 3)), Arr((3,)), Arr((3,))], "ij,j,j->i",
+             [Arr((2, 3)), Arr((3,)), Arr((3,))]))),
     Spec(support.unstack_like, (case(Arr((2, 3)), [Arr((3,)), Arr((3,))]),
                                 case(Arr((3,)), Arr((3,))))),
     Spec(support.untile, (case(Arr((2, 6)), Arr((2, 3)), (1, 2)),

@@ -17,7 +17,7 @@ from .support import (
     eigh_jvp,
     eigh_vjp,
     einsum_jvp,
-    einsum_vjp,
+    einsum_vjp_one,
     inner_axes,
     kron_vjp_a,
     kron_vjp_b,
@@ -174,7 +174,7 @@ class einsum:
     nondiff = ("subscripts", "optimize")
 
     def vjp_operands(g, ans, subscripts, *operands, optimize=False):
-        return einsum_vjp(g, subscripts, operands)
+        return [einsum_vjp_one(g, subscripts, operands, k) for k in range(len(operands))]
 
     def jvp_operands(t, ans, subscripts, *operands, optimize=False):
         return einsum_jvp(t, subscripts, operands)

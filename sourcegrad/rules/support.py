@@ -564,19 +564,48 @@ def _einsum_vjp_one(g, terms, output, operands, k):
     return np.sum(grad, axis=stretched, keepdims=True) if stretched else grad
 
 
-def einsum_vjp(g, subscripts, operands):
-    """Cotangents of every operand of ``np.einsum(subscripts, *operands)``, as a tuple."""
+def einsum_vjp_one(g, subscripts, operands, k):
+    """Cotangent of ``operands[k]`` in ``np.einsum(subscripts, *operands)``. (It and
+    ``einsum_jvp`` have rules of their own, built from ``einsum_cross``: the einsum is linear
+    in each operand, so every second derivative is an einsum again.)"""
     terms, output = _einsum_parse(subscripts, operands)
-    return tuple(_einsum_vjp_one(g, terms, output, operands, k) for k in range(len(operands)))
+    return _einsum_vjp_one(g, terms, output, operands, k)
 
 
 def einsum_jvp(t, subscripts, operands):
     """Tangent of ``np.einsum(subscripts, *operands)``: the sum over operands of the einsum
     with that operand replaced by its tangent (``None`` tangents are zero and skipped)."""
-    return sum(
-        np.einsum(subscripts, *operands[:k], tk, *operands[k + 1:])
-        for k, tk in enumerate(t) if tk is not None
-    )
+    return sum([np.einsum(subscripts, *_replaced(operands, k, tk))
+                for k, tk in enumerate(t) if tk is not None])
+
+
+def _replaced(operands, k, value):
+    return [value if i == k else x for i, x in enumerate(operands)]
+
+
+def einsum_cross(g, subscripts, operands, replacements, j):
+    """The sum over the operands ``k != j`` of the cotangent of operand ``j`` in the einsum
+    with operand ``k`` replaced by ``replacements[k]`` (``None``: zero): the mixed second
+    derivative of ``<g, einsum(...)>``, applied to ``replacements``. It is the derivative in
+    the operands of ``einsum_vjp_one`` (along ``replacements``) and of ``einsum_jvp`` (for
+    the cotangent ``g``), and its adjoint."""
+    total = zeros_like_grad(operands[j])
+    for k, rk in enumerate(replacements):
+        if k != j and rk is not None:
+            total = total + einsum_vjp_one(g, subscripts, _replaced(operands, k, rk), j)
+    return total
+
+
+def einsum_jvp_cross(t, subscripts, operands, tangents, ans):
+    """The sum over pairs ``j != k`` of the einsum with operand ``k`` replaced by ``t[k]`` and
+    operand ``j`` by ``tangents[j]`` (``None``: zero): the derivative of ``ans = einsum_jvp(t,
+    subscripts, operands)`` in the operands, along ``tangents``."""
+    total = zeros_like_grad(ans)
+    for k, tk in enumerate(t):
+        others = [None if j == k else d for j, d in enumerate(tangents)]
+        if tk is not None and any([d is not None for d in others]):
+            total = total + einsum_jvp(others, subscripts, _replaced(operands, k, tk))
+    return total
 
 
 def _transpose(x):

@@ -16,6 +16,10 @@ from . import support
 from .registry import nondifferentiable, rule
 from .support import (
     broadcast_like,
+    einsum_cross,
+    einsum_jvp,
+    einsum_jvp_cross,
+    einsum_vjp_one,
     join_back,
     matmul_vjp_x1,
     matmul_vjp_x2,
@@ -277,3 +281,45 @@ class spectral_norm_derivative_rule:
     def jvp_x(t, ans, x, ord):
         return missing_derivative("the singular vectors (second derivatives of "
                                   "np.linalg.norm with ord 'nuc', 2 or -2 over matrices)")
+
+
+# -- einsum's helpers: multilinear, so every derivative is an einsum again (einsum_cross) --
+@rule(support.einsum_vjp_one)
+class einsum_vjp_one_rule:
+    """The cotangent of operand ``k``, linear in ``cotangent`` and in the other operands."""
+
+    nondiff = ("subscripts", "k")
+
+    def vjp_cotangent(g, ans, cotangent, subscripts, operands, k):
+        return einsum_jvp([g if i == k else None for i in range(len(operands))], subscripts,
+                          operands)
+
+    def vjp_operands(g, ans, cotangent, subscripts, operands, k):
+        return [einsum_cross(cotangent, subscripts, operands,
+                             [g if i == k else None for i in range(len(operands))], j)
+                for j in range(len(operands))]
+
+    def jvp_cotangent(t, ans, cotangent, subscripts, operands, k):
+        return einsum_vjp_one(t, subscripts, operands, k)
+
+    def jvp_operands(t, ans, cotangent, subscripts, operands, k):
+        return einsum_cross(cotangent, subscripts, operands, t, k)
+
+
+@rule(support.einsum_jvp)
+class einsum_jvp_rule:
+    """The tangent of the output, linear in ``tangents`` and in each operand."""
+
+    nondiff = ("subscripts",)
+
+    def vjp_tangents(g, ans, tangents, subscripts, operands):
+        return [einsum_vjp_one(g, subscripts, operands, k) for k in range(len(operands))]
+
+    def vjp_operands(g, ans, tangents, subscripts, operands):
+        return [einsum_cross(g, subscripts, operands, tangents, j) for j in range(len(operands))]
+
+    def jvp_tangents(t, ans, tangents, subscripts, operands):
+        return einsum_jvp(t, subscripts, operands)
+
+    def jvp_operands(t, ans, tangents, subscripts, operands):
+        return einsum_jvp_cross(tangents, subscripts, operands, t, ans)

@@ -515,6 +515,9 @@ SPECS += [
     Spec(support.reshape_each, (case(Arr((3,)), [Arr((1, 3))]), case(Arr((4,)), Arr((2, 2))),
                                 case([Arr((2,)), Arr(())], [Arr((1, 2)), Arr((1, 1))]),
                                 case([Arr((6,))], Arr((2, 1, 3))))),
+    Spec(support.spectral_norm_derivative, (case(Arr((3, 4)), "nuc"), case(Arr((3, 4)), 2),
+                                            case(Arr((4, 3)), -2), case(Arr((3, 3)), "nuc"),
+                                            case(Arr((2, 4, 3)), 2), case(Arr((2, 3, 4)), "nuc"))),
     Spec(support.einsum_vjp_one, (
         case(Arr((2, 4)), "ij,jk->ik", [Arr((2, 3)), Arr((3, 4))], 0),
         case(Arr((2, 4)), "ij,jk->ik", [Arr((2, 3)), Arr((3, 4))], 1),

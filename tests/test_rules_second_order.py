@@ -23,6 +23,8 @@ from sourcegrad.testing import bind_arguments, check_grads, checkable_params
 from .rule_specs import SPECS
 
 SECOND_ORDER_GAPS = {
+    # third derivatives of the nuclear and spectral norms
+    "spectral_norm_derivative": "its derivative's helper calls np.linalg.svd, which has no rule",
     # third derivatives of np.einsum: reverse mode over the sources of einsum_cross and
     # einsum_jvp_cross adds the list cotangent of `operands` with `+`, and takes the zero
     # cotangent of a comprehension's skipped element from a loop variable of another iteration
@@ -32,7 +34,9 @@ SECOND_ORDER_GAPS = {
 }
 
 # forward over reverse: helpers of VJP rules that have no rule of their own yet
-OVER_REVERSE_GAPS: dict[str, str] = {}
+OVER_REVERSE_GAPS = {
+    "spectral_norm_derivative": "its derivative's helper calls np.linalg.svd, which has no rule",
+}
 
 _COUNTER = itertools.count()
 

@@ -676,9 +676,34 @@ def spectral_norm_derivative(x, ord):
     return u[..., :, k:k + 1 or None] @ vh[..., k:k + 1 or None, :]
 
 
-def missing_derivative(what):
-    """Raise for a derivative sourcegrad does not have, where a rule must name one."""
-    raise NotImplementedError(f"sourcegrad has no derivative of {what} yet")
+def spectral_norm_curvature(t, x, ord):
+    """The derivative of ``spectral_norm_derivative(x, ord)`` along ``t``: the norm's Hessian
+    applied to ``t``, which is self-adjoint, so also the VJP. From the derivatives of the
+    SVD ``x = u diag(s) vh`` (singular values distinct and nonzero): with ``a = u.T t v``,
+    ``d(u vh) = u [(a - a.T) / (s_i + s_j)] vh`` plus the parts of ``t`` outside the
+    singular subspaces, and for one singular pair ``(u_i, v_i)``
+    ``du_i = sum_j u_j (s_i a_ji + s_j a_ij) / (s_i^2 - s_j^2) + (I - u u.T) t v_i / s_i``
+    (``dv_i`` likewise, with ``t.T``)."""
+    u, s, vh = np.linalg.svd(x, full_matrices=False)
+    v = _transpose(vh)
+    ut = _transpose(u) @ t
+    a = ut @ v
+    outside_u = t - u @ ut  # (I - u u.T) t
+    outside_v = _transpose(t) - v @ (vh @ _transpose(t))  # (I - v v.T) t.T
+    if ord == "nuc":
+        core = (a - _transpose(a)) / (s[..., :, None] + s[..., None, :])
+        return (u @ core @ vh + outside_u @ (v / s[..., None, :]) @ vh
+                + (u / s[..., None, :]) @ _transpose(outside_v @ u))
+    i = 0 if ord == 2 else np.shape(s)[-1] - 1
+    s_i = s[..., i:i + 1]
+    a_ji, a_ij = a[..., :, i], a[..., i, :]
+    other = np.arange(np.shape(s)[-1]) != i
+    gaps = np.where(other, s_i ** 2 - s ** 2, 1)
+    du = (u @ np.where(other, (s_i * a_ji + s * a_ij) / gaps, 0)[..., None]
+          + outside_u @ v[..., :, i:i + 1] / s_i[..., None])
+    dv = (v @ np.where(other, (s * a_ji + s_i * a_ij) / gaps, 0)[..., None]
+          + outside_v @ u[..., :, i:i + 1] / s_i[..., None])
+    return du @ vh[..., i:i + 1, :] + u[..., :, i:i + 1] @ _transpose(dv)
 
 
 def _matrix_norm_derivative(x, ord):

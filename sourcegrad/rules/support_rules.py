@@ -23,9 +23,9 @@ from .support import (
     join_back,
     matmul_vjp_x1,
     matmul_vjp_x2,
-    missing_derivative,
     reduce_like,
     reshape_each,
+    spectral_norm_curvature,
     split_back,
     unbroadcast,
     unreduce,
@@ -269,18 +269,16 @@ class untake_along_axis_rule:
 
 @rule(support.spectral_norm_derivative)
 class spectral_norm_derivative_rule:
-    """The derivative of ``u @ vh`` needs the derivative of the SVD, which sourcegrad lacks:
-    the second derivatives of the nuclear and spectral norms raise rather than mislead."""
+    """The derivative of a norm's gradient is its Hessian, which is self-adjoint: the VJP and
+    the JVP are the same map."""
 
     nondiff = ("ord",)
 
     def vjp_x(g, ans, x, ord):
-        return missing_derivative("the singular vectors (second derivatives of "
-                                  "np.linalg.norm with ord 'nuc', 2 or -2 over matrices)")
+        return spectral_norm_curvature(g, x, ord)
 
     def jvp_x(t, ans, x, ord):
-        return missing_derivative("the singular vectors (second derivatives of "
-                                  "np.linalg.norm with ord 'nuc', 2 or -2 over matrices)")
+        return spectral_norm_curvature(t, x, ord)
 
 
 # -- einsum's helpers: multilinear, so every derivative is an einsum again (einsum_cross) --

@@ -41,12 +41,16 @@ OVER_REVERSE_GAPS = {
 _COUNTER = itertools.count()
 
 
-def _wrapper(primitive, args, kwargs, symmetric, weighted=False):
+def _wrapper(primitive, args, kwargs, symmetric, weighted=None):
     """``def apply_N(a0, a1, ..., kw_axis): return prim(a0, a1, ..., axis=kw_axis)`` with
     source that ``inspect`` can read, and the values of its parameters. Symmetric inputs are
     symmetrized first (such rules read one triangle, and random directions are not
     symmetric). A function argument (``grad_hook``'s hook) is a module-level name of the
-    wrapper rather than a parameter, as generated code calls functions by name."""
+    wrapper rather than a parameter, as generated code calls functions by name.
+
+    ``weighted`` (for ``sg.grad``, a scalar output): ``0`` for an array output, returned as
+    ``<prim(...), weights>``; ``n`` for a sequence of ``n`` arrays, unpacked and returned as
+    ``<out_0, weights_0> + ... + <out_n-1, weights_n-1>``."""
     namespace = {"prim": primitive, "np": np}
     spelled, values = [], []
     for i, value in enumerate([*args, *kwargs.values()]):
@@ -63,9 +67,15 @@ def _wrapper(primitive, args, kwargs, symmetric, weighted=False):
     call = ", ".join(spelled[:len(args)]
                      + [f"{k}={v}" for k, v in zip(kwargs, spelled[len(args):], strict=True)])
     name = f"apply_{next(_COUNTER)}"
-    if weighted:  # a scalar output, for sg.grad: <prim(...), weights>
+    if weighted == 0:
         text = (f"def {name}({', '.join([*params, 'weights'])}):\n"
                 f"    return np.sum(prim({call}) * weights)\n")
+    elif weighted:
+        outs = [f"out_{i}" for i in range(weighted)]
+        weights = [f"weights_{i}" for i in range(weighted)]
+        inner = " + ".join(f"np.sum({o} * {w})" for o, w in zip(outs, weights, strict=True))
+        text = (f"def {name}({', '.join([*params, *weights])}):\n"
+                f"    {', '.join(outs)}, = prim({call})\n    return {inner}\n")
     else:
         text = f"def {name}({', '.join(params)}):\n    return prim({call})\n"
     filename = f"<second-order check {name}>"
@@ -92,10 +102,13 @@ def test_every_rule_has_a_second_derivative(spec):
 def _check_over_reverse(spec):
     args, kwargs = spec.cases[0].build(seed=0)
     out = spec.primitive(*args, **kwargs)
-    weights = np.random.default_rng(1).standard_normal(np.shape(out))
-    fn, values = _wrapper(spec.primitive, args, kwargs, spec.symmetric, weighted=True)
+    outputs = list(out) if isinstance(out, (list, tuple)) else [out]
+    rng = np.random.default_rng(1)
+    weights = [rng.standard_normal(np.shape(o)) for o in outputs]
+    fn, values = _wrapper(spec.primitive, args, kwargs, spec.symmetric,
+                          weighted=len(outputs) if isinstance(out, (list, tuple)) else 0)
     for i in checkable_params_positions(spec, args, kwargs, values):
-        check_grads(sg.grad(fn, wrt=i), [*values, weights], modes=("fwd",), order=1)
+        check_grads(sg.grad(fn, wrt=i), [*values, *weights], modes=("fwd",), order=1)
     return True
 
 
@@ -112,13 +125,7 @@ def checkable_params_positions(spec, args, kwargs, values):
     return chosen
 
 
-SCALAR_OUTPUT_SPECS = [s for s in SPECS
-                       if not isinstance(s.primitive(*s.cases[0].build(seed=0)[0],
-                                                     **s.cases[0].build(seed=0)[1]),
-                                         (list, tuple))]
-
-
-@pytest.mark.parametrize("spec", SCALAR_OUTPUT_SPECS, ids=[s.name for s in SCALAR_OUTPUT_SPECS])
+@pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
 def test_forward_mode_over_every_rules_vjp(spec):
     if spec.name in OVER_REVERSE_GAPS:
         with pytest.raises((SourcegradError, AssertionError, ValueError, TypeError)):
@@ -129,4 +136,4 @@ def test_forward_mode_over_every_rules_vjp(spec):
 
 def test_the_gap_lists_name_rules_of_the_table():
     assert set(SECOND_ORDER_GAPS) <= {s.name for s in SPECS}
-    assert set(OVER_REVERSE_GAPS) <= {s.name for s in SCALAR_OUTPUT_SPECS}
+    assert set(OVER_REVERSE_GAPS) <= {s.name for s in SPECS}

@@ -769,7 +769,8 @@ def eigh_vjp(g, ans):
     """Cotangent of ``a`` in ``w, v = np.linalg.eigh(a)``:
     ``sym(v (diag(g_w) + F * (v^T g_v)) v^T)``, ``F`` the inverse eigengaps (infinite for
     repeated eigenvalues, where the eigenvectors are not differentiable)."""
-    (g_w, g_v), (w, v) = g, ans
+    g_w, g_v = g
+    w, v = ans
     diagonal = np.expand_dims(g_w, -1) * np.eye(np.shape(w)[-1], dtype=bool)
     inner = diagonal + _eigengap_inverse(w) * (_transpose(v) @ g_v)
     return _symmetric_part(v @ inner @ _transpose(v))

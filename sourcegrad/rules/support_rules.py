@@ -148,12 +148,13 @@ nondifferentiable(
 
 @rule(list)
 class list_rule:
-    """``list(a)``: the rows of an array (or the items of a sequence) as a list."""
+    """``list(a)``: the rows of an array (or the items of a sequence) as a list. The cotangent
+    of a sequence is a list (as ``add_grads`` makes them), whatever the sequence's type."""
 
     linear = True
 
     def vjp_x(g, ans, x):
-        return type(x)(g) if isinstance(x, (list, tuple)) else np.reshape(np.stack(g), np.shape(x))
+        return list(g) if isinstance(x, (list, tuple)) else np.reshape(np.stack(g), np.shape(x))
 
 
 @rule(math.copysign, np.copysign)

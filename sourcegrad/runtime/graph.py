@@ -87,10 +87,14 @@ class Node:
     def apply(self, grads: Cotangents) -> Cotangents:
         if self._backward is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        self._check_versions()
+        return self._backward(grads)
+
+    def _check_versions(self) -> None:
+        """Refuse to run on saved values modified in place since they were recorded."""
         for box, expected, data, output_nr in self._versions:
             if box[0] != expected:
                 raise RuntimeError(_modified_message(self, box[0], expected, data, output_nr))
-        return self._backward(grads)
 
     def free(self) -> None:
         """Drop the backward closure and the references to saved data."""
@@ -136,15 +140,36 @@ class AccumulateGrad(Node):
         """A leaf's accumulator saves nothing and serves every graph the leaf is used in."""
 
 
-_NODE_CLASSES: dict[str, type[Node]] = {}
+class SavedValuesNode(Node):
+    """A node whose ``_backward`` is shared by every node of its kind (a rule's VJPs, see
+    ``dispatch.Plan``) and called as ``_backward.cotangents(grads, saved)`` on the values
+    this node saved: recording one needs no closure."""
+
+    __slots__ = ("_saved",)
+
+    def apply(self, grads: Cotangents) -> Cotangents:
+        backward = self._backward
+        if backward is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        if self._versions:
+            self._check_versions()
+        return backward.cotangents(grads, self._saved)
+
+    def free(self) -> None:
+        self._backward = None
+        self._versions = ()
+        self._saved = None
 
 
-def node_class(name: str) -> type[Node]:
-    """The ``Node`` subclass called ``name``, so ``type(t.grad_fn).__name__`` reads as in
+_NODE_CLASSES: dict[tuple[str, type[Node]], type[Node]] = {}
+
+
+def node_class(name: str, base: type[Node] = Node) -> type[Node]:
+    """The subclass of ``base`` called ``name``, so ``type(t.grad_fn).__name__`` reads as in
     PyTorch (``MulBackward0``)."""
-    cls = _NODE_CLASSES.get(name)
+    cls = _NODE_CLASSES.get((name, base))
     if cls is None:
-        cls = _NODE_CLASSES[name] = type(name, (Node,), {"__slots__": ()})
+        cls = _NODE_CLASSES[name, base] = type(name, (base,), {"__slots__": ()})
     return cls
 
 
@@ -164,40 +189,64 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
     Integer and boolean outputs carry no gradient, as in PyTorch."""
     single = not isinstance(outputs, (list, tuple))
     arrays = [np.asarray(outputs)] if single else [np.asarray(o) for o in outputs]
-    edges, meta = _edges_of(inputs) if is_grad_enabled() else (None, None)
-    if edges is None:
-        results = [_Tensor(a) for a in arrays]
-    else:
-        node = node_class(name)(edges, backward, meta, len(arrays))
-        results = [_Tensor._from_node(a, node, i) if a.dtype.kind in "fc" else _Tensor(a)
-                   for i, a in enumerate(arrays)]
-        node._versions = _versions_of(inputs, results)
+    if is_grad_enabled():
+        edges, meta, versions = _inputs_of(inputs)
+        if edges is not None:
+            node = node_class(name)(edges, backward, meta, len(arrays))
+            results = _outputs_of(node, arrays, versions)
+            return results[0] if single else tuple(results)
+    results = [_Tensor(a) for a in arrays]
     return results[0] if single else tuple(results)
 
 
-def _versions_of(inputs: Sequence[Any], outputs: list[Tensor]) -> tuple:
-    saved = []
-    for t in inputs:
-        if isinstance(t, _Tensor):
-            saved.append((t._version, t._version[0], t.data, None))
-    for i, t in enumerate(outputs):
-        saved.append((t._version, 0, t.data, i))
-    return tuple(saved)
+def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
+                 outputs: list[np.ndarray], saved: Any) -> list[Tensor]:
+    """``record`` for a node of class ``cls`` whose shared ``backward`` reads ``saved``
+    (``SavedValuesNode``). The caller has checked that grad mode is on and that an input
+    requires grad."""
+    edges, meta, versions = _inputs_of(inputs)
+    node = cls(edges, backward, meta, len(outputs))
+    node._saved = saved
+    return _outputs_of(node, outputs, versions)
 
 
-def _edges_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple | None]:
-    """The inputs' edges and (shape, dtype), or ``(None, None)`` if none requires grad.
-    A plain loop: this runs once per recorded operation."""
-    edges, meta, live = [], [], False
+def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, list]:
+    """The inputs' edges, their (shape, dtype), and the versions of the tensors among them
+    (``_versions`` below); edges are ``None`` if no input requires grad. One plain loop:
+    this runs once per recorded operation."""
+    edges, meta, versions, live = [], [], [], False
     for t in inputs:
-        if isinstance(t, _Tensor) and (t.grad_fn is not None or t._requires_grad):
-            edges.append(edge_of(t))
-            meta.append((t.data.shape, t.data.dtype))
-            live = True
+        if not isinstance(t, _Tensor):
+            edges.append(_NO_EDGE)
+            meta.append(None)
+            continue
+        data = t.data
+        box = t._version
+        versions.append((box, box[0], data, None))
+        if t.grad_fn is not None:
+            edges.append((t.grad_fn, t._output_nr))
+        elif t._requires_grad:
+            edges.append((t._accumulator(), 0))
         else:
             edges.append(_NO_EDGE)
             meta.append(None)
-    return (tuple(edges), tuple(meta)) if live else (None, None)
+            continue
+        meta.append((data.shape, data.dtype))
+        live = True
+    return (tuple(edges) if live else None), tuple(meta), versions
+
+
+def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Tensor]:
+    """The node's outputs as tensors; ``versions`` (of its inputs) completed with theirs
+    becomes the node's record of what its backward reads: each entry is (version box,
+    version when recorded, data, output index or None for an input)."""
+    results = []
+    for i, a in enumerate(arrays):
+        tensor = _Tensor._from_node(a, node, i) if a.dtype.kind in "fc" else _Tensor(a)
+        versions.append((tensor._version, 0, a, i))
+        results.append(tensor)
+    node._versions = tuple(versions)
+    return results
 
 
 # ---------------------------------------------------------------- the backward engine
@@ -243,23 +292,29 @@ def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
         root_edges.append(edge)
     targets = {} if capture is None else {edge_of(t): k for k, t in enumerate(capture)}
     captured: list = [None] * len(targets)
+    capturing = capture is not None
     dependencies = _count_dependencies(node for node, _ in root_edges)
     buffers: dict[Node, list] = {}
     for (node, nr), grad in zip(root_edges, root_grads, strict=True):
         _add_to_buffer(buffers, node, nr, grad)
     ready = [node for node in dict.fromkeys(n for n, _ in root_edges) if not dependencies[node]]
+    take_buffer = buffers.pop
     while ready:
         node = ready.pop()
-        grads = _gradients_after_hooks(node, buffers.pop(node, None), capture is None)
-        for nr, grad in enumerate(grads):
-            k = targets.get((node, nr))
-            if k is not None:
-                captured[k] = grad
-        for child in _run_node(node, grads, buffers, retain_graph, capture is not None):
-            dependencies[child] -= 1
-            if not dependencies[child]:
-                ready.append(child)
-    return captured if capture is not None else None
+        grads = take_buffer(node, None) or [None] * node._n_outputs
+        if node._hooks or node._retained:
+            _apply_hooks(node, grads, retain=not capturing)
+        if targets:
+            _capture(targets, node, grads, captured)
+        if not (_all_none(grads) or capturing and isinstance(node, AccumulateGrad)):
+            _propagate(node, grads, buffers, retain_graph)
+        for child, _ in node.next_functions:
+            if child is not None:
+                remaining = dependencies[child] - 1
+                dependencies[child] = remaining
+                if not remaining:
+                    ready.append(child)
+    return captured if capturing else None
 
 
 def _count_dependencies(starts: Any) -> dict[Node, int]:
@@ -283,20 +338,18 @@ def _count_dependencies(starts: Any) -> dict[Node, int]:
 
 
 def _add_to_buffer(buffers: dict[Node, list], node: Node, nr: int, grad: np.ndarray) -> None:
+    """Add ``grad`` to what has reached output ``nr`` of ``node`` (a new array: a
+    cotangent may be aliased by the rule that returned it)."""
     slots = buffers.get(node)
     if slots is None:
-        slots = buffers[node] = [None] * (nr + 1)
-    elif len(slots) <= nr:
-        slots.extend([None] * (nr + 1 - len(slots)))
-    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+        slots = buffers[node] = [None] * node._n_outputs
+    previous = slots[nr]
+    slots[nr] = grad if previous is None else previous + grad
 
 
-def _gradients_after_hooks(node: Node, grads: list | None, retain: bool) -> list:
-    """The gradients of the node's outputs once the tensors' hooks have seen them; retained
-    non-leaf tensors get theirs here."""
-    grads = grads or []
-    if len(grads) < node._n_outputs:
-        grads.extend([None] * (node._n_outputs - len(grads)))
+def _apply_hooks(node: Node, grads: list, retain: bool) -> None:
+    """The gradients of the node's outputs once the tensors' hooks have seen them (in
+    place); retained non-leaf tensors get theirs here."""
     if node._hooks:
         for nr, hooks in node._hooks.items():
             if nr < len(grads) and grads[nr] is not None:
@@ -306,7 +359,14 @@ def _gradients_after_hooks(node: Node, grads: list | None, retain: bool) -> list
             tensor = ref()
             if tensor is not None and nr < len(grads) and grads[nr] is not None:
                 accumulate_into(tensor, grads[nr])
-    return grads
+
+
+def _capture(targets: dict[Edge, int], node: Node, grads: list, captured: list) -> None:
+    """``autograd.grad``: keep the gradients reaching the requested tensors."""
+    for nr, grad in enumerate(grads):
+        k = targets.get((node, nr))
+        if k is not None:
+            captured[k] = grad
 
 
 def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
@@ -317,12 +377,8 @@ def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
     return grad
 
 
-def _run_node(node: Node, grads: list, buffers: dict[Node, list], retain_graph: bool,
-              capturing: bool) -> list[Node]:
-    """Apply ``node`` and pass its input cotangents along; returns the children reached."""
-    children = [child for child, _ in node.next_functions if child is not None]
-    if _all_none(grads) or (capturing and isinstance(node, AccumulateGrad)):
-        return children
+def _propagate(node: Node, grads: list, buffers: dict[Node, list], retain_graph: bool) -> None:
+    """Apply ``node`` and add its input cotangents to its children's buffers."""
     input_grads = node.apply(tuple(grads))
     if not retain_graph:
         node.free()
@@ -330,7 +386,6 @@ def _run_node(node: Node, grads: list, buffers: dict[Node, list], retain_graph: 
                                        strict=True):
         if child is not None and grad is not None:
             _add_to_buffer(buffers, child, nr, _conform(grad, meta, node))
-    return children
 
 
 def _all_none(grads: list) -> bool:
@@ -344,7 +399,8 @@ def _conform(grad: Any, meta: tuple[tuple[int, ...], np.dtype], node: Node) -> n
     """The cotangent as an array of its input's shape and dtype; a shape that does not
     match is a bug in a rule or a backward function, reported rather than broadcast."""
     shape, dtype = meta
-    grad = np.asarray(grad)
+    if type(grad) is not np.ndarray:
+        grad = np.asarray(grad)
     if grad.shape != shape:
         raise RuntimeError(f"{node.name()} returned a gradient of shape {grad.shape} for an "
                            f"input of shape {shape}")

@@ -10,6 +10,7 @@ requires grad and no rule is refused (``NoDerivativeError``), never treated as c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from ..errors import NoDerivativeError
 from ..rules.registry import RULES as _RULES
 from ..rules.registry import Rule, is_nondifferentiable, lookup
 from . import graph
+from .grad_mode import _state as _grad_mode  # ``.enabled``: is_grad_enabled(), one call less
 from .grad_mode import is_grad_enabled
 from .tensor import Tensor
 
@@ -60,32 +62,37 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any
         plan = _PLANS[key] = _make_plan(rule, fn, name, pattern, len(arrays), kw_arrays,
                                         several)
     outputs = _record(plan, [t for _, t in inputs], ans, arrays, kw_arrays)
-    return outputs if several and isinstance(result, list) else (
-        tuple(outputs) if several else outputs[0])
+    return list(outputs) if isinstance(result, list) else outputs
 
 
 class Op:
     """A primitive as a tensor method or operator calls it: positional arguments, the
     tensors among them not nested in sequences, a single array result (``x * 2.0``,
-    ``x.tanh()``, ``x.sum()``). Its ``Plan`` for each pattern of arguments is made once
-    and kept, so a call does NumPy's work, one lookup and the recording; anything else
-    (keywords, tensors inside lists) goes through ``call_named``, with the same result."""
+    ``x.tanh()``, ``x.sum()``); ``fn`` is the primitive the rule table knows. Its ``Plan``
+    for each pattern of arguments is made once and kept, so a call does NumPy's work, two
+    lookups and the recording; anything else (keywords, tensors inside lists) goes through
+    ``call_named``, with the same result."""
 
-    __slots__ = ("fn", "name", "_rule", "_plans")
+    __slots__ = ("fn", "name", "runs", "_rule", "_plans")
 
-    def __init__(self, fn: Callable, name: str | None = None) -> None:
+    def __init__(self, fn: Callable, name: str | None = None, runs: Callable | None = None
+                 ) -> None:
         self.fn = fn
         self.name = name
+        # What computes the result, when something cheaper than ``fn`` computes the same.
+        self.runs = runs or fn
         self._rule: Rule | None = None
         self._plans: dict[tuple, Plan] = {}
 
     def unary(self, x: Tensor) -> Tensor:
         """``fn(x)``."""
         data = x.data
-        ans = _as_result(self.fn(data), (data,))
-        if (x.grad_fn is None and not x._requires_grad) or not is_grad_enabled():
+        ans = self.runs(data)
+        if type(ans) is not np.ndarray or ans.dtype == _FLOAT64 and data.dtype is not _FLOAT64:
+            ans = _as_result(ans, (data,))
+        if x.grad_fn is None and not x._requires_grad or not _grad_mode.enabled:
             return Tensor(ans)
-        return self._record((_REQUIRES_GRAD,), (x,), ans, (data,))
+        return self._record(_ONE_TRACKED, (x,), ans, (data,))
 
     def binary(self, a: Any, b: Any) -> Tensor:
         """``fn(a, b)``, at least one of them a tensor."""
@@ -94,8 +101,11 @@ class Op:
             return call_named(self.name, self.fn, (a, b), {})
         x1 = a.data if kind_a else a
         x2 = b.data if kind_b else b
-        ans = _as_result(self.fn(x1, x2), (x1, x2))
-        if not (kind_a is _REQUIRES_GRAD or kind_b is _REQUIRES_GRAD) or not is_grad_enabled():
+        ans = self.runs(x1, x2)
+        if type(ans) is not np.ndarray or ans.dtype == _FLOAT64 and not (
+                getattr(x1, "dtype", None) is _FLOAT64 or getattr(x2, "dtype", None) is _FLOAT64):
+            ans = _as_result(ans, (x1, x2))
+        if not (kind_a is _REQUIRES_GRAD or kind_b is _REQUIRES_GRAD) or not _grad_mode.enabled:
             return Tensor(ans)
         inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
         return self._record((kind_a, kind_b), inputs, ans, (x1, x2))
@@ -103,18 +113,23 @@ class Op:
     def positional(self, *args: Any) -> Any:
         """``fn(*args)``: any number of arguments, tensors among them. A primitive with
         several results (none of the tensor methods' Ops) is handed to ``call_named``."""
-        kinds = tuple(_kind(a) for a in args)
-        if _SEQUENCE in kinds:
-            return call_named(self.name, self.fn, args, {})
-        arrays = tuple(a.data if k else a for a, k in zip(args, kinds, strict=True))
-        result = self.fn(*arrays)
+        kinds, arrays, inputs = [], [], []
+        for a in args:
+            kind = _kind(a)
+            if kind is _SEQUENCE:
+                return call_named(self.name, self.fn, args, {})
+            kinds.append(kind)
+            if kind:
+                inputs.append(a)
+            arrays.append(a.data if kind else a)
+        arrays = tuple(arrays)
+        result = self.runs(*arrays)
         if isinstance(result, (list, tuple)):
             return call_named(self.name, self.fn, args, {})
         ans = _as_result(result, arrays)
-        if _REQUIRES_GRAD not in kinds or not is_grad_enabled():
+        if _REQUIRES_GRAD not in kinds or not _grad_mode.enabled:
             return Tensor(ans)
-        inputs = tuple(a for a, k in zip(args, kinds, strict=True) if k)
-        return self._record(kinds, inputs, ans, arrays)
+        return self._record(tuple(kinds), inputs, ans, arrays)
 
     def _record(self, kinds: tuple, inputs: tuple, ans: np.ndarray, arrays: tuple) -> Tensor:
         rule = _RULES.get(self.fn)
@@ -127,12 +142,13 @@ class Op:
             pattern = tuple((i, k is _REQUIRES_GRAD) for i, k in enumerate(kinds) if k)
             plan = self._plans[kinds] = _make_plan(rule, self.fn, self.name, pattern,
                                                    len(arrays), {}, several=False)
-        return _record(plan, inputs, ans, arrays, _NO_KEYWORDS)[0]
+        return _record(plan, inputs, ans, arrays, _NO_KEYWORDS)
 
 
 # What an argument of an ``Op`` is: not a tensor (falsy), a tensor that requires grad, one
 # that does not, or a sequence (perhaps holding tensors: the general path).
 _CONSTANT, _REQUIRES_GRAD, _SEQUENCE = "constant", "requires grad", "sequence"
+_ONE_TRACKED = (_REQUIRES_GRAD,)
 _NO_KEYWORDS: dict = {}
 
 
@@ -159,11 +175,14 @@ def _without_rule(fn: Callable, ans: Any, several: bool) -> Any:
 
 
 def _record(plan: Plan, inputs: Sequence[Tensor], ans: Any, arrays: Sequence,
-            kw_arrays: dict) -> list[Tensor]:
+            kw_arrays: dict) -> Any:
     """One node whose backward is ``plan``, saving what the rule's VJPs read."""
-    outputs = list(ans) if plan.several else [ans]
-    return graph.record_saved(plan.node_class(arrays, kw_arrays), plan, inputs, outputs,
-                              (ans, arrays, kw_arrays))
+    saved = (ans, arrays, kw_arrays)
+    cls = plan.node_class or plan.class_for(arrays, kw_arrays)
+    if plan.several:  # a node of the general kind, its backward the plan bound to ``saved``
+        backward = functools.partial(plan.cotangents, saved=saved)
+        return graph.record(cls.__name__, inputs, list(ans), backward)
+    return graph.record_saved(cls, plan, inputs, ans, saved)
 
 
 # Where a tensor sits in a call: a position, a keyword, or (either, index) for an element of
@@ -178,7 +197,7 @@ class Plan:
     ``graph.SavedValuesNode`` of every such call, which saves ``(ans, arrays, kw_arrays)``.
     """
 
-    __slots__ = ("vjps", "wheres", "several", "_node_class", "_named_by_axis")
+    __slots__ = ("vjps", "wheres", "several", "node_class", "_named_by_axis")
 
     def __init__(self, rule: Rule, fn: Callable, name: str | None, pattern: tuple,
                  several: bool) -> None:
@@ -187,20 +206,21 @@ class Plan:
         self.wheres = tuple(where for where, _ in pattern)
         self.several = several
         stem = rule.torch_name or rule.name.capitalize()
-        self._node_class = graph.node_class(name or f"{stem}Backward0", graph.SavedValuesNode)
+        # The class of the nodes, or None when it depends on the call (``class_for``).
+        self.node_class: type[graph.SavedValuesNode] | None = graph.node_class(
+            name or f"{stem}Backward0", graph.SavedValuesNode)
         self._named_by_axis = None
         if name is None and "keepdims" in rule.params and "axis" in rule.params:
             # PyTorch's name: reductions over a ``dim`` are ``...Backward1``.
-            self._named_by_axis = (rule.params.index("axis"),
+            self._named_by_axis = (rule.params.index("axis"), self.node_class,
                                    graph.node_class(f"{stem}Backward1", graph.SavedValuesNode))
+            self.node_class = None
 
-    def node_class(self, arrays: Sequence, kw_arrays: dict) -> type[graph.SavedValuesNode]:
-        if self._named_by_axis is not None:
-            position, over_axis = self._named_by_axis
-            axis = arrays[position] if position < len(arrays) else kw_arrays.get("axis")
-            if axis is not None:
-                return over_axis
-        return self._node_class
+    def class_for(self, arrays: Sequence, kw_arrays: dict) -> type[graph.SavedValuesNode]:
+        """The node class of a reduction: named by whether it reduces over an axis."""
+        position, over_all, over_axis = self._named_by_axis
+        axis = arrays[position] if position < len(arrays) else kw_arrays.get("axis")
+        return over_all if axis is None else over_axis
 
     def cotangents(self, grads: tuple, saved: tuple) -> tuple:
         """Each input's cotangent from its parameter's VJP, called once per parameter (a

@@ -59,15 +59,16 @@ class Node:
     """One recorded operation: PyTorch's ``grad_fn``.
 
     ``next_functions`` holds one ``(node, output_index)`` edge per input, ``(None, 0)`` for
-    an input that does not require grad, exactly as PyTorch shows it.
+    an input that does not require grad, exactly as PyTorch shows it. ``_input_meta`` holds
+    the array of each input that requires grad (``None`` for the others): its cotangent must
+    have that array's shape and dtype.
     """
 
     __slots__ = ("next_functions", "_backward", "_input_meta", "_n_outputs", "_hooks",
                  "_retained", "_versions", "__weakref__")
 
     def __init__(self, next_functions: tuple[Edge, ...], backward: BackwardFn | None,
-                 input_meta: tuple[tuple[tuple[int, ...], np.dtype] | None, ...],
-                 n_outputs: int = 1) -> None:
+                 input_meta: tuple[np.ndarray | None, ...], n_outputs: int = 1) -> None:
         self.next_functions = next_functions
         self._n_outputs = n_outputs
         self._backward = backward
@@ -76,7 +77,7 @@ class Node:
         self._retained: dict[int, weakref.ref] | None = None
         # (version box, version when recorded, tensor data, output index or None) of every
         # tensor this node's backward may read: modified in place since, it would be wrong.
-        self._versions: tuple = ()
+        self._versions: Sequence[tuple] = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -100,6 +101,7 @@ class Node:
         """Drop the backward closure and the references to saved data."""
         self._backward = None
         self._versions = ()
+        self._input_meta = ()
 
     def add_hook(self, output_nr: int, hook: Callable) -> None:
         """A hook on the tensor that is output ``output_nr``: runs on its gradient."""
@@ -158,6 +160,7 @@ class SavedValuesNode(Node):
     def free(self) -> None:
         self._backward = None
         self._versions = ()
+        self._input_meta = ()
         self._saved = None
 
 
@@ -200,18 +203,20 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
 
 
 def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
-                 outputs: list[np.ndarray], saved: Any) -> list[Tensor]:
-    """``record`` for a node of class ``cls`` whose shared ``backward`` reads ``saved``
-    (``SavedValuesNode``). The caller has checked that grad mode is on and that an input
-    requires grad."""
+                 output: np.ndarray, saved: Any) -> Tensor:
+    """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
+    ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
+    an input requires grad."""
     edges, meta, versions = _inputs_of(inputs)
-    node = cls(edges, backward, meta, len(outputs))
+    node = cls(edges, backward, meta)
     node._saved = saved
-    return _outputs_of(node, outputs, versions)
+    tensor = _output_of(node, 0, output, versions)
+    node._versions = versions
+    return tensor
 
 
 def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, list]:
-    """The inputs' edges, their (shape, dtype), and the versions of the tensors among them
+    """The inputs' edges, their ``_input_meta``, and the versions of the tensors among them
     (``_versions`` below); edges are ``None`` if no input requires grad. One plain loop:
     this runs once per recorded operation."""
     edges, meta, versions, live = [], [], [], False
@@ -231,22 +236,26 @@ def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, l
             edges.append(_NO_EDGE)
             meta.append(None)
             continue
-        meta.append((data.shape, data.dtype))
+        meta.append(data)
         live = True
     return (tuple(edges) if live else None), tuple(meta), versions
 
 
 def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Tensor]:
-    """The node's outputs as tensors; ``versions`` (of its inputs) completed with theirs
-    becomes the node's record of what its backward reads: each entry is (version box,
-    version when recorded, data, output index or None for an input)."""
-    results = []
-    for i, a in enumerate(arrays):
-        tensor = _Tensor._from_node(a, node, i) if a.dtype.kind in "fc" else _Tensor(a)
-        versions.append((tensor._version, 0, a, i))
-        results.append(tensor)
-    node._versions = tuple(versions)
+    """The node's outputs as tensors; with them, ``versions`` (of its inputs) becomes the
+    node's record of what its backward reads."""
+    results = [_output_of(node, i, a, versions) for i, a in enumerate(arrays)]
+    node._versions = versions
     return results
+
+
+def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor:
+    """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
+    PyTorch), its version noted in ``versions``: each entry there is (version box, version
+    when recorded, data, output index or None for an input)."""
+    tensor = _Tensor._from_node(array, node, nr) if array.dtype.kind in "fc" else _Tensor(array)
+    versions.append((tensor._version, 0, array, nr))
+    return tensor
 
 
 # ---------------------------------------------------------------- the backward engine
@@ -380,12 +389,12 @@ def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
 def _propagate(node: Node, grads: list, buffers: dict[Node, list], retain_graph: bool) -> None:
     """Apply ``node`` and add its input cotangents to its children's buffers."""
     input_grads = node.apply(tuple(grads))
-    if not retain_graph:
-        node.free()
     for (child, nr), meta, grad in zip(node.next_functions, node._input_meta, input_grads,
                                        strict=True):
         if child is not None and grad is not None:
             _add_to_buffer(buffers, child, nr, _conform(grad, meta, node))
+    if not retain_graph:
+        node.free()
 
 
 def _all_none(grads: list) -> bool:
@@ -395,10 +404,10 @@ def _all_none(grads: list) -> bool:
     return True
 
 
-def _conform(grad: Any, meta: tuple[tuple[int, ...], np.dtype], node: Node) -> np.ndarray:
+def _conform(grad: Any, input_array: np.ndarray, node: Node) -> np.ndarray:
     """The cotangent as an array of its input's shape and dtype; a shape that does not
     match is a bug in a rule or a backward function, reported rather than broadcast."""
-    shape, dtype = meta
+    shape, dtype = input_array.shape, input_array.dtype
     if type(grad) is not np.ndarray:
         grad = np.asarray(grad)
     if grad.shape != shape:

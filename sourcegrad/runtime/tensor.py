@@ -99,6 +99,23 @@ def _shape_args(shape: tuple) -> tuple:
     return tuple(shape)
 
 
+def _init_slots(tensor: Tensor, data: np.ndarray, grad_fn: graph.Node | None,
+                output_nr: int) -> None:
+    """Every attribute of a new tensor (both constructors)."""
+    tensor.data = data
+    tensor.grad_fn = grad_fn
+    tensor._output_nr = output_nr
+    tensor._requires_grad = False
+    tensor._grad = None
+    tensor._accum = None
+    tensor._retains_grad = False
+    # Counts in-place modifications; shared with tensors that share the data (detach).
+    tensor._version = [0]
+
+
+_new_object = object.__new__
+
+
 class Tensor:
     """An ndarray with autograd: see the module docstring."""
 
@@ -107,25 +124,18 @@ class Tensor:
     __array_priority__ = 1000.0
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
-        self.data = data if isinstance(data, np.ndarray) else to_array(data)
-        self.grad_fn: graph.Node | None = None
-        self._output_nr = 0
-        self._requires_grad = False
-        self._grad: Tensor | None = None
-        self._accum: graph.AccumulateGrad | None = None
-        self._retains_grad = False
-        # Counts in-place modifications; shared with tensors that share the data (detach).
-        self._version = [0]
+        _init_slots(self, data if isinstance(data, np.ndarray) else to_array(data), None, 0)
         if requires_grad:
             if not _is_floating(self.data.dtype):
                 raise RuntimeError(FLOAT_ONLY_AT_CREATION)
             self._requires_grad = True
 
-    @classmethod
-    def _from_node(cls, data: np.ndarray, node: graph.Node, output_nr: int) -> Tensor:
-        tensor = cls(data)
-        tensor.grad_fn = node
-        tensor._output_nr = output_nr
+    @staticmethod
+    def _from_node(data: np.ndarray, node: graph.Node, output_nr: int) -> Tensor:
+        """Output ``output_nr`` of ``node``, made without ``__init__``'s checks (once per
+        recorded operation)."""
+        tensor = _new_object(Tensor)
+        _init_slots(tensor, data, node, output_nr)
         return tensor
 
     # ---------------------------------------------------------------- autograd attributes
@@ -593,7 +603,10 @@ _ADD, _SUB, _MUL, _DIV = _Op(np.add), _Op(np.subtract), _Op(np.multiply), _Op(np
 _RSUB = _Op(np.subtract, "RsubBackward1")
 _POW, _POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
 _RPOW = _Op(np.power, "PowBackward2")
-_MATMUL, _NEG, _SUM, _MEAN = _Op(np.matmul), _Op(np.negative), _Op(np.sum), _Op(np.mean)
+_MATMUL, _NEG, _MEAN = _Op(np.matmul), _Op(np.negative), _Op(np.mean)
+# np.sum(a, axis, dtype, out, keepdims) on an ndarray is np.add.reduce with the same arguments,
+# behind a Python wrapper that costs more than the sum of ten numbers.
+_SUM = _Op(np.sum, runs=np.add.reduce)
 _EXP, _LOG, _SQRT, _TANH = _Op(np.exp), _Op(np.log), _Op(np.sqrt), _Op(np.tanh)
 _SIN, _COS, _ABS = _Op(np.sin), _Op(np.cos), _Op(np.abs)
 _SIGMOID, _RELU = _Op(nn_ops.sigmoid), _Op(nn_ops.relu)

@@ -142,7 +142,8 @@ class Op:
             pattern = tuple((i, k is _REQUIRES_GRAD) for i, k in enumerate(kinds) if k)
             plan = self._plans[kinds] = _make_plan(rule, self.fn, self.name, pattern,
                                                    len(arrays), {}, several=False)
-        return _record(plan, inputs, ans, arrays, _NO_KEYWORDS)
+        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
+        return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
 
 
 # What an argument of an ``Op`` is: not a tensor (falsy), a tensor that requires grad, one

@@ -206,39 +206,51 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
                  output: np.ndarray, saved: Any) -> Tensor:
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
     ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
-    an input requires grad."""
-    edges, meta, versions = _inputs_of(inputs)
-    node = cls(edges, backward, meta)
+    an input requires grad. Every primitive operation on tensors comes here: the work is
+    written out for one or two inputs, each a tensor."""
+    if len(inputs) == 1:
+        (t,) = inputs
+        edge, meta = _edge_and_meta(t)
+        box = t._version
+        node = cls((edge,), backward, (meta,))
+        versions = [(box, box[0], t.data, None)]
+    else:
+        edges, metas, versions = _inputs_of(inputs)
+        node = cls(edges, backward, metas)
     node._saved = saved
-    tensor = _output_of(node, 0, output, versions)
+    tensor = _Tensor._from_node(output, node, 0) if output.dtype.kind in "fc" else _Tensor(output)
+    versions.append((tensor._version, 0, output, 0))
     node._versions = versions
     return tensor
+
+
+def _edge_and_meta(t: Tensor) -> tuple[Edge, np.ndarray | None]:
+    """Where a gradient for the input ``t`` goes (``edge_of``), and its ``_input_meta``."""
+    grad_fn = t.grad_fn
+    if grad_fn is not None:
+        return (grad_fn, t._output_nr), t.data
+    if t._requires_grad:
+        return (t._accumulator(), 0), t.data
+    return _NO_EDGE, None
 
 
 def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, list]:
     """The inputs' edges, their ``_input_meta``, and the versions of the tensors among them
     (``_versions`` below); edges are ``None`` if no input requires grad. One plain loop:
     this runs once per recorded operation."""
-    edges, meta, versions, live = [], [], [], False
+    edges, metas, versions, live = [], [], [], False
     for t in inputs:
         if not isinstance(t, _Tensor):
             edges.append(_NO_EDGE)
-            meta.append(None)
+            metas.append(None)
             continue
-        data = t.data
         box = t._version
-        versions.append((box, box[0], data, None))
-        if t.grad_fn is not None:
-            edges.append((t.grad_fn, t._output_nr))
-        elif t._requires_grad:
-            edges.append((t._accumulator(), 0))
-        else:
-            edges.append(_NO_EDGE)
-            meta.append(None)
-            continue
-        meta.append(data)
-        live = True
-    return (tuple(edges) if live else None), tuple(meta), versions
+        versions.append((box, box[0], t.data, None))
+        edge, meta = _edge_and_meta(t)
+        edges.append(edge)
+        metas.append(meta)
+        live = live or meta is not None
+    return (tuple(edges) if live else None), tuple(metas), versions
 
 
 def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Tensor]:

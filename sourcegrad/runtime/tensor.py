@@ -135,7 +135,15 @@ class Tensor:
         """Output ``output_nr`` of ``node``, made without ``__init__``'s checks (once per
         recorded operation)."""
         tensor = _new_object(Tensor)
-        _init_slots(tensor, data, node, output_nr)
+        # _init_slots(tensor, data, node, output_nr), written out: once per operation.
+        tensor.data = data
+        tensor.grad_fn = node
+        tensor._output_nr = output_nr
+        tensor._requires_grad = False
+        tensor._grad = None
+        tensor._accum = None
+        tensor._retains_grad = False
+        tensor._version = [0]
         return tensor
 
     # ---------------------------------------------------------------- autograd attributes

@@ -154,8 +154,11 @@ _NO_KEYWORDS: dict = {}
 
 
 def _kind(value: Any) -> str | None:
-    if type(value) is Tensor:
+    cls = type(value)
+    if cls is Tensor:
         return _REQUIRES_GRAD if value.grad_fn is not None or value._requires_grad else _CONSTANT
+    if cls is float or cls is int or value is None:  # the usual constants, answered first
+        return None
     if isinstance(value, (list, tuple, Tensor)):
         return _SEQUENCE
     return None

@@ -153,8 +153,9 @@ class SavedValuesNode(Node):
         backward = self._backward
         if backward is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
-        if self._versions:
-            self._check_versions()
+        for box, expected, _, _ in self._versions:
+            if box[0] != expected:
+                self._check_versions()  # raises, with PyTorch's message
         return backward.cotangents(grads, self._saved)
 
     def free(self) -> None:
@@ -206,14 +207,22 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
                  output: np.ndarray, saved: Any) -> Tensor:
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
     ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
-    an input requires grad. Every primitive operation on tensors comes here: the work is
-    written out for one or two inputs, each a tensor."""
-    if len(inputs) == 1:
+    an input requires grad. Every primitive operation on tensors comes here: the work of
+    ``_inputs_of`` is written out for one or two inputs, each a tensor."""
+    n_inputs = len(inputs)
+    if n_inputs == 1:
         (t,) = inputs
         edge, meta = _edge_and_meta(t)
         box = t._version
         node = cls((edge,), backward, (meta,))
         versions = [(box, box[0], t.data, None)]
+    elif n_inputs == 2:
+        t, u = inputs
+        edge, meta = _edge_and_meta(t)
+        edge_u, meta_u = _edge_and_meta(u)
+        box, box_u = t._version, u._version
+        node = cls((edge, edge_u), backward, (meta, meta_u))
+        versions = [(box, box[0], t.data, None), (box_u, box_u[0], u.data, None)]
     else:
         edges, metas, versions = _inputs_of(inputs)
         node = cls(edges, backward, metas)
@@ -281,7 +290,7 @@ def root_gradients(outputs: Sequence[Tensor], gradients: Sequence[Any]) -> list[
         if grad is None:
             if out.requires_grad and out.data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            grads.append(np.ones_like(out.data))
+            grads.append(np.ones(out.data.shape, out.data.dtype))
             continue
         grad = np.asarray(grad.data if isinstance(grad, _Tensor) else grad)
         if grad.shape != out.data.shape:
@@ -327,15 +336,36 @@ def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
             _apply_hooks(node, grads, retain=not capturing)
         if targets:
             _capture(targets, node, grads, captured)
-        if not (_all_none(grads) or capturing and isinstance(node, AccumulateGrad)):
-            _propagate(node, grads, buffers, retain_graph)
-        for child, _ in node.next_functions:
-            if child is not None:
-                remaining = dependencies[child] - 1
-                dependencies[child] = remaining
-                if not remaining:
-                    ready.append(child)
+        if _all_none(grads) or capturing and isinstance(node, AccumulateGrad):
+            _pass_on(node, (None,) * len(node.next_functions), buffers, dependencies, ready)
+            continue
+        _pass_on(node, node.apply(tuple(grads)), buffers, dependencies, ready)
+        if not retain_graph:
+            node.free()
     return captured if capturing else None
+
+
+def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
+             dependencies: dict[Node, int], ready: list[Node]) -> None:
+    """Add the node's input cotangents to its children's buffers; a child whose last
+    dependency this was is ready."""
+    for (child, nr), meta, grad in zip(node.next_functions, node._input_meta, input_grads,
+                                       strict=True):
+        if child is None:
+            continue
+        if grad is not None:
+            if type(grad) is not np.ndarray or grad.shape != meta.shape or (
+                    grad.dtype is not meta.dtype):
+                grad = _conform(grad, meta, node)
+            slots = buffers.get(child)
+            if slots is None:
+                slots = buffers[child] = [None] * child._n_outputs
+            previous = slots[nr]
+            slots[nr] = grad if previous is None else previous + grad
+        remaining = dependencies[child] - 1
+        dependencies[child] = remaining
+        if not remaining:
+            ready.append(child)
 
 
 def _count_dependencies(starts: Any) -> dict[Node, int]:
@@ -360,7 +390,8 @@ def _count_dependencies(starts: Any) -> dict[Node, int]:
 
 def _add_to_buffer(buffers: dict[Node, list], node: Node, nr: int, grad: np.ndarray) -> None:
     """Add ``grad`` to what has reached output ``nr`` of ``node`` (a new array: a
-    cotangent may be aliased by the rule that returned it)."""
+    cotangent may be aliased by the rule that returned it). ``_pass_on`` does the same,
+    written out."""
     slots = buffers.get(node)
     if slots is None:
         slots = buffers[node] = [None] * node._n_outputs
@@ -396,17 +427,6 @@ def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
         if replaced is not None:
             grad = replaced.data if isinstance(replaced, _Tensor) else np.asarray(replaced)
     return grad
-
-
-def _propagate(node: Node, grads: list, buffers: dict[Node, list], retain_graph: bool) -> None:
-    """Apply ``node`` and add its input cotangents to its children's buffers."""
-    input_grads = node.apply(tuple(grads))
-    for (child, nr), meta, grad in zip(node.next_functions, node._input_meta, input_grads,
-                                       strict=True):
-        if child is not None and grad is not None:
-            _add_to_buffer(buffers, child, nr, _conform(grad, meta, node))
-    if not retain_graph:
-        node.free()
 
 
 def _all_none(grads: list) -> bool:

@@ -505,11 +505,13 @@ class Tensor:
         return _MATMUL.binary(self, other)
 
     def sum(self, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
-        # np.sum(a, axis, dtype, out, keepdims)
-        return _SUM.positional(self, _dim_args(dim), dtype, None, keepdim)
+        if dtype is None and not keepdim:
+            return _SUM.binary(self, _dim_args(dim))  # np.sum(a, axis)
+        return _SUM.positional(self, _dim_args(dim), dtype, None, keepdim)  # all positional
 
     def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:
-        # np.mean(a, axis, dtype, out, keepdims)
+        if not keepdim:
+            return _MEAN.binary(self, _dim_args(dim))  # np.mean(a, axis)
         return _MEAN.positional(self, _dim_args(dim), None, None, keepdim)
 
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:

@@ -8,7 +8,8 @@ Each row times one workload on a 10-element float64 input that requires grad, so
 is the library's bookkeeping, not arithmetic: a single recorded operation (forward only,
 its graph dropped at once), and a chain of 100 elementwise operations followed by
 ``sum().backward()``. Times are medians over ``--repeats`` samples, each sample the mean of
-many calls; the ratio column is sourcegrad's time over each peer's (below 1.00: faster).
+many calls, the libraries' samples alternating; the ratio column is sourcegrad's time over
+each peer's (below 1.00: sourcegrad is faster).
 HIPS autograd records operations only while tracing, so its per-operation rows run inside a
 trace (a boxed value), the same work it does for each operation under ``autograd.grad``.
 A peer that is not installed is skipped with a note. This is a benchmark, not a test: the
@@ -118,22 +119,25 @@ def _autograd_workloads() -> dict[str, Callable[[], object]] | None:
     }
 
 
-def median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    """Median over ``repeats`` samples of the mean time of one call (each sample ~20 ms)."""
-    timer = timeit.Timer(fn)
-    number, _ = timer.autorange()
-    number = max(1, number // 10)
-    return statistics.median(t / number for t in timer.repeat(repeats, number))
+def median_seconds(functions: list[Callable[[], object]], repeats: int) -> list[float]:
+    """For each function, the median over ``repeats`` samples of the mean time of one call
+    (a sample lasts ~20 ms). Samples of the libraries alternate, so a change in the load
+    of the (shared) machine weighs on all of them alike."""
+    timers = [timeit.Timer(fn) for fn in functions]
+    numbers = [max(1, timer.autorange()[0] // 10) for timer in timers]
+    samples: list[list[float]] = [[] for _ in functions]
+    for _ in range(repeats):
+        for timer, number, times in zip(timers, numbers, samples, strict=True):
+            times.append(timer.timeit(number) / number)
+    return [statistics.median(times) for times in samples]
 
 
-def _format(seconds: float | None) -> str:
-    if seconds is None:
-        return "—"
+def _format(seconds: float) -> str:
     return f"{seconds * 1e6:.2f} µs" if seconds < 1e-3 else f"{seconds * 1e3:.3f} ms"
 
 
-def _ratio(ours: float, theirs: float | None) -> str:
-    return "—" if theirs is None else f"{ours / theirs:.2f}"
+def _ratio(ours: float, theirs: float) -> str:
+    return f"{ours / theirs:.2f}"
 
 
 def main() -> None:
@@ -153,14 +157,12 @@ def main() -> None:
           f"{platform.machine()}, medians of {repeats} samples\n")
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
+    installed = [workloads for workloads in peers.values() if workloads is not None]
     for workload, fn in ours.items():
-        ours_time = median_seconds(fn, repeats)
+        ours_time, *theirs = median_seconds([fn, *(w[workload] for w in installed)], repeats)
         cells = [workload, _format(ours_time)]
-        for workloads in peers.values():
-            if workloads is None:
-                continue
-            theirs = median_seconds(workloads[workload], repeats)
-            cells += [_format(theirs), _ratio(ours_time, theirs)]
+        for their_time in theirs:
+            cells += [_format(their_time), _ratio(ours_time, their_time)]
         print("| " + " | ".join(cells) + " |", flush=True)
 
 

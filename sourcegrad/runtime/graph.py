@@ -349,8 +349,12 @@ def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
              dependencies: dict[Node, int], ready: list[Node]) -> None:
     """Add the node's input cotangents to its children's buffers; a child whose last
     dependency this was is ready."""
-    for (child, nr), meta, grad in zip(node.next_functions, node._input_meta, input_grads,
-                                       strict=True):
+    edges = node.next_functions
+    if len(input_grads) != len(edges):
+        raise RuntimeError(f"{node.name()} returned {len(input_grads)} gradients for "
+                           f"{len(edges)} inputs")
+    # (strict=True would check the lengths again, at a cost per node)
+    for (child, nr), meta, grad in zip(edges, node._input_meta, input_grads, strict=False):
         if child is None:
             continue
         if grad is not None:

@@ -167,7 +167,9 @@ def _kind(value: Any) -> str | None:
 def _as_result(result: Any, arrays: tuple) -> np.ndarray:
     """A primitive's single result as an array, in PyTorch's default dtype."""
     ans = result if type(result) is np.ndarray else np.asarray(result)
-    return _pytorch_float(ans, arrays, _NO_KEYWORDS) if ans.dtype == _FLOAT64 else ans
+    if ans.dtype == _FLOAT64 and getattr(arrays[0], "dtype", None) is not _FLOAT64:
+        return _pytorch_float(ans, arrays, _NO_KEYWORDS)
+    return ans
 
 
 def _without_rule(fn: Callable, ans: Any, several: bool) -> Any:
@@ -260,6 +262,8 @@ class DirectPlan(Plan):
     def cotangents(self, grads: tuple, saved: tuple) -> tuple:
         ans, arrays, kw_arrays = saved
         if self._only is not None:
+            if not kw_arrays:  # (an empty ``**`` still costs a dict)
+                return (self._only(grads[0], ans, *arrays),)
             return (self._only(grads[0], ans, *arrays, **kw_arrays),)
         g = grads[0]
         cotangents = []

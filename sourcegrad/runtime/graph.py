@@ -336,7 +336,7 @@ def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
             _apply_hooks(node, grads, retain=not capturing)
         if targets:
             _capture(targets, node, grads, captured)
-        if _all_none(grads) or capturing and isinstance(node, AccumulateGrad):
+        if grads[0] is None and _all_none(grads) or capturing and isinstance(node, AccumulateGrad):
             _pass_on(node, (None,) * len(node.next_functions), buffers, dependencies, ready)
             continue
         _pass_on(node, node.apply(tuple(grads)), buffers, dependencies, ready)
@@ -353,11 +353,13 @@ def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
     if len(input_grads) != len(edges):
         raise RuntimeError(f"{node.name()} returned {len(input_grads)} gradients for "
                            f"{len(edges)} inputs")
-    # (strict=True would check the lengths again, at a cost per node)
-    for (child, nr), meta, grad in zip(edges, node._input_meta, input_grads, strict=False):
+    metas = node._input_meta
+    for i, (child, nr) in enumerate(edges):  # (zip with a keyword costs more, per node)
         if child is None:
             continue
+        grad = input_grads[i]
         if grad is not None:
+            meta = metas[i]
             if type(grad) is not np.ndarray or grad.shape != meta.shape or (
                     grad.dtype is not meta.dtype):
                 grad = _conform(grad, meta, node)

@@ -6,6 +6,13 @@ mode is on, records one node (``TanhBackward0``) whose backward calls
 ``__array_ufunc__``/``__array_function__`` protocols all come through here, so no
 derivative is ever written in the runtime. A call with a floating result, an input that
 requires grad and no rule is refused (``NoDerivativeError``), never treated as constant.
+
+What a call needs from the rule (the VJP of each tensor input, the node class, the checks
+of its arguments) depends only on the primitive and on which arguments are tensors that
+require grad: it is worked out once per such pattern (a ``Plan``) and kept. Tensor methods
+and operators call through an ``Op`` (``Op.unary``, ``Op.binary``, ``Op.positional``),
+which finds its plan with one lookup and skips ``call``'s generic unwrapping; every other
+call goes through ``call_named``. Both record with ``graph.record_saved``.
 """
 
 from __future__ import annotations

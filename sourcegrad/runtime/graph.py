@@ -10,17 +10,23 @@ or ``None`` where no gradient reached that output) to a tuple holding one cotang
 input (an ndarray, or ``None`` for "no gradient"). ``record`` creates ONE node named
 ``name`` (``MulBackward0``, ``PredictBackward``, ...) and returns the outputs wrapped as
 tensors whose ``grad_fn`` is that node. When grad mode is off, or no input requires grad,
-it records nothing and returns tensors without history. A primitive NumPy operation is such
-a call whose ``backward`` is a closure over the rule table's VJPs (``dispatch.py``); a
-function decorated with ``@sg.differentiable`` is one whose ``backward`` runs its generated
-adjoint. The engine does not know the difference.
+it records nothing and returns tensors without history. A function decorated with
+``@sg.differentiable`` is such a call whose ``backward`` runs its generated adjoint.
+
+A primitive NumPy operation, the most frequent by far, is recorded by ``record_saved``: its
+node (a ``SavedValuesNode``) keeps only the values the rule reads, and its backward, shared
+by every call of the primitive with the same pattern of arguments, is the rule table's VJPs
+prepared once (``dispatch.Plan``). Recording it builds no closure; the engine does not know
+the difference.
 
 The engine (``run_backward``) walks the graph in topological order with an explicit stack
 and dependency counts, never recursion, so graphs of any depth work. Cotangents reaching a
 leaf are accumulated into its ``.grad`` in place (the same array object from one backward
-call to the next, as in PyTorch). A node's ``backward`` closure holds everything it saved;
-after a backward pass that does not retain the graph, the closure is dropped, which frees
-the saved arrays and makes a second pass through the node an error.
+call to the next, as in PyTorch). A node's ``backward`` closure (or saved values) holds
+everything it saved; after a backward pass that does not retain the graph, they are
+dropped, which frees the saved arrays and makes a second pass through the node an error.
+The engine's loop runs once per node: it is written with that in mind (no generator or
+keyword arguments per node, rare cases such as hooks behind one test).
 """
 
 from __future__ import annotations

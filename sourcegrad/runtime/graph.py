@@ -66,8 +66,8 @@ class Node:
 
     ``next_functions`` holds one ``(node, output_index)`` edge per input, ``(None, 0)`` for
     an input that does not require grad, exactly as PyTorch shows it. ``_input_meta`` holds
-    the array of each input that requires grad (``None`` for the others): its cotangent must
-    have that array's shape and dtype.
+    the array of each tensor input (``None`` for other inputs): the cotangent of an input
+    that requires grad must have that array's shape and dtype.
     """
 
     __slots__ = ("next_functions", "_backward", "_input_meta", "_n_outputs", "_hooks",
@@ -213,25 +213,16 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
                  output: np.ndarray, saved: Any) -> Tensor:
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
     ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
-    an input requires grad. Every primitive operation on tensors comes here: the work of
-    ``_inputs_of`` is written out for one or two inputs, each a tensor."""
-    n_inputs = len(inputs)
-    if n_inputs == 1:
-        (t,) = inputs
-        edge, meta = _edge_and_meta(t)
-        box = t._version
-        node = cls((edge,), backward, (meta,))
-        versions = [(box, box[0], t.data, None)]
-    elif n_inputs == 2:
-        t, u = inputs
-        edge, meta = _edge_and_meta(t)
-        edge_u, meta_u = _edge_and_meta(u)
-        box, box_u = t._version, u._version
-        node = cls((edge, edge_u), backward, (meta, meta_u))
-        versions = [(box, box[0], t.data, None), (box_u, box_u[0], u.data, None)]
-    else:
-        edges, metas, versions = _inputs_of(inputs)
-        node = cls(edges, backward, metas)
+    an input requires grad; ``inputs`` are all tensors. Every primitive operation on tensors
+    comes here: ``_inputs_of`` is written out, for tensors only."""
+    edges, metas, versions = [], [], []
+    for t in inputs:
+        data, box, grad_fn = t.data, t._version, t.grad_fn
+        edges.append((grad_fn, t._output_nr) if grad_fn is not None
+                     else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
+        metas.append(data)
+        versions.append((box, box[0], data, None))
+    node = cls(tuple(edges), backward, tuple(metas))
     node._saved = saved
     tensor = _Tensor._from_node(output, node, 0) if output.dtype.kind in "fc" else _Tensor(output)
     versions.append((tensor._version, 0, output, 0))
@@ -239,33 +230,24 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
     return tensor
 
 
-def _edge_and_meta(t: Tensor) -> tuple[Edge, np.ndarray | None]:
-    """Where a gradient for the input ``t`` goes (``edge_of``), and its ``_input_meta``."""
-    grad_fn = t.grad_fn
-    if grad_fn is not None:
-        return (grad_fn, t._output_nr), t.data
-    if t._requires_grad:
-        return (t._accumulator(), 0), t.data
-    return _NO_EDGE, None
-
-
 def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, list]:
-    """The inputs' edges, their ``_input_meta``, and the versions of the tensors among them
-    (``_versions`` below); edges are ``None`` if no input requires grad. One plain loop:
-    this runs once per recorded operation."""
-    edges, metas, versions, live = [], [], [], False
+    """The inputs' edges (``edge_of``), their ``_input_meta`` and the versions of the
+    tensors among them (``_versions`` below); edges are ``None`` if no input requires grad.
+    One plain loop: this runs once per recorded operation."""
+    edges, metas, versions = [], [], []
     for t in inputs:
-        if not isinstance(t, _Tensor):
+        if type(t) is not _Tensor:  # (no subclasses of Tensor)
             edges.append(_NO_EDGE)
             metas.append(None)
             continue
-        box = t._version
-        versions.append((box, box[0], t.data, None))
-        edge, meta = _edge_and_meta(t)
-        edges.append(edge)
-        metas.append(meta)
-        live = live or meta is not None
-    return (tuple(edges) if live else None), tuple(metas), versions
+        data, box, grad_fn = t.data, t._version, t.grad_fn
+        edges.append((grad_fn, t._output_nr) if grad_fn is not None
+                     else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
+        metas.append(data)
+        versions.append((box, box[0], data, None))
+    if edges.count(_NO_EDGE) == len(edges):
+        return None, (), versions
+    return tuple(edges), tuple(metas), versions
 
 
 def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Tensor]:

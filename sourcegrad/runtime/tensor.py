@@ -99,20 +99,6 @@ def _shape_args(shape: tuple) -> tuple:
     return tuple(shape)
 
 
-def _init_slots(tensor: Tensor, data: np.ndarray, grad_fn: graph.Node | None,
-                output_nr: int) -> None:
-    """Every attribute of a new tensor (both constructors)."""
-    tensor.data = data
-    tensor.grad_fn = grad_fn
-    tensor._output_nr = output_nr
-    tensor._requires_grad = False
-    tensor._grad = None
-    tensor._accum = None
-    tensor._retains_grad = False
-    # Counts in-place modifications; shared with tensors that share the data (detach).
-    tensor._version = [0]
-
-
 _new_object = object.__new__
 
 
@@ -124,7 +110,15 @@ class Tensor:
     __array_priority__ = 1000.0
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
-        _init_slots(self, data if isinstance(data, np.ndarray) else to_array(data), None, 0)
+        self.data = data if isinstance(data, np.ndarray) else to_array(data)
+        self.grad_fn: graph.Node | None = None
+        self._output_nr = 0
+        self._requires_grad = False
+        self._grad: Tensor | None = None
+        self._accum: graph.AccumulateGrad | None = None
+        self._retains_grad = False
+        # Counts in-place modifications; shared with tensors that share the data (detach).
+        self._version = [0]
         if requires_grad:
             if not _is_floating(self.data.dtype):
                 raise RuntimeError(FLOAT_ONLY_AT_CREATION)
@@ -135,7 +129,7 @@ class Tensor:
         """Output ``output_nr`` of ``node``, made without ``__init__``'s checks (once per
         recorded operation)."""
         tensor = _new_object(Tensor)
-        # _init_slots(tensor, data, node, output_nr), written out: once per operation.
+        # The attributes ``__init__`` sets (keep the two lists in step), with the history.
         tensor.data = data
         tensor.grad_fn = node
         tensor._output_nr = output_nr

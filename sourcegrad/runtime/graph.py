@@ -236,7 +236,7 @@ def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, l
     One plain loop: this runs once per recorded operation."""
     edges, metas, versions = [], [], []
     for t in inputs:
-        if type(t) is not _Tensor:  # (no subclasses of Tensor)
+        if not isinstance(t, _Tensor):
             edges.append(_NO_EDGE)
             metas.append(None)
             continue

@@ -6,10 +6,11 @@ Run from the repository root::
 
 Each row times one workload on a 10-element float64 input that requires grad, so the time
 is the library's bookkeeping, not arithmetic: a single recorded operation (forward only,
-its graph dropped at once), and a chain of 100 elementwise operations followed by
-``sum().backward()``. Times are medians over ``--repeats`` samples, each sample the mean of
-many calls, the libraries' samples alternating; the ratio column is sourcegrad's time over
-each peer's (below 1.00: sourcegrad is faster).
+its graph dropped at once), a chain of 100 elementwise operations followed by
+``sum().backward()``, and that chain decorated with ``@sg.differentiable`` (one node; the
+peers run their eager chain again). Times are medians over ``--repeats`` samples, each the
+mean of many calls, the libraries' samples alternating; the ratio column is sourcegrad's
+time over each peer's (below 1.00: sourcegrad is faster).
 HIPS autograd records operations only while tracing, so its per-operation rows run inside a
 trace (a boxed value), the same work it does for each operation under ``autograd.grad``.
 A peer that is not installed is skipped with a note. This is a benchmark, not a test: the
@@ -34,6 +35,7 @@ import sourcegrad as sg  # noqa: E402
 
 SIZE = 10
 CHAIN_STEPS = 25  # four operations per step: 100 in all
+DECORATED = "the chain as one @sg.differentiable node"
 
 
 def chain(y: object) -> object:
@@ -43,12 +45,24 @@ def chain(y: object) -> object:
     return y
 
 
+@sg.differentiable
+def decorated_chain(y: np.ndarray) -> np.ndarray:
+    """``chain(y).sum()`` in NumPy: one node whose backward is its generated adjoint."""
+    for _ in range(CHAIN_STEPS):
+        y = np.exp(np.tanh(y) * 1.5) - 1.0
+    return np.sum(y)
+
+
 def _sourcegrad_workloads() -> dict[str, Callable[[], object]]:
     x = sg.tensor(np.linspace(0.1, 0.9, SIZE), requires_grad=True)
     w = sg.tensor(np.linspace(1.0, 2.0, SIZE), requires_grad=True)
 
     def chain_backward() -> None:
         chain(x).sum().backward()
+        x.grad = None
+
+    def decorated_chain_backward() -> None:
+        decorated_chain(x).backward()
         x.grad = None
 
     return {
@@ -60,6 +74,7 @@ def _sourcegrad_workloads() -> dict[str, Callable[[], object]]:
         "x.sum()": lambda: x.sum(),
         "x @ w": lambda: x @ w,
         "100-op chain + backward": chain_backward,
+        DECORATED: decorated_chain_backward,
     }
 
 
@@ -85,6 +100,7 @@ def _torch_workloads() -> dict[str, Callable[[], object]] | None:
         "x.sum()": lambda: x.sum(),
         "x @ w": lambda: x @ w,
         "100-op chain + backward": chain_backward,
+        DECORATED: chain_backward,
     }
 
 
@@ -116,6 +132,7 @@ def _autograd_workloads() -> dict[str, Callable[[], object]] | None:
         "x.sum()": lambda: anp.sum(x),
         "x @ w": lambda: x @ w,
         "100-op chain + backward": lambda: chain_grad(data),
+        DECORATED: lambda: chain_grad(data),
     }
 
 

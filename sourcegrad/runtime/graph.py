@@ -214,15 +214,25 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
     ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
     an input requires grad; ``inputs`` are all tensors. Every primitive operation on tensors
-    comes here: ``_inputs_of`` is written out, for tensors only."""
-    edges, metas, versions = [], [], []
-    for t in inputs:
+    comes here, so ``_inputs_of`` and ``edge_of`` are written out (one tensor input being
+    the most frequent case)."""
+    if len(inputs) == 1:
+        (t,) = inputs
         data, box, grad_fn = t.data, t._version, t.grad_fn
-        edges.append((grad_fn, t._output_nr) if grad_fn is not None
-                     else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
-        metas.append(data)
-        versions.append((box, box[0], data, None))
-    node = cls(tuple(edges), backward, tuple(metas))
+        edge = ((grad_fn, t._output_nr) if grad_fn is not None
+                else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
+        node = cls((edge,), backward, (data,))
+        versions = [(box, box[0], data, None)]
+    else:
+        edges, metas, versions = [], [], []
+        for t in inputs:
+            data, box, grad_fn = t.data, t._version, t.grad_fn
+            edges.append((grad_fn, t._output_nr) if grad_fn is not None
+                         else (t._accum or t._accumulator(), 0) if t._requires_grad
+                         else _NO_EDGE)
+            metas.append(data)
+            versions.append((box, box[0], data, None))
+        node = cls(tuple(edges), backward, tuple(metas))
     node._saved = saved
     tensor = _Tensor._from_node(output, node, 0) if output.dtype.kind in "fc" else _Tensor(output)
     versions.append((tensor._version, 0, output, 0))
@@ -234,20 +244,18 @@ def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, l
     """The inputs' edges (``edge_of``), their ``_input_meta`` and the versions of the
     tensors among them (``_versions`` below); edges are ``None`` if no input requires grad.
     One plain loop: this runs once per recorded operation."""
-    edges, metas, versions = [], [], []
+    edges, metas, versions, live = [], [], [], False
     for t in inputs:
         if not isinstance(t, _Tensor):
             edges.append(_NO_EDGE)
             metas.append(None)
             continue
-        data, box, grad_fn = t.data, t._version, t.grad_fn
-        edges.append((grad_fn, t._output_nr) if grad_fn is not None
-                     else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
-        metas.append(data)
-        versions.append((box, box[0], data, None))
-    if edges.count(_NO_EDGE) == len(edges):
-        return None, (), versions
-    return tuple(edges), tuple(metas), versions
+        edge = edge_of(t)
+        edges.append(edge)
+        live = live or edge is not _NO_EDGE
+        metas.append(t.data)
+        versions.append((t._version, t._version[0], t.data, None))
+    return (tuple(edges) if live else None), tuple(metas), versions
 
 
 def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Tensor]:

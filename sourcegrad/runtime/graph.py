@@ -56,6 +56,7 @@ SECOND_BACKWARD_MESSAGE = (
 )
 
 _NO_EDGE: Edge = (None, 0)
+_new_object = object.__new__
 
 # Set by tensor.py once ``Tensor`` exists (tensor.py needs this module first).
 _Tensor: type[Tensor] = None  # type: ignore[assignment]
@@ -221,7 +222,7 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
         data, box, grad_fn = t.data, t._version, t.grad_fn
         edge = ((grad_fn, t._output_nr) if grad_fn is not None
                 else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
-        node = cls((edge,), backward, (data,))
+        edges, metas = (edge,), (data,)
         versions = [(box, box[0], data, None)]
     else:
         edges, metas, versions = [], [], []
@@ -232,7 +233,16 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
                          else _NO_EDGE)
             metas.append(data)
             versions.append((box, box[0], data, None))
-        node = cls(tuple(edges), backward, tuple(metas))
+        edges, metas = tuple(edges), tuple(metas)
+    # ``cls(edges, backward, metas)``, written out (a call costs more than these lines):
+    # keep in step with Node.__init__ (a test checks that no attribute is left unset).
+    node = _new_object(cls)
+    node.next_functions = edges
+    node._n_outputs = 1
+    node._backward = backward
+    node._input_meta = metas
+    node._hooks = None
+    node._retained = None
     node._saved = saved
     tensor = _Tensor._from_node(output, node, 0) if output.dtype.kind in "fc" else _Tensor(output)
     versions.append((tensor._version, 0, output, 0))

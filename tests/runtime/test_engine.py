@@ -237,6 +237,22 @@ def test_a_wrong_cotangent_shape_is_reported():
         out.sum().backward()
 
 
+def _slots(obj):
+    return [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())
+            if name != "__weakref__"]
+
+
+def test_recorded_nodes_and_their_outputs_have_every_attribute():
+    """Nodes of primitives and their output tensors are made without ``__init__`` (the
+    per-operation path): no attribute may be left unset."""
+    x = sg.tensor(np.ones(2), requires_grad=True)
+    w = sg.tensor(np.ones(2))
+    for out in (x * 2.0, x * w, x.tanh(), np.concatenate([x, w])):
+        for obj in (out, out.grad_fn):
+            for name in _slots(obj):
+                getattr(obj, name)  # AttributeError if left unset
+
+
 def test_a_wrong_number_of_cotangents_is_reported():
     x = sg.tensor([1.0, 2.0], requires_grad=True)
     out = graph.record("BadBackward", [x], x.data * 2, lambda grads: (grads[0], grads[0]))

@@ -244,7 +244,19 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
     node._hooks = None
     node._retained = None
     node._saved = saved
-    tensor = _Tensor._from_node(output, node, 0) if output.dtype.kind in "fc" else _Tensor(output)
+    if output.dtype.kind in "fc":
+        # ``_Tensor(output)`` with this history, written out: keep in step with its __init__.
+        tensor = _new_object(_Tensor)
+        tensor.data = output
+        tensor.grad_fn = node
+        tensor._output_nr = 0
+        tensor._requires_grad = False
+        tensor._grad = None
+        tensor._accum = None
+        tensor._retains_grad = False
+        tensor._version = [0]
+    else:
+        tensor = _Tensor(output)  # an integer result carries no gradient
     versions.append((tensor._version, 0, output, 0))
     node._versions = versions
     return tensor
@@ -280,7 +292,9 @@ def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor
     """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
     PyTorch), its version noted in ``versions``: each entry there is (version box, version
     when recorded, data, output index or None for an input)."""
-    tensor = _Tensor._from_node(array, node, nr) if array.dtype.kind in "fc" else _Tensor(array)
+    tensor = _Tensor(array)
+    if array.dtype.kind in "fc":
+        tensor.grad_fn, tensor._output_nr = node, nr
     versions.append((tensor._version, 0, array, nr))
     return tensor
 

@@ -99,9 +99,6 @@ def _shape_args(shape: tuple) -> tuple:
     return tuple(shape)
 
 
-_new_object = object.__new__
-
-
 class Tensor:
     """An ndarray with autograd: see the module docstring."""
 
@@ -119,26 +116,11 @@ class Tensor:
         self._retains_grad = False
         # Counts in-place modifications; shared with tensors that share the data (detach).
         self._version = [0]
+        # (graph.record_saved sets the same attributes on the tensors it makes: in step.)
         if requires_grad:
             if not _is_floating(self.data.dtype):
                 raise RuntimeError(FLOAT_ONLY_AT_CREATION)
             self._requires_grad = True
-
-    @staticmethod
-    def _from_node(data: np.ndarray, node: graph.Node, output_nr: int) -> Tensor:
-        """Output ``output_nr`` of ``node``, made without ``__init__``'s checks (once per
-        recorded operation)."""
-        tensor = _new_object(Tensor)
-        # The attributes ``__init__`` sets (keep the two lists in step), with the history.
-        tensor.data = data
-        tensor.grad_fn = node
-        tensor._output_nr = output_nr
-        tensor._requires_grad = False
-        tensor._grad = None
-        tensor._accum = None
-        tensor._retains_grad = False
-        tensor._version = [0]
-        return tensor
 
     # ---------------------------------------------------------------- autograd attributes
 

@@ -6,18 +6,28 @@ mode is on, records one node (``TanhBackward0``) whose backward calls
 ``__array_ufunc__``/``__array_function__`` protocols all come through here, so no
 derivative is ever written in the runtime. A call with a floating result, an input that
 requires grad and no rule is refused (``NoDerivativeError``), never treated as constant.
+
+What a call needs from the rule (the VJP of each tensor input, the node class, the checks
+of its arguments) depends only on the primitive and on which arguments are tensors that
+require grad: it is worked out once per such pattern (a ``Plan``) and kept. Tensor methods
+and operators call through an ``Op`` (``Op.unary``, ``Op.binary``, ``Op.positional``),
+which finds its plan with one lookup and skips ``call``'s generic unwrapping; every other
+call goes through ``call_named``. Both record with ``graph.record_saved``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..errors import NoDerivativeError
+from ..rules.registry import RULES as _RULES
 from ..rules.registry import Rule, is_nondifferentiable, lookup
 from . import graph
+from .grad_mode import _state as _grad_mode  # ``.enabled``: is_grad_enabled(), one call less
 from .grad_mode import is_grad_enabled
 from .tensor import Tensor
 
@@ -51,17 +61,141 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any
         return [Tensor(a) for a in ans] if several else Tensor(ans)
     rule = lookup(fn)
     if rule is None:
-        if not several and ans.dtype.kind not in "fc":
-            return Tensor(ans)
-        raise NoDerivativeError(_missing_rule_message(fn))
-    _check_arguments(rule, fn, arrays, kw_arrays)
-    vjps = [_vjp_for(rule, fn, _argument(where)) if tensor.requires_grad else None
-            for where, tensor in inputs]
-    backward = _rule_backward(vjps, [where for where, _ in inputs], ans, arrays, kw_arrays,
-                              several)
-    node_name = name or _node_name(rule, arrays, kw_arrays)
-    outputs = graph.record(node_name, [t for _, t in inputs], ans, backward)
+        return _without_rule(fn, ans, several)
+    pattern = tuple((where, tensor.requires_grad) for where, tensor in inputs)
+    key = (rule, fn, name, several, len(arrays), tuple(kw_arrays), pattern)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = _make_plan(rule, fn, name, pattern, len(arrays), kw_arrays,
+                                        several)
+    outputs = _record(plan, [t for _, t in inputs], ans, arrays, kw_arrays)
     return list(outputs) if isinstance(result, list) else outputs
+
+
+class Op:
+    """A primitive as a tensor method or operator calls it: positional arguments, the
+    tensors among them not nested in sequences, a single array result (``x * 2.0``,
+    ``x.tanh()``, ``x.sum()``); ``fn`` is the primitive the rule table knows. Its ``Plan``
+    for each pattern of arguments is made once and kept, so a call does NumPy's work, two
+    lookups and the recording; anything else (keywords, tensors inside lists) goes through
+    ``call_named``, with the same result."""
+
+    __slots__ = ("fn", "name", "runs", "_rule", "_plans")
+
+    def __init__(self, fn: Callable, name: str | None = None, runs: Callable | None = None
+                 ) -> None:
+        self.fn = fn
+        self.name = name
+        # What computes the result, when something cheaper than ``fn`` computes the same.
+        self.runs = runs or fn
+        self._rule: Rule | None = None
+        self._plans: dict[tuple, Plan] = {}
+
+    def unary(self, x: Tensor) -> Tensor:
+        """``fn(x)``."""
+        data = x.data
+        ans = self.runs(data)
+        if type(ans) is not np.ndarray or ans.dtype == _FLOAT64 and data.dtype is not _FLOAT64:
+            ans = _as_result(ans, (data,))
+        if x.grad_fn is None and not x._requires_grad or not _grad_mode.enabled:
+            return Tensor(ans)
+        return self._record(_ONE_TRACKED, (x,), ans, (data,))
+
+    def binary(self, a: Any, b: Any) -> Tensor:
+        """``fn(a, b)``, at least one of them a tensor."""
+        kind_a, kind_b = _kind(a), _kind(b)
+        if kind_a is _SEQUENCE or kind_b is _SEQUENCE:
+            return call_named(self.name, self.fn, (a, b), {})
+        x1 = a.data if kind_a else a
+        x2 = b.data if kind_b else b
+        ans = self.runs(x1, x2)
+        if type(ans) is not np.ndarray or ans.dtype == _FLOAT64 and not (
+                getattr(x1, "dtype", None) is _FLOAT64 or getattr(x2, "dtype", None) is _FLOAT64):
+            ans = _as_result(ans, (x1, x2))
+        if not (kind_a is _REQUIRES_GRAD or kind_b is _REQUIRES_GRAD) or not _grad_mode.enabled:
+            return Tensor(ans)
+        inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
+        return self._record((kind_a, kind_b), inputs, ans, (x1, x2))
+
+    def positional(self, *args: Any) -> Any:
+        """``fn(*args)``: any number of arguments, tensors among them. A primitive with
+        several results (none of the tensor methods' Ops) is handed to ``call_named``."""
+        kinds, arrays, inputs = [], [], []
+        for a in args:
+            kind = _kind(a)
+            if kind is _SEQUENCE:
+                return call_named(self.name, self.fn, args, {})
+            kinds.append(kind)
+            if kind:
+                inputs.append(a)
+            arrays.append(a.data if kind else a)
+        arrays = tuple(arrays)
+        result = self.runs(*arrays)
+        if isinstance(result, (list, tuple)):
+            return call_named(self.name, self.fn, args, {})
+        ans = _as_result(result, arrays)
+        if _REQUIRES_GRAD not in kinds or not _grad_mode.enabled:
+            return Tensor(ans)
+        return self._record(tuple(kinds), inputs, ans, arrays)
+
+    def _record(self, kinds: tuple, inputs: tuple, ans: np.ndarray, arrays: tuple) -> Tensor:
+        rule = _RULES.get(self.fn)
+        if rule is not self._rule:  # first call, or the rule was registered again
+            self._rule, self._plans = rule, {}
+        plan = self._plans.get(kinds)
+        if plan is None:
+            if rule is None:
+                return _without_rule(self.fn, ans, several=False)
+            pattern = tuple((i, k is _REQUIRES_GRAD) for i, k in enumerate(kinds) if k)
+            plan = self._plans[kinds] = _make_plan(rule, self.fn, self.name, pattern,
+                                                   len(arrays), {}, several=False)
+        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
+        return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
+
+
+# What an argument of an ``Op`` is: not a tensor (falsy), a tensor that requires grad, one
+# that does not, or a sequence (perhaps holding tensors: the general path).
+_CONSTANT, _REQUIRES_GRAD, _SEQUENCE = "constant", "requires grad", "sequence"
+_ONE_TRACKED = (_REQUIRES_GRAD,)
+_NO_KEYWORDS: dict = {}
+
+
+def _kind(value: Any) -> str | None:
+    cls = type(value)
+    if cls is Tensor:
+        return _REQUIRES_GRAD if value.grad_fn is not None or value._requires_grad else _CONSTANT
+    if cls is float or cls is int or value is None:  # the usual constants, answered first
+        return None
+    if isinstance(value, (list, tuple, Tensor)):
+        return _SEQUENCE
+    return None
+
+
+def _as_result(result: Any, arrays: tuple) -> np.ndarray:
+    """A primitive's single result as an array, in PyTorch's default dtype."""
+    ans = result if type(result) is np.ndarray else np.asarray(result)
+    if ans.dtype == _FLOAT64 and getattr(arrays[0], "dtype", None) is not _FLOAT64:
+        return _pytorch_float(ans, arrays, _NO_KEYWORDS)
+    return ans
+
+
+def _without_rule(fn: Callable, ans: Any, several: bool) -> Any:
+    """A call on tensors that require grad whose primitive has no rule: a result without a
+    gradient (integer, boolean) is fine, a floating one is refused."""
+    if not several and ans.dtype.kind not in "fc":
+        return Tensor(ans)
+    raise NoDerivativeError(_missing_rule_message(fn))
+
+
+def _record(plan: Plan, inputs: Sequence[Tensor], ans: Any, arrays: Sequence,
+            kw_arrays: dict) -> Any:
+    """One node whose backward is ``plan``, saving what the rule's VJPs read."""
+    saved = (ans, arrays, kw_arrays)
+    cls = plan.node_class or plan.class_for(arrays, kw_arrays)
+    if plan.several:  # a node of the general kind, its backward the plan bound to ``saved``
+        backward = functools.partial(plan.cotangents, saved=saved)
+        return graph.record(cls.__name__, inputs, list(ans), backward)
+    return graph.record_saved(cls, plan, inputs, ans, saved)
 
 
 # Where a tensor sits in a call: a position, a keyword, or (either, index) for an element of
@@ -69,28 +203,47 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any
 Where = Any
 
 
-def _any_requires_grad(inputs: list[tuple[Where, Tensor]]) -> bool:
-    for _, tensor in inputs:
-        if tensor.grad_fn is not None or tensor._requires_grad:
-            return True
-    return False
+class Plan:
+    """How the calls of one primitive with one pattern of arguments are differentiated,
+    worked out once: which rule VJP gives each tensor input's cotangent (``None`` for an
+    input that does not require grad) and the node class. It is the shared backward of the
+    ``graph.SavedValuesNode`` of every such call, which saves ``(ans, arrays, kw_arrays)``.
+    """
 
+    __slots__ = ("vjps", "wheres", "several", "node_class", "_named_by_axis")
 
-def _argument(where: Where) -> int | str:
-    return where[0] if isinstance(where, tuple) else where
+    def __init__(self, rule: Rule, fn: Callable, name: str | None, pattern: tuple,
+                 several: bool) -> None:
+        self.vjps = tuple(_vjp_for(rule, fn, _argument(where)) if requires_grad else None
+                          for where, requires_grad in pattern)
+        self.wheres = tuple(where for where, _ in pattern)
+        self.several = several
+        stem = rule.torch_name or rule.name.capitalize()
+        # The class of the nodes, or None when it depends on the call (``class_for``).
+        self.node_class: type[graph.SavedValuesNode] | None = graph.node_class(
+            name or f"{stem}Backward0", graph.SavedValuesNode)
+        self._named_by_axis = None
+        if name is None and "keepdims" in rule.params and "axis" in rule.params:
+            # PyTorch's name: reductions over a ``dim`` are ``...Backward1``.
+            self._named_by_axis = (rule.params.index("axis"), self.node_class,
+                                   graph.node_class(f"{stem}Backward1", graph.SavedValuesNode))
+            self.node_class = None
 
+    def class_for(self, arrays: Sequence, kw_arrays: dict) -> type[graph.SavedValuesNode]:
+        """The node class of a reduction: named by whether it reduces over an axis."""
+        position, over_all, over_axis = self._named_by_axis
+        axis = arrays[position] if position < len(arrays) else kw_arrays.get("axis")
+        return over_all if axis is None else over_axis
 
-def _rule_backward(vjps: list, wheres: list[Where], ans: Any, arrays: list, kw_arrays: dict,
-                   several: bool) -> Callable[[tuple], tuple]:
-    """The node's backward: each input's cotangent from its parameter's VJP, called once
-    per parameter (a sequence parameter's cotangent is a sequence, one item per tensor)."""
-
-    def backward(grads: tuple) -> tuple:
+    def cotangents(self, grads: tuple, saved: tuple) -> tuple:
+        """Each input's cotangent from its parameter's VJP, called once per parameter (a
+        sequence parameter's cotangent is a sequence, one item per tensor)."""
+        ans, arrays, kw_arrays = saved
         g = ([np.zeros_like(a) if gi is None else gi for gi, a in zip(grads, ans, strict=True)]
-             if several else grads[0])
+             if self.several else grads[0])
         per_argument: dict = {}
         cotangents = []
-        for vjp, where in zip(vjps, wheres, strict=True):
+        for vjp, where in zip(self.vjps, self.wheres, strict=True):
             if vjp is None:
                 cotangents.append(None)
                 continue
@@ -102,7 +255,50 @@ def _rule_backward(vjps: list, wheres: list[Where], ans: Any, arrays: list, kw_a
             cotangents.append(cotangent[where[1]] if isinstance(where, tuple) else cotangent)
         return tuple(cotangents)
 
-    return backward
+
+class DirectPlan(Plan):
+    """A ``Plan`` where every tensor is an argument of its own and the result one array
+    (the common case): each input's cotangent is its VJP's value."""
+
+    __slots__ = ("_only",)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._only = self.vjps[0] if len(self.vjps) == 1 else None
+
+    def cotangents(self, grads: tuple, saved: tuple) -> tuple:
+        ans, arrays, kw_arrays = saved
+        if self._only is not None:
+            if not kw_arrays:  # (an empty ``**`` still costs a dict)
+                return (self._only(grads[0], ans, *arrays),)
+            return (self._only(grads[0], ans, *arrays, **kw_arrays),)
+        g = grads[0]
+        cotangents = []
+        for vjp in self.vjps:
+            cotangents.append(None if vjp is None else vjp(g, ans, *arrays, **kw_arrays))
+        return tuple(cotangents)
+
+
+_PLANS: dict[tuple, Plan] = {}
+
+
+def _make_plan(rule: Rule, fn: Callable, name: str | None, pattern: tuple, n_arrays: int,
+               kw_arrays: dict, several: bool) -> Plan:
+    """The plan of a call, once its arguments are checked against the rule."""
+    _check_arguments(rule, fn, n_arrays, kw_arrays)
+    direct = not several and not any(isinstance(where, tuple) for where, _ in pattern)
+    return (DirectPlan if direct else Plan)(rule, fn, name, pattern, several)
+
+
+def _any_requires_grad(inputs: list[tuple[Where, Tensor]]) -> bool:
+    for _, tensor in inputs:
+        if tensor.grad_fn is not None or tensor._requires_grad:
+            return True
+    return False
+
+
+def _argument(where: Where) -> int | str:
+    return where[0] if isinstance(where, tuple) else where
 
 
 def _unwrap_noting(where: int | str, value: Any, inputs: list) -> Any:
@@ -136,9 +332,9 @@ def _tracked(args: tuple, kwargs: dict) -> bool:
     return any(isinstance(v, Tensor) and v.requires_grad for v in (*args, *kwargs.values()))
 
 
-def _check_arguments(rule: Rule, fn: Callable, arrays: list, kw_arrays: dict) -> None:
+def _check_arguments(rule: Rule, fn: Callable, n_arrays: int, kw_arrays: dict) -> None:
     """Refuse, at the call rather than at backward, arguments the rule cannot take."""
-    if len(arrays) > len(rule.params):
+    if n_arrays > len(rule.params):
         raise TypeError(f"{_name(fn)}: too many positional arguments for its derivative rule")
     for key in kw_arrays:
         if key not in rule.params:
@@ -158,24 +354,15 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
                             f"parameter {param!r}")
 
 
-def _node_name(rule: Rule, arrays: list, kw_arrays: dict) -> str:
-    """PyTorch's name: reductions over a ``dim`` are ``...Backward1``."""
-    stem = rule.torch_name or rule.name.capitalize()
-    if "keepdims" in rule.params and "axis" in rule.params:
-        position = rule.params.index("axis")
-        axis = arrays[position] if position < len(arrays) else kw_arrays.get("axis")
-        if axis is not None:
-            return f"{stem}Backward1"
-    return f"{stem}Backward0"
-
-
-def _pytorch_float(ans: np.ndarray, arrays: list, kw_arrays: dict) -> np.ndarray:
+def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.ndarray:
     """PyTorch's default dtype: a float64 result that no float64 array asked for (integer
     tensors divided, Python floats mixed with integers) is float32."""
     if ans.dtype != _FLOAT64:
         return ans
     for a in (*arrays, *kw_arrays.values()):
-        if getattr(a, "dtype", None) == _FLOAT64:
+        dtype = getattr(a, "dtype", None)
+        # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)
+        if dtype is not None and dtype == _FLOAT64:
             return ans
     return ans.astype(np.float32)
 

@@ -10,17 +10,23 @@ or ``None`` where no gradient reached that output) to a tuple holding one cotang
 input (an ndarray, or ``None`` for "no gradient"). ``record`` creates ONE node named
 ``name`` (``MulBackward0``, ``PredictBackward``, ...) and returns the outputs wrapped as
 tensors whose ``grad_fn`` is that node. When grad mode is off, or no input requires grad,
-it records nothing and returns tensors without history. A primitive NumPy operation is such
-a call whose ``backward`` is a closure over the rule table's VJPs (``dispatch.py``); a
-function decorated with ``@sg.differentiable`` is one whose ``backward`` runs its generated
-adjoint. The engine does not know the difference.
+it records nothing and returns tensors without history. A function decorated with
+``@sg.differentiable`` is such a call whose ``backward`` runs its generated adjoint.
+
+A primitive NumPy operation, the most frequent by far, is recorded by ``record_saved``: its
+node (a ``SavedValuesNode``) keeps only the values the rule reads, and its backward, shared
+by every call of the primitive with the same pattern of arguments, is the rule table's VJPs
+prepared once (``dispatch.Plan``). Recording it builds no closure; the engine does not know
+the difference.
 
 The engine (``run_backward``) walks the graph in topological order with an explicit stack
 and dependency counts, never recursion, so graphs of any depth work. Cotangents reaching a
 leaf are accumulated into its ``.grad`` in place (the same array object from one backward
-call to the next, as in PyTorch). A node's ``backward`` closure holds everything it saved;
-after a backward pass that does not retain the graph, the closure is dropped, which frees
-the saved arrays and makes a second pass through the node an error.
+call to the next, as in PyTorch). A node's ``backward`` closure (or saved values) holds
+everything it saved; after a backward pass that does not retain the graph, they are
+dropped, which frees the saved arrays and makes a second pass through the node an error.
+The engine's loop runs once per node: it is written with that in mind (no generator or
+keyword arguments per node, rare cases such as hooks behind one test).
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ SECOND_BACKWARD_MESSAGE = (
 )
 
 _NO_EDGE: Edge = (None, 0)
+_new_object = object.__new__
 
 # Set by tensor.py once ``Tensor`` exists (tensor.py needs this module first).
 _Tensor: type[Tensor] = None  # type: ignore[assignment]
@@ -59,15 +66,16 @@ class Node:
     """One recorded operation: PyTorch's ``grad_fn``.
 
     ``next_functions`` holds one ``(node, output_index)`` edge per input, ``(None, 0)`` for
-    an input that does not require grad, exactly as PyTorch shows it.
+    an input that does not require grad, exactly as PyTorch shows it. ``_input_meta`` holds
+    the array of each tensor input (``None`` for other inputs): the cotangent of an input
+    that requires grad must have that array's shape and dtype.
     """
 
     __slots__ = ("next_functions", "_backward", "_input_meta", "_n_outputs", "_hooks",
                  "_retained", "_versions", "__weakref__")
 
     def __init__(self, next_functions: tuple[Edge, ...], backward: BackwardFn | None,
-                 input_meta: tuple[tuple[tuple[int, ...], np.dtype] | None, ...],
-                 n_outputs: int = 1) -> None:
+                 input_meta: tuple[np.ndarray | None, ...], n_outputs: int = 1) -> None:
         self.next_functions = next_functions
         self._n_outputs = n_outputs
         self._backward = backward
@@ -76,7 +84,7 @@ class Node:
         self._retained: dict[int, weakref.ref] | None = None
         # (version box, version when recorded, tensor data, output index or None) of every
         # tensor this node's backward may read: modified in place since, it would be wrong.
-        self._versions: tuple = ()
+        self._versions: Sequence[tuple] = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -87,15 +95,20 @@ class Node:
     def apply(self, grads: Cotangents) -> Cotangents:
         if self._backward is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        self._check_versions()
+        return self._backward(grads)
+
+    def _check_versions(self) -> None:
+        """Refuse to run on saved values modified in place since they were recorded."""
         for box, expected, data, output_nr in self._versions:
             if box[0] != expected:
                 raise RuntimeError(_modified_message(self, box[0], expected, data, output_nr))
-        return self._backward(grads)
 
     def free(self) -> None:
         """Drop the backward closure and the references to saved data."""
         self._backward = None
         self._versions = ()
+        self._input_meta = ()
 
     def add_hook(self, output_nr: int, hook: Callable) -> None:
         """A hook on the tensor that is output ``output_nr``: runs on its gradient."""
@@ -136,15 +149,38 @@ class AccumulateGrad(Node):
         """A leaf's accumulator saves nothing and serves every graph the leaf is used in."""
 
 
-_NODE_CLASSES: dict[str, type[Node]] = {}
+class SavedValuesNode(Node):
+    """A node whose ``_backward`` is shared by every node of its kind (a rule's VJPs, see
+    ``dispatch.Plan``) and called as ``_backward.cotangents(grads, saved)`` on the values
+    this node saved: recording one needs no closure."""
+
+    __slots__ = ("_saved",)
+
+    def apply(self, grads: Cotangents) -> Cotangents:
+        backward = self._backward
+        if backward is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        for box, expected, _, _ in self._versions:
+            if box[0] != expected:
+                self._check_versions()  # raises, with PyTorch's message
+        return backward.cotangents(grads, self._saved)
+
+    def free(self) -> None:
+        self._backward = None
+        self._versions = ()
+        self._input_meta = ()
+        self._saved = None
 
 
-def node_class(name: str) -> type[Node]:
-    """The ``Node`` subclass called ``name``, so ``type(t.grad_fn).__name__`` reads as in
+_NODE_CLASSES: dict[tuple[str, type[Node]], type[Node]] = {}
+
+
+def node_class(name: str, base: type[Node] = Node) -> type[Node]:
+    """The subclass of ``base`` called ``name``, so ``type(t.grad_fn).__name__`` reads as in
     PyTorch (``MulBackward0``)."""
-    cls = _NODE_CLASSES.get(name)
+    cls = _NODE_CLASSES.get((name, base))
     if cls is None:
-        cls = _NODE_CLASSES[name] = type(name, (Node,), {"__slots__": ()})
+        cls = _NODE_CLASSES[name, base] = type(name, (base,), {"__slots__": ()})
     return cls
 
 
@@ -164,40 +200,103 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
     Integer and boolean outputs carry no gradient, as in PyTorch."""
     single = not isinstance(outputs, (list, tuple))
     arrays = [np.asarray(outputs)] if single else [np.asarray(o) for o in outputs]
-    edges, meta = _edges_of(inputs) if is_grad_enabled() else (None, None)
-    if edges is None:
-        results = [_Tensor(a) for a in arrays]
-    else:
-        node = node_class(name)(edges, backward, meta, len(arrays))
-        results = [_Tensor._from_node(a, node, i) if a.dtype.kind in "fc" else _Tensor(a)
-                   for i, a in enumerate(arrays)]
-        node._versions = _versions_of(inputs, results)
+    if is_grad_enabled():
+        edges, meta, versions = _inputs_of(inputs)
+        if edges is not None:
+            node = node_class(name)(edges, backward, meta, len(arrays))
+            results = _outputs_of(node, arrays, versions)
+            return results[0] if single else tuple(results)
+    results = [_Tensor(a) for a in arrays]
     return results[0] if single else tuple(results)
 
 
-def _versions_of(inputs: Sequence[Any], outputs: list[Tensor]) -> tuple:
-    saved = []
-    for t in inputs:
-        if isinstance(t, _Tensor):
-            saved.append((t._version, t._version[0], t.data, None))
-    for i, t in enumerate(outputs):
-        saved.append((t._version, 0, t.data, i))
-    return tuple(saved)
+def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
+                 output: np.ndarray, saved: Any) -> Tensor:
+    """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
+    ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
+    an input requires grad; ``inputs`` are all tensors. Every primitive operation on tensors
+    comes here, so ``_inputs_of`` and ``edge_of`` are written out (one tensor input being
+    the most frequent case)."""
+    if len(inputs) == 1:
+        (t,) = inputs
+        data, box, grad_fn = t.data, t._version, t.grad_fn
+        edge = ((grad_fn, t._output_nr) if grad_fn is not None
+                else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
+        edges, metas = (edge,), (data,)
+        versions = [(box, box[0], data, None)]
+    else:
+        edges, metas, versions = [], [], []
+        for t in inputs:
+            data, box, grad_fn = t.data, t._version, t.grad_fn
+            edges.append((grad_fn, t._output_nr) if grad_fn is not None
+                         else (t._accum or t._accumulator(), 0) if t._requires_grad
+                         else _NO_EDGE)
+            metas.append(data)
+            versions.append((box, box[0], data, None))
+        edges, metas = tuple(edges), tuple(metas)
+    # ``cls(edges, backward, metas)``, written out (a call costs more than these lines):
+    # keep in step with Node.__init__ (a test checks that no attribute is left unset).
+    node = _new_object(cls)
+    node.next_functions = edges
+    node._n_outputs = 1
+    node._backward = backward
+    node._input_meta = metas
+    node._hooks = None
+    node._retained = None
+    node._saved = saved
+    if output.dtype.kind in "fc":
+        # ``_Tensor(output)`` with this history, written out: keep in step with its __init__.
+        tensor = _new_object(_Tensor)
+        tensor.data = output
+        tensor.grad_fn = node
+        tensor._output_nr = 0
+        tensor._requires_grad = False
+        tensor._grad = None
+        tensor._accum = None
+        tensor._retains_grad = False
+        tensor._version = [0]
+    else:
+        tensor = _Tensor(output)  # an integer result carries no gradient
+    versions.append((tensor._version, 0, output, 0))
+    node._versions = versions
+    return tensor
 
 
-def _edges_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple | None]:
-    """The inputs' edges and (shape, dtype), or ``(None, None)`` if none requires grad.
-    A plain loop: this runs once per recorded operation."""
-    edges, meta, live = [], [], False
+def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, list]:
+    """The inputs' edges (``edge_of``), their ``_input_meta`` and the versions of the
+    tensors among them (``_versions`` below); edges are ``None`` if no input requires grad.
+    One plain loop: this runs once per recorded operation."""
+    edges, metas, versions, live = [], [], [], False
     for t in inputs:
-        if isinstance(t, _Tensor) and (t.grad_fn is not None or t._requires_grad):
-            edges.append(edge_of(t))
-            meta.append((t.data.shape, t.data.dtype))
-            live = True
-        else:
+        if not isinstance(t, _Tensor):
             edges.append(_NO_EDGE)
-            meta.append(None)
-    return (tuple(edges), tuple(meta)) if live else (None, None)
+            metas.append(None)
+            continue
+        edge = edge_of(t)
+        edges.append(edge)
+        live = live or edge is not _NO_EDGE
+        metas.append(t.data)
+        versions.append((t._version, t._version[0], t.data, None))
+    return (tuple(edges) if live else None), tuple(metas), versions
+
+
+def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Tensor]:
+    """The node's outputs as tensors; with them, ``versions`` (of its inputs) becomes the
+    node's record of what its backward reads."""
+    results = [_output_of(node, i, a, versions) for i, a in enumerate(arrays)]
+    node._versions = versions
+    return results
+
+
+def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor:
+    """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
+    PyTorch), its version noted in ``versions``: each entry there is (version box, version
+    when recorded, data, output index or None for an input)."""
+    tensor = _Tensor(array)
+    if array.dtype.kind in "fc":
+        tensor.grad_fn, tensor._output_nr = node, nr
+    versions.append((tensor._version, 0, array, nr))
+    return tensor
 
 
 # ---------------------------------------------------------------- the backward engine
@@ -211,7 +310,7 @@ def root_gradients(outputs: Sequence[Tensor], gradients: Sequence[Any]) -> list[
         if grad is None:
             if out.requires_grad and out.data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            grads.append(np.ones_like(out.data))
+            grads.append(np.ones(out.data.shape, out.data.dtype))
             continue
         grad = np.asarray(grad.data if isinstance(grad, _Tensor) else grad)
         if grad.shape != out.data.shape:
@@ -243,23 +342,56 @@ def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
         root_edges.append(edge)
     targets = {} if capture is None else {edge_of(t): k for k, t in enumerate(capture)}
     captured: list = [None] * len(targets)
+    capturing = capture is not None
     dependencies = _count_dependencies(node for node, _ in root_edges)
     buffers: dict[Node, list] = {}
     for (node, nr), grad in zip(root_edges, root_grads, strict=True):
         _add_to_buffer(buffers, node, nr, grad)
     ready = [node for node in dict.fromkeys(n for n, _ in root_edges) if not dependencies[node]]
+    take_buffer = buffers.pop
     while ready:
         node = ready.pop()
-        grads = _gradients_after_hooks(node, buffers.pop(node, None), capture is None)
-        for nr, grad in enumerate(grads):
-            k = targets.get((node, nr))
-            if k is not None:
-                captured[k] = grad
-        for child in _run_node(node, grads, buffers, retain_graph, capture is not None):
-            dependencies[child] -= 1
-            if not dependencies[child]:
-                ready.append(child)
-    return captured if capture is not None else None
+        grads = take_buffer(node, None) or [None] * node._n_outputs
+        if node._hooks or node._retained:
+            _apply_hooks(node, grads, retain=not capturing)
+        if targets:
+            _capture(targets, node, grads, captured)
+        if grads[0] is None and _all_none(grads) or capturing and isinstance(node, AccumulateGrad):
+            _pass_on(node, (None,) * len(node.next_functions), buffers, dependencies, ready)
+            continue
+        _pass_on(node, node.apply(tuple(grads)), buffers, dependencies, ready)
+        if not retain_graph:
+            node.free()
+    return captured if capturing else None
+
+
+def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
+             dependencies: dict[Node, int], ready: list[Node]) -> None:
+    """Add the node's input cotangents to its children's buffers; a child whose last
+    dependency this was is ready."""
+    edges = node.next_functions
+    if len(input_grads) != len(edges):
+        raise RuntimeError(f"{node.name()} returned {len(input_grads)} gradients for "
+                           f"{len(edges)} inputs")
+    metas = node._input_meta
+    for i, (child, nr) in enumerate(edges):  # (zip with a keyword costs more, per node)
+        if child is None:
+            continue
+        grad = input_grads[i]
+        if grad is not None:
+            meta = metas[i]
+            if type(grad) is not np.ndarray or grad.shape != meta.shape or (
+                    grad.dtype is not meta.dtype):
+                grad = _conform(grad, meta, node)
+            slots = buffers.get(child)
+            if slots is None:
+                slots = buffers[child] = [None] * child._n_outputs
+            previous = slots[nr]
+            slots[nr] = grad if previous is None else previous + grad
+        remaining = dependencies[child] - 1
+        dependencies[child] = remaining
+        if not remaining:
+            ready.append(child)
 
 
 def _count_dependencies(starts: Any) -> dict[Node, int]:
@@ -283,20 +415,19 @@ def _count_dependencies(starts: Any) -> dict[Node, int]:
 
 
 def _add_to_buffer(buffers: dict[Node, list], node: Node, nr: int, grad: np.ndarray) -> None:
+    """Add ``grad`` to what has reached output ``nr`` of ``node`` (a new array: a
+    cotangent may be aliased by the rule that returned it). ``_pass_on`` does the same,
+    written out."""
     slots = buffers.get(node)
     if slots is None:
-        slots = buffers[node] = [None] * (nr + 1)
-    elif len(slots) <= nr:
-        slots.extend([None] * (nr + 1 - len(slots)))
-    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+        slots = buffers[node] = [None] * node._n_outputs
+    previous = slots[nr]
+    slots[nr] = grad if previous is None else previous + grad
 
 
-def _gradients_after_hooks(node: Node, grads: list | None, retain: bool) -> list:
-    """The gradients of the node's outputs once the tensors' hooks have seen them; retained
-    non-leaf tensors get theirs here."""
-    grads = grads or []
-    if len(grads) < node._n_outputs:
-        grads.extend([None] * (node._n_outputs - len(grads)))
+def _apply_hooks(node: Node, grads: list, retain: bool) -> None:
+    """The gradients of the node's outputs once the tensors' hooks have seen them (in
+    place); retained non-leaf tensors get theirs here."""
     if node._hooks:
         for nr, hooks in node._hooks.items():
             if nr < len(grads) and grads[nr] is not None:
@@ -306,7 +437,14 @@ def _gradients_after_hooks(node: Node, grads: list | None, retain: bool) -> list
             tensor = ref()
             if tensor is not None and nr < len(grads) and grads[nr] is not None:
                 accumulate_into(tensor, grads[nr])
-    return grads
+
+
+def _capture(targets: dict[Edge, int], node: Node, grads: list, captured: list) -> None:
+    """``autograd.grad``: keep the gradients reaching the requested tensors."""
+    for nr, grad in enumerate(grads):
+        k = targets.get((node, nr))
+        if k is not None:
+            captured[k] = grad
 
 
 def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
@@ -317,22 +455,6 @@ def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
     return grad
 
 
-def _run_node(node: Node, grads: list, buffers: dict[Node, list], retain_graph: bool,
-              capturing: bool) -> list[Node]:
-    """Apply ``node`` and pass its input cotangents along; returns the children reached."""
-    children = [child for child, _ in node.next_functions if child is not None]
-    if _all_none(grads) or (capturing and isinstance(node, AccumulateGrad)):
-        return children
-    input_grads = node.apply(tuple(grads))
-    if not retain_graph:
-        node.free()
-    for (child, nr), meta, grad in zip(node.next_functions, node._input_meta, input_grads,
-                                       strict=True):
-        if child is not None and grad is not None:
-            _add_to_buffer(buffers, child, nr, _conform(grad, meta, node))
-    return children
-
-
 def _all_none(grads: list) -> bool:
     for grad in grads:
         if grad is not None:
@@ -340,11 +462,12 @@ def _all_none(grads: list) -> bool:
     return True
 
 
-def _conform(grad: Any, meta: tuple[tuple[int, ...], np.dtype], node: Node) -> np.ndarray:
+def _conform(grad: Any, input_array: np.ndarray, node: Node) -> np.ndarray:
     """The cotangent as an array of its input's shape and dtype; a shape that does not
     match is a bug in a rule or a backward function, reported rather than broadcast."""
-    shape, dtype = meta
-    grad = np.asarray(grad)
+    shape, dtype = input_array.shape, input_array.dtype
+    if type(grad) is not np.ndarray:
+        grad = np.asarray(grad)
     if grad.shape != shape:
         raise RuntimeError(f"{node.name()} returned a gradient of shape {grad.shape} for an "
                            f"input of shape {shape}")

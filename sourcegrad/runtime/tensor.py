@@ -116,17 +116,11 @@ class Tensor:
         self._retains_grad = False
         # Counts in-place modifications; shared with tensors that share the data (detach).
         self._version = [0]
+        # (graph.record_saved sets the same attributes on the tensors it makes: in step.)
         if requires_grad:
             if not _is_floating(self.data.dtype):
                 raise RuntimeError(FLOAT_ONLY_AT_CREATION)
             self._requires_grad = True
-
-    @classmethod
-    def _from_node(cls, data: np.ndarray, node: graph.Node, output_nr: int) -> Tensor:
-        tensor = cls(data)
-        tensor.grad_fn = node
-        tensor._output_nr = output_nr
-        return tensor
 
     # ---------------------------------------------------------------- autograd attributes
 
@@ -312,43 +306,43 @@ class Tensor:
     # ---------------------------------------------------------------- operators
 
     def __add__(self, other: Any) -> Tensor:
-        return dispatch.call(np.add, self, other)
+        return _ADD.binary(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return dispatch.call(np.add, other, self)
+        return _ADD.binary(other, self)
 
     def __sub__(self, other: Any) -> Tensor:
-        return dispatch.call(np.subtract, self, other)
+        return _SUB.binary(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return dispatch.call_named("RsubBackward1", np.subtract, (other, self), {})
+        return _RSUB.binary(other, self)
 
     def __mul__(self, other: Any) -> Tensor:
-        return dispatch.call(np.multiply, self, other)
+        return _MUL.binary(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return dispatch.call(np.multiply, other, self)
+        return _MUL.binary(other, self)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return dispatch.call(np.divide, self, other)
+        return _DIV.binary(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return dispatch.call(np.divide, other, self)
+        return _DIV.binary(other, self)
 
     def __pow__(self, other: Any) -> Tensor:
         return self.pow(other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return dispatch.call_named("PowBackward2", np.power, (other, self), {})
+        return _RPOW.binary(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
-        return dispatch.call(np.matmul, self, other)
+        return _MATMUL.binary(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
-        return dispatch.call(np.matmul, other, self)
+        return _MATMUL.binary(other, self)
 
     def __neg__(self) -> Tensor:
-        return dispatch.call(np.negative, self)
+        return _NEG.unary(self)
 
     def __pos__(self) -> Tensor:
         return self
@@ -453,45 +447,48 @@ class Tensor:
     # ---------------------------------------------------------------- methods
 
     def exp(self) -> Tensor:
-        return dispatch.call(np.exp, self)
+        return _EXP.unary(self)
 
     def log(self) -> Tensor:
-        return dispatch.call(np.log, self)
+        return _LOG.unary(self)
 
     def sqrt(self) -> Tensor:
-        return dispatch.call(np.sqrt, self)
+        return _SQRT.unary(self)
 
     def tanh(self) -> Tensor:
-        return dispatch.call(np.tanh, self)
+        return _TANH.unary(self)
 
     def sin(self) -> Tensor:
-        return dispatch.call(np.sin, self)
+        return _SIN.unary(self)
 
     def cos(self) -> Tensor:
-        return dispatch.call(np.cos, self)
+        return _COS.unary(self)
 
     def abs(self) -> Tensor:
-        return dispatch.call(np.abs, self)
+        return _ABS.unary(self)
 
     def sigmoid(self) -> Tensor:
-        return dispatch.call(nn_ops.sigmoid, self)
+        return _SIGMOID.unary(self)
 
     def relu(self) -> Tensor:
-        return dispatch.call(nn_ops.relu, self)
+        return _RELU.unary(self)
 
     def pow(self, exponent: Any) -> Tensor:
         """PyTorch names the node by the exponent: a number (0) or a tensor (1)."""
-        name = "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0"
-        return dispatch.call_named(name, np.power, (self, exponent), {})
+        return (_POW_TENSOR if isinstance(exponent, Tensor) else _POW).binary(self, exponent)
 
     def matmul(self, other: Any) -> Tensor:
-        return dispatch.call(np.matmul, self, other)
+        return _MATMUL.binary(self, other)
 
     def sum(self, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
-        return dispatch.call(np.sum, self, axis=_dim_args(dim), dtype=dtype, keepdims=keepdim)
+        if dtype is None and not keepdim:
+            return _SUM.binary(self, _dim_args(dim))  # np.sum(a, axis)
+        return _SUM.positional(self, _dim_args(dim), dtype, None, keepdim)  # all positional
 
     def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return dispatch.call(np.mean, self, axis=_dim_args(dim), keepdims=keepdim)
+        if not keepdim:
+            return _MEAN.binary(self, _dim_args(dim))  # np.mean(a, axis)
+        return _MEAN.positional(self, _dim_args(dim), None, None, keepdim)
 
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:
         return self._extreme(np.max, np.argmax, np.maximum, "Max", dim, keepdim)
@@ -585,3 +582,17 @@ graph._Tensor = Tensor
 # dispatch and the nn primitives need ``Tensor`` and ``graph``; imported last on purpose.
 from ..nn import ops as nn_ops  # noqa: E402
 from . import dispatch  # noqa: E402
+
+# The primitives behind the operators and methods, each prepared once (``dispatch.Op``).
+_Op = dispatch.Op
+_ADD, _SUB, _MUL, _DIV = _Op(np.add), _Op(np.subtract), _Op(np.multiply), _Op(np.divide)
+_RSUB = _Op(np.subtract, "RsubBackward1")
+_POW, _POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
+_RPOW = _Op(np.power, "PowBackward2")
+_MATMUL, _NEG, _MEAN = _Op(np.matmul), _Op(np.negative), _Op(np.mean)
+# np.sum(a, axis, dtype, out, keepdims) on an ndarray is np.add.reduce with the same arguments,
+# behind a Python wrapper that costs more than the sum of ten numbers.
+_SUM = _Op(np.sum, runs=np.add.reduce)
+_EXP, _LOG, _SQRT, _TANH = _Op(np.exp), _Op(np.log), _Op(np.sqrt), _Op(np.tanh)
+_SIN, _COS, _ABS = _Op(np.sin), _Op(np.cos), _Op(np.abs)
+_SIGMOID, _RELU = _Op(nn_ops.sigmoid), _Op(nn_ops.relu)

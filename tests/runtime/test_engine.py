@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import sourcegrad as sg
+from sourcegrad.rules import registry
 from sourcegrad.runtime import graph
 
 
@@ -234,6 +235,51 @@ def test_a_wrong_cotangent_shape_is_reported():
     out = graph.record("BadBackward", [x], x.data * 2, lambda grads: (np.ones(3),))
     with pytest.raises(RuntimeError, match="BadBackward returned a gradient of shape"):
         out.sum().backward()
+
+
+def _slots(obj):
+    return [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())
+            if name != "__weakref__"]
+
+
+def test_recorded_nodes_and_their_outputs_have_every_attribute():
+    """Nodes of primitives and their output tensors are made without ``__init__`` (the
+    per-operation path): no attribute may be left unset."""
+    x = sg.tensor(np.ones(2), requires_grad=True)
+    w = sg.tensor(np.ones(2))
+    for out in (x * 2.0, x * w, x.tanh(), np.concatenate([x, w])):
+        for obj in (out, out.grad_fn):
+            for name in _slots(obj):
+                getattr(obj, name)  # AttributeError if left unset
+
+
+def test_a_wrong_number_of_cotangents_is_reported():
+    x = sg.tensor([1.0, 2.0], requires_grad=True)
+    out = graph.record("BadBackward", [x], x.data * 2, lambda grads: (grads[0], grads[0]))
+    with pytest.raises(RuntimeError, match="^BadBackward returned 2 gradients for 1 inputs$"):
+        out.sum().backward()
+
+
+def test_a_rule_registered_again_replaces_the_one_operators_prepared():
+    """Tensor methods prepare each primitive's VJPs once (dispatch.Op): a rule registered
+    again for the primitive must still be the one that runs."""
+    x = sg.tensor(np.array([0.5, 1.0]), requires_grad=True)
+    x.tanh().sum().backward()
+    original = registry.RULES[np.tanh]
+    try:
+        @registry.rule(np.tanh)
+        class tanh:
+            def vjp_x(g, ans, x):
+                return g * 3.0
+
+        x.grad = None
+        x.tanh().sum().backward()
+        np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])
+    finally:
+        registry.RULES[np.tanh] = original
+    x.grad = None
+    x.tanh().sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 1 - np.tanh([0.5, 1.0]) ** 2, rtol=1e-15)
 
 
 def test_a_saved_input_modified_in_place_is_reported():

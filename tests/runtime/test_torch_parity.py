@@ -171,6 +171,27 @@ def test_gradients_match(case):
     np.testing.assert_allclose(sb.grad.numpy(), tb.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
+INTEGER_DTYPE_CASES = {
+    "int times float": lambda x: x * 2.0,
+    "float times int": lambda x: 2.0 * x,
+    "int divided by int": lambda x: x / 2,
+    "int plus float": lambda x: x + 1.5,
+    "int minus int": lambda x: x - 1,
+    "int to a float power": lambda x: x**0.5,
+    "int sum": lambda x: x.sum(),
+}
+
+
+@pytest.mark.parametrize("case", INTEGER_DTYPE_CASES, ids=list(INTEGER_DTYPE_CASES))
+def test_result_dtypes_of_integer_tensors_match(case):
+    """A Python float is not a float64 array: mixed with integers it gives PyTorch's
+    default float32."""
+    t, s = both([1, 2, 3])
+    t_out, s_out = INTEGER_DTYPE_CASES[case](t), INTEGER_DTYPE_CASES[case](s)
+    assert s_out.dtype.name == str(t_out.dtype).replace("torch.", "")
+    np.testing.assert_allclose(s_out.numpy(), t_out.numpy(), rtol=1e-6)
+
+
 def test_float32_results_and_gradients_stay_float32():
     ta, sa = both([1.0, 2.0], requires_grad=True)
     out_t, out_s = (ta * 2.5 + 1).sum(), (sa * 2.5 + 1).sum()

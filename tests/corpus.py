@@ -299,3 +299,19 @@ def nondifferentiable_calls(x):
 def where_broadcast(y):
     c = np.arange(12).reshape(3, 4) % 2 == 0
     return np.sum(np.where(c, 0.0, y) * np.arange(12.0).reshape(3, 4))
+
+
+def nested_unpacking(x, y):
+    (a, b), c = (x * 2.0, y), x
+    total = 0.0
+    for i, (u, v) in enumerate(zip(a, b, strict=True)):
+        total = total + u * v * i
+    return np.sum(a * b * c) + total
+
+
+def loop_over_tuple(x, y):
+    pair = (x * 1.5, np.sin(y))
+    total = 0.0
+    for item in pair:
+        total = total + np.sum(item * item)
+    return total

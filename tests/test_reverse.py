@@ -56,6 +56,8 @@ CASES = {
     "while_with_counter": [(r(2), 0), (r(2), 1), (r(2), 4)],
     "nondifferentiable_calls": [(np.array([0.3, -1.2, 2.6]),)],
     "where_broadcast": [(r(4),)],
+    "nested_unpacking": [(r(3), r(3))],
+    "loop_over_tuple": [(r(3), r(3))],
     "nested_def": [(r(3), r(3)), (np.abs(r(3)), np.abs(r(3))), (np.abs(r(3)), -np.abs(r(3)))],
 }
 

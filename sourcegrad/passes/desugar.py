@@ -151,7 +151,23 @@ class _Desugar:
             ]
         stmt.targets = [first]
         stmt.value = value
-        return [*before, stmt] + [assign(t, _as_load(first), stmt) for t in others]
+        nested = self._flatten_unpacking(stmt)
+        return [*before, stmt, *nested] + [assign(t, _as_load(first), stmt) for t in others]
+
+    def _flatten_unpacking(self, stmt: ast.Assign) -> list[ast.stmt]:
+        """``(a, b), c = v`` -> ``parts, c = v`` then ``a, b = parts``: one level of
+        unpacking per statement."""
+        target = stmt.targets[0]
+        if not isinstance(target, (ast.Tuple, ast.List)):
+            return []
+        after: list[ast.stmt] = []
+        for i, elt in enumerate(target.elts):
+            if isinstance(elt, (ast.Tuple, ast.List)):
+                part = self.namer.fresh("parts")
+                target.elts[i] = name(part, True)
+                inner = assign(elt, name(part), stmt)
+                after.extend([inner, *self._flatten_unpacking(inner)])
+        return after
 
     def _AugAssign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
         target = stmt.target
@@ -209,32 +225,39 @@ class _Desugar:
                     "Use `for i, x in enumerate(xs):` or an index loop `for i in range(len(xs)):`.",
                 )
             index, element = stmt.target.elts
-            before, seq = self._sequence(it.args[0], stmt)
             if not isinstance(index, ast.Name):
                 index_name = self.namer.fresh("i")
                 pre = [assign(index, name(index_name), stmt)]
             else:
                 index_name, pre = index.id, []
+            if _is_call_to(it.args[0], "zip"):  # for i, (a, b) in enumerate(zip(xs, ys))
+                before, reads = self._zipped(it.args[0], element, stmt)
+                return before, self._indexed(stmt, index_name, reads, pre)
+            before, seq = self._sequence(it.args[0], stmt)
             return before, self._indexed(stmt, index_name, [(element, seq)], pre)
         if _is_call_to(it, "zip"):
-            before: list[ast.stmt] = []
-            seqs = []
-            for arg in it.args:
-                pre, seq = self._sequence(arg, stmt)
-                before.extend(pre)
-                seqs.append(seq)
-            targets = stmt.target.elts if isinstance(stmt.target, ast.Tuple) else None
-            if targets is None or len(targets) != len(seqs):
-                raise self.parsed.unsupported(
-                    stmt, "this form of `zip`",
-                    "Unpack one loop variable per zipped sequence: `for a, b in zip(xs, ys):`.",
-                )
-            index_name = self.namer.fresh("i")
-            return before, self._indexed(stmt, index_name, list(zip(targets, seqs, strict=True)),
-                                         [])
+            before, reads = self._zipped(it, stmt.target, stmt)
+            return before, self._indexed(stmt, self.namer.fresh("i"), reads, [])
         before, seq = self._sequence(it, stmt)
         index_name = self.namer.fresh("i")
         return before, self._indexed(stmt, index_name, [(stmt.target, seq)], [])
+
+    def _zipped(self, zipped: ast.Call, target: ast.expr, like: ast.stmt
+                ) -> tuple[list[ast.stmt], list[tuple[ast.expr, ast.Name]]]:
+        """The sequences of ``zip(xs, ys)``, each paired with the loop variable it feeds."""
+        targets = target.elts if isinstance(target, (ast.Tuple, ast.List)) else None
+        if targets is None or len(targets) != len(zipped.args):
+            raise self.parsed.unsupported(
+                like, "this form of `zip`",
+                "Unpack one loop variable per zipped sequence: `for a, b in zip(xs, ys):`.",
+            )
+        before: list[ast.stmt] = []
+        seqs = []
+        for arg in zipped.args:
+            pre, seq = self._sequence(arg, like)
+            before.extend(pre)
+            seqs.append(seq)
+        return before, list(zip(targets, seqs, strict=True))
 
     def _sequence(self, expr: ast.expr, like: ast.stmt) -> tuple[list[ast.stmt], ast.Name]:
         if isinstance(expr, ast.Name):

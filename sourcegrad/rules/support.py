@@ -114,8 +114,8 @@ def zeros_like_grad(x):
     tangent of a ``None`` in a display, say) stays ``None``."""
     if x is None:
         return None
-    if isinstance(x, (list, tuple)):
-        return type(x)(zeros_like_grad(v) for v in x)
+    if isinstance(x, (list, tuple)):  # a list even for a tuple: the adjoint assigns into it
+        return [zeros_like_grad(v) for v in x]
     if isinstance(x, dict):
         return {k: zeros_like_grad(v) for k, v in x.items()}
     if isinstance(x, (float, int)) and not isinstance(x, bool):

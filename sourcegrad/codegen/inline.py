@@ -43,10 +43,19 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
         else:
             bindings[param] = ast.Constant(defaults.get(param))
             left_default.add(param)
-    expr = rule_expression(rule_fn)
-    expr = _DropDefaults(left_default, defaults, rule_fn.__globals__).visit(expr)
+    expr = clone(_template(rule_fn, frozenset(left_default)))
     expr = _Substitute(bindings).visit(expr)
     return fold(expr)
+
+
+@functools.cache
+def _template(rule_fn: FunctionType, left_default: frozenset[str]) -> ast.expr:
+    """The rule's expression without the keywords the call leaves at their defaults: it
+    depends only on which parameters were left out, so it is worked out once for each."""
+    defaults = {name: p.default for name, p in inspect.signature(rule_fn).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+    expr = rule_expression(rule_fn)
+    return _DropDefaults(set(left_default), defaults, rule_fn.__globals__).visit(expr)
 
 
 @functools.cache

@@ -103,11 +103,14 @@ def normal_form(fn: Any, wrt: tuple[str, ...]) -> NormalForm:
     _debug("ssa", fdef)
     resolver = Resolver(parsed, activity_pass.local_names(fdef))
     outputs = _returned_names(fdef)
+    resolver.freeze()
     activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
+    resolver.thaw()  # normalize rewrites expressions in place
     normalizer = normalize.Normalizer(namer, resolver, activity.is_active,
                                       lambda e: _is_namespace(parsed, e, resolver))
     fdef.body = normalizer.block(fdef.body)
     resolver.locals = activity_pass.local_names(fdef)
+    resolver.freeze()  # from here on the normal form only is read
     activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
     _debug("normalize", fdef)
     return NormalForm(parsed, fdef, params, tuple(wrt), namer, resolver, activity,

@@ -62,6 +62,16 @@ class Resolver:
     def __init__(self, parsed: Parsed, local_names: set[str]) -> None:
         self.parsed = parsed
         self.locals = local_names
+        self._memo: dict[int, tuple[ast.expr, Op]] | None = None
+
+    def freeze(self) -> None:
+        """The tree will not change for a while: remember each expression's ``Op`` (the
+        analyses ask about the same expressions many times)."""
+        self._memo = {}
+
+    def thaw(self) -> None:
+        """The tree is about to change: forget what was remembered."""
+        self._memo = None
 
     def value_of(self, expr: ast.expr) -> Any:
         """The object a callee expression denotes, or ``None`` for a local value."""
@@ -77,6 +87,14 @@ class Resolver:
         return None
 
     def classify(self, expr: ast.expr) -> Op:
+        if self._memo is None:
+            return self._classify(expr)
+        known = self._memo.get(id(expr))
+        if known is None or known[0] is not expr:
+            known = self._memo[id(expr)] = (expr, self._classify(expr))
+        return known[1]
+
+    def _classify(self, expr: ast.expr) -> Op:
         if isinstance(expr, (ast.Name, ast.Constant)):
             return Op(COPY, args={"x": expr}) if isinstance(expr, ast.Name) else Op(NONDIFF)
         if isinstance(expr, ast.BinOp):

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..codegen import names as naming
-from ..codegen.clone import clone
 from ..codegen.inline import fold, inline, is_scalar_literal, without_unbroadcast
 from ..frontend.resolve import (
     COPY,
@@ -571,7 +570,7 @@ class ReverseMode:
                  arg: ast.expr) -> ast.expr:
         """The rule's VJP for ``param`` inlined at ``stmt``; the same every time this
         statement's adjoint is generated (two sweeps, loop fixed points), so made once."""
-        key = (id(stmt), param, ast.dump(g))
+        key = (id(stmt), param, g.id if isinstance(g, ast.Name) else ast.dump(g))
         if key not in self.inlined:
             rule = op.rule
             expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
@@ -580,7 +579,8 @@ class ReverseMode:
             if partners and all(self._is_scalar(a) for a in partners):
                 expr = without_unbroadcast(expr, arg)
             self.inlined[key] = expr
-        return clone(self.inlined[key])
+        # shared, not copied: only the last generation of a statement's adjoint is kept
+        return self.inlined[key]
 
     def _is_scalar(self, expr: ast.expr) -> bool:
         """Known to have shape ``()`` (see ``passes/scalars.py``)."""

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..codegen import names as naming
+from ..codegen.clone import clone
 from ..codegen.inline import fold, inline, is_scalar_literal, without_unbroadcast
 from ..frontend.resolve import (
     COPY,
@@ -119,19 +120,26 @@ class ReverseMode:
         self.placement = Placement(core, self.params)
         self._refuse_writes_through_views(core)
         self._find_containers(core)
-        # dry run: learn which values each adjoint reads
-        saved_namer = copy.deepcopy(self.namer)
-        self._sweep(core, output, seed_defined)
-        self.needed = set().union(*self.reads.values()) if self.reads else set()
-        self.namer = saved_namer
-        self.recording = False
-        self.grad_names = {}
-        self.snapshots, self.stacks, self.slots, self.control = {}, {}, {}, {}
-        self.stack_inits = {}
-        self.block_snapshots = {}
-        self.sliced = set()
-        self.fresh_names = {}
-        forward, adjoint = self._sweep(core, output, seed_defined)
+        straight = _straight_line(core)
+        if not straight:
+            # dry run: learn which values each adjoint reads, to decide what to save
+            saved_namer = copy.deepcopy(self.namer)
+            self._sweep(core, output, seed_defined)
+            self.needed = set().union(*self.reads.values()) if self.reads else set()
+            self.namer = saved_namer
+            self.recording = False
+            self.grad_names = {}
+            self.snapshots, self.stacks, self.slots, self.control = {}, {}, {}, {}
+            self.stack_inits = {}
+            self.block_snapshots = {}
+            self.sliced = set()
+            self.fresh_names = {}
+        # straight-line code (after SSA renaming) overwrites nothing: one sweep suffices,
+        # and it records the reads that folding temporaries needs
+        forward, adjoint = self._sweep(core, output, seed_defined, with_forward=True)
+        if straight:
+            self.needed = set().union(*self.reads.values()) if self.reads else set()
+            self.recording = False
         forward = refold(forward, self.temporaries - self.needed)
         adjoint = refold(adjoint, {self.grad_names[t] for t in self.temporaries
                                    if t in self.grad_names}, only_names=True)
@@ -142,13 +150,13 @@ class ReverseMode:
         consumed = tuple(sorted(set(self.stacks.values()) | self.sliced))
         return ReverseResult(forward, adjoint, output, grads, output_grad, consumed)
 
-    def _sweep(self, core: list[ast.stmt], output: ast.expr | None,
-               seed_defined: bool) -> tuple[list[ast.stmt], list[ast.stmt]]:
+    def _sweep(self, core: list[ast.stmt], output: ast.expr | None, seed_defined: bool,
+               with_forward: bool = False) -> tuple[list[ast.stmt], list[ast.stmt]]:
         self.defined, self.owned = set(), set()
         self._seed(output, seed_defined)
         adjoint = self.adjoint_block(core)
-        # the first sweep only learns what each adjoint reads: no forward sweep needed yet
-        forward = [] if self.recording else self.forward_block(core)
+        # the dry sweep only learns what each adjoint reads: no forward sweep needed yet
+        forward = self.forward_block(core) if with_forward else []
         return forward, adjoint
 
     def _seed(self, output: ast.expr | None, seed_defined: bool) -> None:
@@ -369,7 +377,7 @@ class ReverseMode:
                 continue
             if is_slice:
                 self.sliced.add(var)
-            target = copy.deepcopy(stmt.targets[0]) if is_slice else name(var, True)
+            target = clone(stmt.targets[0]) if is_slice else name(var, True)
             if isinstance(target, ast.Subscript):
                 target.ctx = ast.Store()
             out.append(assign(target, value, stmt))
@@ -424,7 +432,7 @@ class ReverseMode:
     def _old_value(self, stmt: ast.stmt, var: str, is_slice: bool) -> ast.expr:
         if not is_slice:
             return name(var)
-        target = copy.deepcopy(stmt.targets[0] if isinstance(stmt, ast.Assign)
+        target = clone(stmt.targets[0] if isinstance(stmt, ast.Assign)
                                else stmt.target)
         target.ctx = ast.Load()
         return _np_call("copy", target)
@@ -592,7 +600,7 @@ class ReverseMode:
         if isinstance(arg, (ast.List, ast.Tuple)):
             out: list[ast.stmt] = []
             for i, elt in enumerate(arg.elts):
-                part = ast.Subscript(value=copy.deepcopy(contribution), slice=ast.Constant(i),
+                part = ast.Subscript(value=clone(contribution), slice=ast.Constant(i),
                                      ctx=ast.Load())
                 out.extend(self._accumulate(elt, part))
             return out
@@ -649,11 +657,11 @@ class ReverseMode:
             return []
         var = base.id
         out = self._own(var, stmt)
-        index = copy.deepcopy(value.slice)
+        index = clone(value.slice)
         self._note_reads(stmt, [index])
         grad_base = self.grad_load(var)
         if _is_basic_index(index, self._range_loop_vars(stmt)):
-            element = ast.Subscript(value=self.grad_load(var), slice=copy.deepcopy(index),
+            element = ast.Subscript(value=self.grad_load(var), slice=clone(index),
                                     ctx=ast.Load())
             target = ast.Subscript(value=name(self.grad(var), True), slice=index,
                                    ctx=ast.Store())
@@ -672,15 +680,15 @@ class ReverseMode:
         var = stored_base(target)
         if not self.activity.is_active(var) or var not in self.defined:
             return []
-        index = copy.deepcopy(target.slice)
+        index = clone(target.slice)
         self._note_reads(stmt, [index])
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
         if self._active_expr(stmt.value):
-            taken = call("unbroadcast", _np_call("copy", part), copy.deepcopy(stmt.value))
+            taken = call("unbroadcast", _np_call("copy", part), clone(stmt.value))
             out.extend(self._accumulate(stmt.value, taken))
         out.extend(self._own(var, stmt))
-        zero_target = ast.Subscript(value=name(self.grad(var), True), slice=copy.deepcopy(index),
+        zero_target = ast.Subscript(value=name(self.grad(var), True), slice=clone(index),
                                     ctx=ast.Store())
         out.append(ast.Assign(targets=[zero_target], value=ast.Constant(0.0)))
         return out
@@ -689,10 +697,10 @@ class ReverseMode:
         var = stored_base(stmt.target)
         if var not in self.defined or not self._active_expr(stmt.value):
             return []
-        index = copy.deepcopy(stmt.target.slice)
+        index = clone(stmt.target.slice)
         self._note_reads(stmt, [index, stmt.value])
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
-        contribution = call("unbroadcast", part, copy.deepcopy(stmt.value))
+        contribution = call("unbroadcast", part, clone(stmt.value))
         if isinstance(stmt.op, ast.Sub):
             contribution = ast.UnaryOp(op=ast.USub(), operand=contribution)
         elif stmt.value.id not in self.defined:
@@ -727,7 +735,7 @@ class ReverseMode:
             pairs = [(ast.Constant(i), elt) for i, elt in enumerate(value.elts)]
         for key, elt in pairs:
             if self._active_expr(elt):
-                part = ast.Subscript(value=copy.deepcopy(g), slice=copy.deepcopy(key),
+                part = ast.Subscript(value=clone(g), slice=clone(key),
                                      ctx=ast.Load())
                 out.extend(self._accumulate(elt, part))
         return out
@@ -773,9 +781,9 @@ class ReverseMode:
     def _forward_user_call(self, stmt: ast.Assign, op: Op) -> ast.stmt:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
         derivative = self.callees(op.callee, active)
-        value = copy.deepcopy(stmt.value)
+        value = clone(stmt.value)
         value.func = name(derivative.forward)
-        targets = ast.Tuple(elts=[copy.deepcopy(stmt.targets[0]),
+        targets = ast.Tuple(elts=[clone(stmt.targets[0]),
                                   name(self._saved_name(stmt), True)], ctx=ast.Store())
         return located(ast.Assign(targets=[targets], value=value), stmt)
 
@@ -864,7 +872,7 @@ class ReverseMode:
     def _reverse_header(self, stmt: ast.For | ast.While) -> tuple[ast.expr, ast.expr]:
         if isinstance(stmt, ast.For) and not self._needs_counter(stmt):
             self._note_reads(stmt, [stmt.iter])
-            return copy.deepcopy(stmt.target), call("reversed", copy.deepcopy(stmt.iter))
+            return clone(stmt.target), call("reversed", clone(stmt.iter))
         counter = self._control_var(stmt, None)
         self._note_reads(stmt, [name(counter)])
         return name("_", True), call("range", name(counter))
@@ -905,6 +913,17 @@ class ReverseMode:
 
 
 # -- module helpers -------------------------------------------------------------------------
+def _straight_line(core: list[ast.stmt]) -> bool:
+    """No branch, no loop, no write into an array: nothing is ever overwritten."""
+    for stmt in core:
+        if isinstance(stmt, (ast.If, ast.For, ast.While, ast.AugAssign)):
+            return False
+        if isinstance(stmt, ast.Assign) and not isinstance(stmt.targets[0], (ast.Name,
+                                                                            ast.Tuple)):
+            return False
+    return True
+
+
 def _walk_loop_body(loop: ast.stmt):
     """Nodes of a loop's body, not descending into inner loops."""
     stack = list(loop.body)

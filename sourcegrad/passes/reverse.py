@@ -185,7 +185,7 @@ class ReverseMode:
         that may be a view of another array, when either takes part in differentiation)."""
         views: dict[str, str] = {}
         writes: list[ast.stmt] = []
-        for node in ast.walk(ast.Module(body=core, type_ignores=[])):
+        for node in self.placement.statements.values():
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 op = self.resolver.classify(node.value)
                 base = next(iter(op.args.values()), None)
@@ -210,7 +210,7 @@ class ReverseMode:
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
 
     def _find_containers(self, stmts: list[ast.stmt]) -> None:
-        for stmt in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+        for stmt in self.placement.statements.values():
             if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
                 isinstance(stmt.value, (ast.List, ast.Tuple, ast.Dict))
             ):

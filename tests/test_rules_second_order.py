@@ -30,7 +30,6 @@ SECOND_ORDER_GAPS = {
     # cotangent of a comprehension's skipped element from a loop variable of another iteration
     **{name: "reverse mode over its derivative's helper adds lists with `+`" for name in (
         "einsum_vjp_one", "einsum_jvp")},
-    "linalg.eigh": "reverse mode over its helper adds the tuple cotangent (w, v) with `+`",
 }
 
 # forward over reverse: helpers of VJP rules that have no rule of their own yet

@@ -221,6 +221,10 @@ class ReverseMode:
                 isinstance(stmt.value, ast.Name)
             ):
                 self.containers.add(stmt.value.id)
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                op = self.resolver.classify(stmt.value)
+                if op.kind == RULE and op.rule.sequence_output:
+                    self.containers.add(stmt.targets[0].id)
 
     def _note_reads(self, stmt: ast.stmt, exprs: list[ast.AST]) -> None:
         if not self.recording:

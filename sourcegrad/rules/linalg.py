@@ -212,6 +212,7 @@ class det:
 class slogdet:
     """Returns ``(sign, logabsdet)``; ``sign`` is piecewise constant, so only the cotangent
     of ``logabsdet`` (``g[1]``) matters, and the tangent of ``sign`` is 0."""
+    sequence_output = True
 
     torch_name = "LinalgSlogdet"
 
@@ -287,6 +288,7 @@ class cholesky:
 class eigh:
     """Returns ``(eigenvalues, eigenvectors)``; ``g`` holds the cotangent of both. Repeated
     eigenvalues make the eigenvectors non-differentiable (infinite gradient)."""
+    sequence_output = True
 
     torch_name = "LinalgEigh"
     nondiff = ("UPLO",)

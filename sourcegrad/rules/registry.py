@@ -28,6 +28,8 @@ Class attributes:
 - ``linear``: the primitive is linear in its (single) differentiable parameter, so its JVP
   is the primitive applied to the tangent; ``jvp_*`` may then be omitted.
 - ``torch_name``: the stem PyTorch gives the node (``Mul`` for ``MulBackward0``).
+- ``sequence_output``: the primitive returns a tuple or a list, so cotangents of its result
+  are added element by element.
 
 Structured values:
 
@@ -84,6 +86,7 @@ class Rule:
     nondiff: frozenset[str] = frozenset()
     linear: bool = False
     torch_name: str | None = None
+    sequence_output: bool = False  # returns a tuple or list (np.split, np.linalg.eigh...)
     fingerprint: str = ""
     varargs: str | None = None
 
@@ -259,6 +262,7 @@ def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Ru
             nondiff=frozenset(getattr(cls, "nondiff", ())),
             linear=bool(getattr(cls, "linear", False)),
             torch_name=torch_name or getattr(cls, "torch_name", None),
+            sequence_output=bool(getattr(cls, "sequence_output", False)),
             fingerprint=_fingerprint(methods.values()),
             varargs=_varargs_of(next(iter(methods.values()))),
         )

@@ -310,6 +310,7 @@ class vstack:
 @rule(np.split)
 class split:
     """Returns a list, so ``g`` is a list of cotangents (zeros materialized by the caller)."""
+    sequence_output = True
 
     torch_name = "Split"
     linear = True
@@ -321,6 +322,7 @@ class split:
 
 @rule(np.array_split)
 class array_split:
+    sequence_output = True
     torch_name = "Split"
     linear = True
     nondiff = ("indices_or_sections", "axis")

@@ -196,6 +196,7 @@ class bincount:
 # -- the scatter helpers of shape rules: each is the adjoint of the primitive it undoes -----
 @rule(support.split_back)
 class split_back_rule:
+    sequence_output = True
     linear = True
     nondiff = ("arrays", "axis", "promote")
 
@@ -215,6 +216,7 @@ class join_back_rule:
 @rule(support.reshape_each)
 class reshape_each_rule:
     """Its own adjoint: the cotangents go back to the shapes (and structure) of ``parts``."""
+    sequence_output = True
 
     linear = True
     nondiff = ("like",)

@@ -26,6 +26,7 @@ import statistics
 import sys
 import timeit
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -65,6 +66,12 @@ def _sourcegrad_workloads() -> dict[str, Callable[[], object]]:
         decorated_chain(x).backward()
         x.grad = None
 
+    return _operations(x, w, chain_backward, decorated_chain_backward)
+
+
+def _operations(x: Any, w: Any, chain_backward: Callable[[], None],
+                decorated_backward: Callable[[], None]) -> dict[str, Callable[[], object]]:
+    """The same operations, spelled the same way, on tensors of any library."""
     return {
         "x * 2.0": lambda: x * 2.0,
         "x + w": lambda: x + w,
@@ -74,7 +81,7 @@ def _sourcegrad_workloads() -> dict[str, Callable[[], object]]:
         "x.sum()": lambda: x.sum(),
         "x @ w": lambda: x @ w,
         "100-op chain + backward": chain_backward,
-        DECORATED: decorated_chain_backward,
+        DECORATED: decorated_backward,
     }
 
 
@@ -91,17 +98,7 @@ def _torch_workloads() -> dict[str, Callable[[], object]] | None:
         chain(x).sum().backward()
         x.grad = None
 
-    return {
-        "x * 2.0": lambda: x * 2.0,
-        "x + w": lambda: x + w,
-        "x * w": lambda: x * w,
-        "x.tanh()": lambda: x.tanh(),
-        "x.exp()": lambda: x.exp(),
-        "x.sum()": lambda: x.sum(),
-        "x @ w": lambda: x @ w,
-        "100-op chain + backward": chain_backward,
-        DECORATED: chain_backward,
-    }
+    return _operations(x, w, chain_backward, chain_backward)
 
 
 def _autograd_workloads() -> dict[str, Callable[[], object]] | None:

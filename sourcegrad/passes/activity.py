@@ -154,7 +154,20 @@ def is_add_at(expr: ast.expr) -> bool:
 def local_names(fdef: ast.FunctionDef) -> set[str]:
     """Parameters and every name the body assigns: these shadow globals."""
     names = {a.arg for a in fdef.args.args + fdef.args.kwonlyargs + fdef.args.posonlyargs}
-    for node in ast.walk(fdef):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
+    pending = list(fdef.body)
+    while pending:  # statements only: names are bound by targets, never inside expressions
+        stmt = pending.pop()
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                names |= target_names(target) if not isinstance(target, ast.Subscript) else set()
+        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target,
+                                                                             ast.Name):
+            names.add(stmt.target.id)
+        elif isinstance(stmt, ast.For):
+            names |= target_names(stmt.target)
+            pending.extend(stmt.body + stmt.orelse)
+        elif isinstance(stmt, (ast.If, ast.While)):
+            pending.extend(stmt.body + stmt.orelse)
+        elif isinstance(stmt, ast.FunctionDef):
+            names.add(stmt.name)
     return names

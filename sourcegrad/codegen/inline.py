@@ -43,9 +43,7 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
         else:
             bindings[param] = ast.Constant(defaults.get(param))
             left_default.add(param)
-    expr = clone(_template(rule_fn, frozenset(left_default)))
-    expr = _Substitute(bindings).visit(expr)
-    return fold(expr)
+    return _instantiate(_template(rule_fn, frozenset(left_default)), bindings)
 
 
 @functools.cache
@@ -101,41 +99,32 @@ def _resolve(func: ast.expr, namespace: dict[str, Any]) -> Any:
     return None
 
 
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, bindings: dict[str, ast.expr]) -> None:
-        self.bindings = bindings
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        if node.id in self.bindings and isinstance(node.ctx, ast.Load):
-            return clone(self.bindings[node.id])
-        return node
+def _instantiate(node: Any, bindings: dict[str, ast.expr]) -> Any:
+    """A copy of the template ``node`` with the rule's parameters replaced by the call's
+    expressions, folded bottom-up as it is built (one pass, no visitor machinery)."""
+    if isinstance(node, ast.Name):
+        if node.id in bindings and isinstance(node.ctx, ast.Load):
+            return clone(bindings[node.id])
+        return ast.Name(id=node.id, ctx=node.ctx)
+    if isinstance(node, ast.AST):
+        new = node.__class__.__new__(node.__class__)
+        new.__dict__.update({k: _instantiate(v, bindings) for k, v in node.__dict__.items()})
+        return _fold_node(new)
+    if isinstance(node, list):
+        return [_instantiate(item, bindings) for item in node]
+    return node
 
 
 def fold(expr: ast.expr) -> ast.expr:
     """Fold constant arithmetic and identities that substitution leaves behind."""
-    return _Fold().visit(expr)
+    return _instantiate(expr, {})
 
 
-class _Fold(ast.NodeTransformer):
-    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
-        self.generic_visit(node)
-        left, right, op = node.left, node.right, node.op
-        if _is_number(left) and _is_number(right) and type(op) in _FOLDABLE:
-            return ast.Constant(_FOLDABLE[type(op)](left.value, right.value))
-        if isinstance(op, ast.Pow) and _is_number(right, 1):
-            return left
-        if isinstance(op, ast.Mult) and _is_number(right, 1):
-            return left
-        if isinstance(op, ast.Mult) and _is_number(left, 1):
-            return right
-        if isinstance(op, (ast.Add, ast.Sub)) and _is_number(right, 0):
-            return left
-        if isinstance(op, ast.Div) and _is_number(right, 1):
-            return left
-        return node
-
-    def visit_Compare(self, node: ast.Compare) -> ast.expr:
-        self.generic_visit(node)
+def _fold_node(node: ast.AST) -> ast.AST:
+    """One node whose children are already folded."""
+    if isinstance(node, ast.BinOp):
+        return _fold_binop(node)
+    if isinstance(node, ast.Compare):
         operands = [node.left, *node.comparators]
         if len(node.ops) == 1 and all(_is_number(o) for o in operands) and (
             type(node.ops[0]) in _COMPARISONS
@@ -143,26 +132,37 @@ class _Fold(ast.NodeTransformer):
             return ast.Constant(_COMPARISONS[type(node.ops[0])](operands[0].value,
                                                                  operands[1].value))
         return node
+    if isinstance(node, ast.Call):
+        return _fold_where(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
+            node.operand, ast.UnaryOp) and isinstance(node.operand.op, ast.USub):
+        return node.operand.operand
+    return node
 
-    def visit_Call(self, node: ast.Call) -> ast.expr:
-        """``np.where(False, a, b)`` -> ``b``: a rule's guard that the call makes moot."""
-        self.generic_visit(node)
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == "where" and isinstance(
-            func.value, ast.Name) and func.value.id == "np" and len(node.args) == 3 and (
-            not node.keywords and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, bool)
-        ):
-            return node.args[1] if node.args[0].value else node.args[2]
-        return node
 
-    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
-        self.generic_visit(node)
-        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.UnaryOp) and (
-            isinstance(node.operand.op, ast.USub)
-        ):
-            return node.operand.operand
-        return node
+def _fold_binop(node: ast.BinOp) -> ast.expr:
+    left, right, op = node.left, node.right, node.op
+    if _is_number(left) and _is_number(right) and type(op) in _FOLDABLE:
+        return ast.Constant(_FOLDABLE[type(op)](left.value, right.value))
+    if isinstance(op, (ast.Pow, ast.Mult, ast.Div)) and _is_number(right, 1):
+        return left
+    if isinstance(op, ast.Mult) and _is_number(left, 1):
+        return right
+    if isinstance(op, (ast.Add, ast.Sub)) and _is_number(right, 0):
+        return left
+    return node
+
+
+def _fold_where(node: ast.Call) -> ast.expr:
+    """``np.where(False, a, b)`` -> ``b``: a rule's guard that the call makes moot."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "where" and isinstance(
+        func.value, ast.Name) and func.value.id == "np" and len(node.args) == 3 and (
+        not node.keywords and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, bool)
+    ):
+        return node.args[1] if node.args[0].value else node.args[2]
+    return node
 
 
 _COMPARISONS = {

@@ -53,8 +53,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import hashlib
 import inspect
+import linecache
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -167,16 +169,40 @@ def _primitive_key(fn: Any) -> Any:
 
 def _single_return(fn: FunctionType) -> ast.expr:
     """The expression of a rule's sole ``return``; rules must be inlinable."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    fdef = tree.body[0]
-    assert isinstance(fdef, ast.FunctionDef)
+    if fn in _PARSED:
+        return _PARSED[fn]
+    fdef = _function_ast(fn)
     body = [s for s in fdef.body if not _is_docstring(s)]
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         raise TypeError(
             f"rule {fn.__qualname__} must consist of a single `return <expression>` so that it "
             "can be inlined into generated code"
         )
+    _PARSED[fn] = body[0].value
     return body[0].value
+
+
+def _function_ast(fn: FunctionType) -> ast.FunctionDef:
+    """``fn``'s ``def``, found in its module's syntax tree (parsed once for all the rules it
+    holds: ``inspect.getsource`` per rule made importing the table slow)."""
+    node = _defs_in(fn.__code__.co_filename).get(fn.__code__.co_firstlineno)
+    if node is not None and node.name == fn.__name__:
+        return node
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    fdef = tree.body[0]
+    assert isinstance(fdef, ast.FunctionDef)
+    return fdef
+
+
+@functools.cache
+def _defs_in(filename: str) -> dict[int, ast.FunctionDef]:
+    text = "".join(linecache.getlines(filename))
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    return {n.lineno: n for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef) and not n.decorator_list}
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
@@ -306,9 +332,12 @@ def rule_expression(fn: FunctionType) -> ast.expr:
 
 
 def _fingerprint(functions: Iterable[FunctionType]) -> str:
+    """What the rules compute: their parsed expressions (edits to comments or layout do not
+    count, edits to the maths do)."""
     digest = hashlib.sha256()
     for fn in functions:
-        digest.update(inspect.getsource(fn).encode())
+        digest.update(fn.__qualname__.encode())
+        digest.update(ast.dump(_single_return(fn)).encode())
     return digest.hexdigest()[:16]
 
 

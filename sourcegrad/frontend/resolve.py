@@ -37,6 +37,7 @@ COPY = "copy"  # y = x
 SUBSCRIPT = "subscript"  # y = x[index]
 DISPLAY = "display"  # y = (a, b) / [a, b] / {"k": a}
 UNKNOWN = "unknown"  # a callable with neither rule nor source
+POP = "pop"  # y = items.pop(): the last element of a list (the stacks of generated code)
 
 
 @dataclass
@@ -53,7 +54,7 @@ class Op:
         if self.kind == RULE:
             assert self.rule is not None
             return {p: a for p, a in self.args.items() if p not in self.rule.nondiff}
-        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY):
+        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY, POP):
             return dict(self.args)
         return {}
 
@@ -162,6 +163,8 @@ class Resolver:
             return Op(NONDIFF, label=name)
         if name == "append":
             return Op(DISPLAY, args={"0": call.args[0]} if call.args else {}, label="append")
+        if name == "pop" and not call.args and not call.keywords:
+            return Op(POP, args={"items": func.value}, label=".pop()")
         if name not in METHODS:
             args = {"self": func.value, **_unknown_args(call.args, call.keywords)}
             return Op(UNKNOWN, label=f".{name}()", args=args)

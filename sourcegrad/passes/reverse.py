@@ -33,6 +33,7 @@ from ..codegen.inline import fold, inline, is_scalar_literal, without_unbroadcas
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
+    POP,
     RULE,
     SUBSCRIPT,
     UNKNOWN,
@@ -534,6 +535,10 @@ class ReverseMode:
         var = target.id
         if not self.activity.is_active(var) or var not in self.defined:
             self.defined.discard(var)
+            if _is_pop(stmt.value) and self.activity.is_active(var):
+                # a zero keeps the list's cotangent as long as the list
+                return self._adjoint_pop(stmt, self.op_of(stmt),
+                                         call("zeros_like_grad", name(var)), only_if_defined=True)
             return []
         g = self.grad_load(var)
         op = self.op_of(stmt)
@@ -550,6 +555,8 @@ class ReverseMode:
             out = self._adjoint_display(stmt.value, g)
         elif op.kind == USER:
             out = self._adjoint_user_call(stmt, op, g)
+        elif op.kind == POP:
+            out = self._adjoint_pop(stmt, op, g)
         elif op.kind == UNKNOWN:
             raise self._no_rule(stmt, op)
         return out
@@ -754,6 +761,31 @@ class ReverseMode:
                                              ctx=ast.Load()), args=[], keywords=[])
         return out + self._accumulate(element, popped)
 
+    def _adjoint_pop(self, stmt: ast.Assign, op: Op, g: ast.expr,
+                     only_if_defined: bool = False) -> list[ast.stmt]:
+        """``y = items.pop()``: the cotangent of ``y`` goes back on the end of the list's
+        cotangent, where the adjoint of the ``append`` that put ``y`` there will pop it (the
+        mirror image of ``append``'s adjoint; it makes generated code with stacks, and so
+        loops, differentiable again)."""
+        items = op.args["items"]
+        if not isinstance(items, ast.Name) or not self.activity.is_active(items.id):
+            return []
+        var = items.id
+        out: list[ast.stmt] = []
+        if var not in self.defined:
+            if only_if_defined:
+                return []
+            self.defined.add(var)
+            self.owned.add(var)
+            out.append(ast.Assign(targets=[name(self.grad(var), True)],
+                                  value=ast.List(elts=[], ctx=ast.Load())))
+        else:
+            out.extend(self._own(var, stmt))
+        self.containers.add(var)
+        push = ast.Call(func=ast.Attribute(value=self.grad_load(var), attr="append",
+                                           ctx=ast.Load()), args=[g], keywords=[])
+        return [*out, ast.Expr(value=push)]
+
     def _adjoint_user_call(self, stmt: ast.Assign, op: Op, g: ast.expr) -> list[ast.stmt]:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
         if not active:
@@ -876,7 +908,11 @@ class ReverseMode:
     def _reverse_header(self, stmt: ast.For | ast.While) -> tuple[ast.expr, ast.expr]:
         if isinstance(stmt, ast.For) and not self._needs_counter(stmt):
             self._note_reads(stmt, [stmt.iter])
-            return clone(stmt.target), call("reversed", clone(stmt.iter))
+            it = stmt.iter
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and (
+                    it.func.id == "reversed" and len(it.args) == 1):
+                return clone(stmt.target), clone(it.args[0])  # generated code, reversed back
+            return clone(stmt.target), call("reversed", clone(it))
         counter = self._control_var(stmt, None)
         self._note_reads(stmt, [name(counter)])
         return name("_", True), call("range", name(counter))
@@ -917,6 +953,11 @@ class ReverseMode:
 
 
 # -- module helpers -------------------------------------------------------------------------
+def _is_pop(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and (
+        value.func.attr == "pop" and not value.args and not value.keywords)
+
+
 def _straight_line(core: list[ast.stmt]) -> bool:
     """No branch, no loop, no write into an array: nothing is ever overwritten."""
     for stmt in core:

@@ -133,9 +133,6 @@ def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
     raise ValueError(f"mode must be 'reverse' or 'forward'; got {mode!r}")
 
 
-def signature_of(fun: Callable) -> inspect.Signature:
-    return inspect.signature(fun)
-
 
 # -- forward mode ---------------------------------------------------------------------------
 def _forward_source(fun: Callable, wrt: Wrt) -> str:

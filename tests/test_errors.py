@@ -28,6 +28,10 @@ CASES = {
     "nested_import": ("import math", "`import`"),
     "generator_expression": ("sum(v * v for", "generator expression"),
     "writes_through_view": ("v[0] = x[1]", "may be a view of `y`"),
+    "recursive": ("def recursive", "a recursive call"),
+    "iterates_dict": ("for key in params.keys()", "iterating over a dict"),
+    "zips_into_one_name": ("for pair in zip", "this form of `zip`"),
+    "calls_nested_badly": ("np.sum(inner(x))", "this call of the nested function `inner`"),
 }
 
 

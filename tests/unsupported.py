@@ -91,3 +91,30 @@ def writes_through_view(x):
     v = y.T
     v[0] = x[1]
     return np.sum(y * x[0])
+
+
+def recursive(x, n):
+    if n == 0:
+        return np.sum(x)
+    return recursive(x * 2.0, n - 1)
+
+
+def iterates_dict(params):
+    total = 0.0
+    for key in params.keys():
+        total = total + np.sum(params[key])
+    return total
+
+
+def zips_into_one_name(xs, ys):
+    total = 0.0
+    for pair in zip(xs, ys):
+        total = total + np.sum(pair[0])
+    return total
+
+
+def calls_nested_badly(x):
+    def inner(a, b):
+        return a * b
+
+    return np.sum(inner(x))

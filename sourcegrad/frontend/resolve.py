@@ -133,8 +133,7 @@ class Resolver:
 
     def _call(self, call: ast.Call) -> Op:
         func = call.func
-        if isinstance(func, ast.Attribute) and _is_value(self.value_of(func.value), func.value,
-                                                         self.locals):
+        if isinstance(func, ast.Attribute) and _is_value(self.value_of(func.value)):
             return self._method(call, func)
         target = self.value_of(func)
         label = ast.unparse(func)
@@ -235,9 +234,9 @@ def _bind_user(fn: FunctionType, call: ast.Call, parsed: Parsed) -> dict[str, as
     return dict(bound.arguments)
 
 
-def _is_value(base: Any, expr: ast.expr, local_names: set[str]) -> bool:
-    """Is ``expr`` (the receiver of a method call) an array-like value rather than a
-    namespace such as ``np`` or a random generator?"""
+def _is_value(base: Any) -> bool:
+    """Is ``base`` (what a method call's receiver denotes; ``None`` for a local) an
+    array-like value rather than a namespace such as ``np`` or a random generator?"""
     if base is None:
         return True
     return isinstance(base, (np.ndarray, np.generic, float, int, list, tuple, dict))

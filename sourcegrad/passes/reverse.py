@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..codegen import names as naming
 from ..codegen.clone import clone
-from ..codegen.inline import fold, inline, is_scalar_literal, without_unbroadcast
+from ..codegen.inline import inline, is_scalar_literal, without_unbroadcast
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
@@ -257,7 +257,7 @@ class ReverseMode:
         if isinstance(stmt, ast.While):
             return self._forward_while(stmt)
         if isinstance(stmt, ast.Break):
-            return [*self._snapshot_pushes(stmt), stmt]
+            return [stmt]
         before, after = self._saves(stmt)
         return [*before, *self._forward_simple(stmt), *after]
 
@@ -280,7 +280,7 @@ class ReverseMode:
         return [test_assign, *self._push_control(stmt, test_var), located(branch, stmt)]
 
     def _forward_for(self, stmt: ast.For) -> list[ast.stmt]:
-        body = self.forward_block(stmt.body) + self._snapshot_pushes(stmt)
+        body = self.forward_block(stmt.body)
         loop = ast.For(target=stmt.target, iter=stmt.iter, body=body, orelse=[],
                        type_comment=None)
         if not self.has_adjoint.get(id(stmt), True) or not self._needs_counter(stmt):
@@ -304,8 +304,7 @@ class ReverseMode:
             plain = ast.While(test=stmt.test, body=self.forward_block(stmt.body), orelse=[])
             return [located(plain, stmt)]
         counter = self._control_var(stmt, None)
-        body = [self._increment(counter, stmt), *self.forward_block(stmt.body),
-                *self._snapshot_pushes(stmt)]
+        body = [self._increment(counter, stmt), *self.forward_block(stmt.body)]
         loop = located(ast.While(test=stmt.test, body=body, orelse=[]), stmt)
         return [*self._preinit(stmt), assign(counter, ast.Constant(0), stmt), loop,
                 *self._push_control(stmt, counter)]
@@ -447,10 +446,6 @@ class ReverseMode:
                                                           ctx=ast.Load()),
                                        args=[value], keywords=[]))
         return located(push, like)
-
-    def _snapshot_pushes(self, stmt: ast.stmt) -> list[ast.stmt]:
-        """Nothing: snapshots are pushed right after their definition."""
-        return []
 
     def _push_control(self, stmt: ast.stmt, var: str) -> list[ast.stmt]:
         """Inside a loop a recorded condition or trip count goes on a stack right away."""
@@ -1041,4 +1036,4 @@ def _has_code(stmts: list[ast.stmt]) -> bool:
                and not isinstance(s, ast.Pass) for s in stmts)
 
 
-__all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult", "fold"]
+__all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult"]

@@ -20,7 +20,7 @@ import types
 
 import numpy as np
 
-from ..frontend.resolve import COPY, NONDIFF, RULE, Resolver
+from ..frontend.resolve import COPY, RULE, Resolver
 from .activity import target_names
 
 _FULL_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin, np.var,
@@ -86,7 +86,7 @@ def _scalar_call(call: ast.Call, scalars: set[str], resolver: Resolver) -> bool:
             method_axis)
     if op.kind in (RULE, COPY) and isinstance(callee, np.ufunc):
         return all(is_scalar(a, scalars, resolver) for a in call.args)
-    return op.kind == NONDIFF and False
+    return False
 
 
 def _is_math(callee: object) -> bool:

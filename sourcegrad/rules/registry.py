@@ -97,8 +97,6 @@ class Rule:
         """Parameters that carry a derivative, in signature order."""
         return tuple(p for p in self.params if p in self.vjps or p in self.jvps)
 
-    def vjp(self, param: str) -> FunctionType:
-        return self.vjps[param]
 
     def has_jvp(self, param: str) -> bool:
         return param in self.jvps or (self.linear and param in self.vjps)

@@ -97,34 +97,12 @@ class expand_dims:
         return np.reshape(g, np.shape(a))
 
 
-@rule(np.atleast_1d)
-class atleast_1d:
+@rule(np.atleast_1d, np.atleast_2d, np.atleast_3d)
+class atleast_nd:
     """One array gives one array, several give a tuple; the cotangents are a tuple either
     way (see the registry's note on variadic parameters). Linear: the tangent is each
-    array's tangent reshaped like its output."""
+    array's tangent reshaped like its output. One rule serves the three functions."""
 
-    torch_name = "Reshape"
-
-    def vjp_arys(g, ans, *arys):
-        return reshape_each(g, arys)
-
-    def jvp_arys(t, ans, *arys):
-        return reshape_each(t, ans)
-
-
-@rule(np.atleast_2d)
-class atleast_2d:
-    torch_name = "Reshape"
-
-    def vjp_arys(g, ans, *arys):
-        return reshape_each(g, arys)
-
-    def jvp_arys(t, ans, *arys):
-        return reshape_each(t, ans)
-
-
-@rule(np.atleast_3d)
-class atleast_3d:
     torch_name = "Reshape"
 
     def vjp_arys(g, ans, *arys):

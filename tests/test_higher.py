@@ -69,7 +69,25 @@ def row_norms(X):
     return np.sqrt(np.sum(X * X, axis=1))
 
 
+def outer_square(x):
+    return np.outer(x, x) * np.sin(x)
+
+
+def while_scaled(x):
+    y = x * 1.0
+    while np.sum(y * y) < 10.0:
+        y = y * 1.5 + 0.1
+    return y
+
+
+def weighted_sort(x):
+    return np.sort(x) * np.arange(1.0, 4.0)
+
+
 JACOBIAN_CASES["matrix_input"] = (row_norms, (r(3, 2),))
+JACOBIAN_CASES["matrix_output"] = (outer_square, (r(3),))
+JACOBIAN_CASES["while_loop"] = (while_scaled, (np.array([0.4, -0.3]),))
+JACOBIAN_CASES["sort"] = (weighted_sort, (np.array([0.3, -1.2, 0.7]),))
 
 
 @pytest.mark.parametrize("mode", ["forward", "reverse", None])

@@ -108,7 +108,7 @@ def iterates_dict(params):
 
 def zips_into_one_name(xs, ys):
     total = 0.0
-    for pair in zip(xs, ys):
+    for pair in zip(xs, ys, strict=False):
         total = total + np.sum(pair[0])
     return total
 

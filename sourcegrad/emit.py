@@ -89,7 +89,7 @@ def module_text(compiled: Any, header: Header) -> str:
     blocks = [fn.source for fn in functions] + list(needs.user_functions.values())
     if needs.helpers:
         blocks.append("# -- helpers copied from sourcegrad/rules/support.py " + "-" * 38 + "\n")
-        ordered = sorted(needs.helpers.values(), key=lambda f: f.__code__.co_firstlineno)
+        ordered = sorted(needs.helpers.values(), key=lambda f: inspect.getsourcelines(f)[1])
         blocks.extend(inspect.getsource(f) for f in ordered)
     # one blank line between the head's sections, two around top-level definitions
     return "\n".join(head) + "\n\n" + "\n\n".join(b.rstrip("\n") + "\n" for b in blocks)
@@ -187,8 +187,9 @@ def _provide_module(name: str, module: types.ModuleType, reader: str, needs: _Ne
 
 
 def _is_support_helper(name: str, value: Any) -> bool:
-    return isinstance(value, types.FunctionType) and value.__module__ == support.__name__ and \
-        getattr(support, name, None) is value
+    """A function (or a class, such as ``ShapeOf``) of ``rules/support.py``."""
+    return isinstance(value, (types.FunctionType, type)) and (
+        value.__module__ == support.__name__ and getattr(support, name, None) is value)
 
 
 def _provide_helper(name: str, helper: Any, needs: _Needs) -> None:

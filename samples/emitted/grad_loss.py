@@ -21,9 +21,12 @@ def grad_loss(w, b, x, y):
     prediction_minus_y = prediction - y
     prediction_minus_y_sq = prediction_minus_y ** 2
     loss_value = np.mean(prediction_minus_y_sq)
+    # the backward sweep reads only the shapes of these: let their elements go
+    prediction_minus_y_sq = shape_only(prediction_minus_y_sq)
+    x_at_w = shape_only(x_at_w)
     grad_loss_value = scalar_seed(loss_value)
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value, prediction_minus_y_sq) / reduced_count(prediction_minus_y_sq, loss_value)
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / reduced_count(prediction_minus_y_sq, loss_value), prediction_minus_y_sq)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
     # prediction = np.tanh(x @ w + b)
@@ -104,7 +107,8 @@ def zeros_like_grad(x):
         return {k: zeros_like_grad(v) for k, v in x.items()}
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
-    x = np.asarray(x)
+    if type(x) is not ShapeOf:
+        x = np.asarray(x)
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
@@ -154,6 +158,38 @@ def matmul_vjp_x2(g, x1, x2):
         return np.outer(x1, g)
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
+
+
+class ShapeOf:
+    """What generated code keeps of an array whose elements the backward sweep never reads
+    (it only asks ``unbroadcast`` or ``unreduce`` for its shape): shape and dtype, so that
+    the elements can be freed as soon as the forward sweep is done with them."""
+
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, shape, dtype):
+        self.shape = shape
+        self.dtype = dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        size = 1
+        for n in self.shape:
+            size *= n
+        return size
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError(f"only the shape {self.shape} of this array was kept; this is a bug "
+                        "in sourcegrad, please report it with the function differentiated")
+
+
+def shape_only(x):
+    """``x``'s ``ShapeOf`` for an array; anything else (a number, a list) stays as it is."""
+    return ShapeOf(x.shape, x.dtype) if type(x) is np.ndarray else x
 
 
 def scalar_seed(value):

@@ -47,6 +47,7 @@ from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import refold
 from .saving import STACK, Placement, assigned_names, overwrites
+from .shape_only import keep_only_shapes
 
 
 @dataclass
@@ -144,6 +145,10 @@ class ReverseMode:
         forward = refold(forward, self.temporaries - self.needed)
         adjoint = refold(adjoint, {self.grad_names[t] for t in self.temporaries
                                    if t in self.grad_names}, only_names=True)
+        returned = {n.id for n in ast.walk(output) if isinstance(n, ast.Name)} if output else set()
+        # known scalars are too small to be worth a line
+        forward = keep_only_shapes(forward, adjoint,
+                                   keep=set(self.params) | returned | self.scalars)
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
@@ -986,8 +991,11 @@ def _np_call(fname: str, *args: ast.expr) -> ast.Call:
 
 
 def _is_fresh_call(expr: ast.expr) -> bool:
-    """Calls that return a new object nobody else holds: ``np.copy(...)``, ``list(...)``."""
+    """Calls that return a new object nobody else holds: ``np.copy(...)``, ``list(...)``,
+    and ``unbroadcast`` of an arithmetic result (it returns its argument or a new sum)."""
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        if expr.func.id == "unbroadcast" and expr.args:
+            return isinstance(expr.args[0], ast.BinOp) or _is_fresh_call(expr.args[0])
         return expr.func.id in ("list", "zeros_like_grad", "private_copy")
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
         isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"

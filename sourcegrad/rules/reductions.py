@@ -35,7 +35,7 @@ class mean:
     nondiff = ("axis", "dtype", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, keepdims=False):
-        return unreduce(g, a, axis=axis, keepdims=keepdims) / reduced_count(a, ans)
+        return unreduce(g / reduced_count(a, ans), a, axis=axis, keepdims=keepdims)
 
 
 @rule(np.prod)

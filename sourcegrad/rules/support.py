@@ -120,7 +120,8 @@ def zeros_like_grad(x):
         return {k: zeros_like_grad(v) for k, v in x.items()}
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
-    x = np.asarray(x)
+    if type(x) is not ShapeOf:
+        x = np.asarray(x)
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
@@ -192,6 +193,38 @@ def private_copy(g):
     if isinstance(g, dict):
         return dict(g)
     return np.array(g, copy=True)
+
+
+class ShapeOf:
+    """What generated code keeps of an array whose elements the backward sweep never reads
+    (it only asks ``unbroadcast`` or ``unreduce`` for its shape): shape and dtype, so that
+    the elements can be freed as soon as the forward sweep is done with them."""
+
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, shape, dtype):
+        self.shape = shape
+        self.dtype = dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        size = 1
+        for n in self.shape:
+            size *= n
+        return size
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError(f"only the shape {self.shape} of this array was kept; this is a bug "
+                        "in sourcegrad, please report it with the function differentiated")
+
+
+def shape_only(x):
+    """``x``'s ``ShapeOf`` for an array; anything else (a number, a list) stays as it is."""
+    return ShapeOf(x.shape, x.dtype) if type(x) is np.ndarray else x
 
 
 def add_grads(a, b):

@@ -141,8 +141,8 @@ class matmul_vjp_x2_rule:
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.tie_weights,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
-    support.inner_axes, support.linspace_weights,
-    reason="seeds, zeros, counts, masks and axes: constants for differentiation",
+    support.inner_axes, support.linspace_weights, support.shape_only,
+    reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
 

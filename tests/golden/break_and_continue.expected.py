@@ -16,7 +16,7 @@ def grad_break_and_continue(x):
         else:
             # total = total + np.sum(x ** i)
             x_pow_i = x ** i
-            x_pow_i_stack.append(x_pow_i)
+            x_pow_i_stack.append(shape_only(x_pow_i))
             total = total + np.sum(x_pow_i)
             # if i == 4:
             if i == 4:

@@ -9,7 +9,7 @@ def grad_for_over_array(xs):
         row_stack.append(row)
         # total = total + np.sum(row ** 2)
         row_sq = row ** 2
-        row_sq_stack.append(row_sq)
+        row_sq_stack.append(shape_only(row_sq))
         total = total + np.sum(row_sq)
     # return total
     for_over_array_value = total

@@ -8,7 +8,7 @@ def grad_for_range(x, n):
         x_times_i = x * i
         x_times_i_stack.append(x_times_i)
         sin_x_times_i = np.sin(x_times_i)
-        sin_x_times_i_stack.append(sin_x_times_i)
+        sin_x_times_i_stack.append(shape_only(sin_x_times_i))
         acc = acc + np.sum(sin_x_times_i)
     # return acc
     for_range_value = acc

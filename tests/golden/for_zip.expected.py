@@ -12,7 +12,7 @@ def grad_for_zip(xs, ys):
         y_stack.append(y)
         # total = total + np.sum(x * y)
         x_times_y = x * y
-        x_times_y_stack.append(x_times_y)
+        x_times_y_stack.append(shape_only(x_times_y))
         total = total + np.sum(x_times_y)
     # return total
     for_zip_value = total

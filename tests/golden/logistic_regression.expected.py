@@ -7,13 +7,17 @@ def grad_logistic_loss(w, b, X, y):
     y_times_z = y * z
     logaddexp_0_minus_y = logaddexp_0 - y_times_z
     logistic_loss_value = np.mean(logaddexp_0_minus_y)
+    # the backward sweep reads only the shapes of these: let their elements go
+    X_at_w = shape_only(X_at_w)
+    logaddexp_0_minus_y = shape_only(logaddexp_0_minus_y)
+    y_times_z = shape_only(y_times_z)
     grad_logistic_loss_value = scalar_seed(logistic_loss_value)
     # return np.mean(np.logaddexp(0.0, z) - y * z)
-    grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value, logaddexp_0_minus_y) / reduced_count(logaddexp_0_minus_y, logistic_loss_value)
+    grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value / reduced_count(logaddexp_0_minus_y, logistic_loss_value), logaddexp_0_minus_y)
     grad_logaddexp_0 = unbroadcast(grad_logaddexp_0_minus_y, logaddexp_0)
     grad_y_times_z = unbroadcast(-grad_logaddexp_0_minus_y, y_times_z)
     grad_z = unbroadcast(grad_y_times_z * y, z)
-    grad_z = grad_z + grad_logaddexp_0 * np.exp(z - logaddexp_0)
+    grad_z += grad_logaddexp_0 * np.exp(z - logaddexp_0)
     # z = X @ w + b
     grad_X_at_w = unbroadcast(grad_z, X_at_w)
     grad_b = unbroadcast(grad_z, b)

@@ -19,7 +19,7 @@ def grad_return_in_loop(x):
         if sum_acc_gt_5:
             # return np.sum(acc * x)
             acc_times_x = acc * x
-            acc_times_x_stack.append(acc_times_x)
+            acc_times_x_stack.append(shape_only(acc_times_x))
             result = np.sum(acc_times_x)
             returned = True
             break

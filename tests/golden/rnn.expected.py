@@ -7,9 +7,9 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     for t in range(xs.shape[0]):
         # h = np.tanh(xs[t] @ Wx + h @ Wh)
         xs_t_at_Wx = xs[t] @ Wx
-        xs_t_at_Wx_stack.append(xs_t_at_Wx)
+        xs_t_at_Wx_stack.append(shape_only(xs_t_at_Wx))
         h_at_Wh = h @ Wh
-        h_at_Wh_stack.append(h_at_Wh)
+        h_at_Wh_stack.append(shape_only(h_at_Wh))
         xs_t_at_Wx_plus_h_at_Wh = xs_t_at_Wx + h_at_Wh
         h_stack.append(h)
         h = np.tanh(xs_t_at_Wx_plus_h_at_Wh)
@@ -17,6 +17,8 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     h_minus_target = h - target
     h_minus_target_sq = h_minus_target ** 2
     rnn_loss_value = np.sum(h_minus_target_sq)
+    # the backward sweep reads only the shapes of these: let their elements go
+    h_minus_target_sq = shape_only(h_minus_target_sq)
     grad_rnn_loss_value = scalar_seed(rnn_loss_value)
     # return np.sum((h - target) ** 2)
     grad_h_minus_target_sq = unreduce(grad_rnn_loss_value, h_minus_target_sq)

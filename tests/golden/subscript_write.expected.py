@@ -15,11 +15,18 @@ def grad_subscript_write(x):
     # return np.sum(y * y)
     y_times_y = y * y
     subscript_write_value = np.sum(y_times_y)
+    # the backward sweep reads only the shapes of these: let their elements go
+    x_1_times_2 = shape_only(x_1_times_2)
+    x_2 = shape_only(x_2)
+    x_slice_sq = shape_only(x_slice_sq)
+    y_0 = shape_only(y_0)
+    y_0_plus_x_2 = shape_only(y_0_plus_x_2)
+    y_times_y = shape_only(y_times_y)
     grad_subscript_write_value = scalar_seed(subscript_write_value)
     # return np.sum(y * y)
     grad_y_times_y = unreduce(grad_subscript_write_value, y_times_y)
     grad_y = unbroadcast(grad_y_times_y * y, y)
-    grad_y = grad_y + unbroadcast(grad_y_times_y * y, y)
+    grad_y += unbroadcast(grad_y_times_y * y, y)
     # y[3] = y[0] + x[2]
     grad_y_0_plus_x_2 = unbroadcast(np.copy(grad_y[3]), y_0_plus_x_2)
     grad_y[3] = 0.0

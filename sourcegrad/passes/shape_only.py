@@ -1,0 +1,131 @@
+"""Saved values the backward sweep reads only for their shapes: keep the shape, free the rest.
+
+A cotangent is summed back to an operand's shape (``unbroadcast(g, x)``) or spread over a
+reduced array's shape (``unreduce(g, x)``), so the backward sweep often names a forward
+value without reading a single element of it. Keeping such a value alive until the end of
+the backward sweep (or one per iteration, on a stack) is what made generated gradients
+need two to three times the memory of hand-written ones.
+
+This pass finds the variables whose every read in the backward sweep is such a shape
+position and keeps only a ``shape_only(...)`` of them (see ``rules/support.py``):
+
+- at the end of the forward sweep, ``x = shape_only(x)`` for those the top level of the
+  forward sweep assigns, under one comment saying why;
+- inside loops, ``x_stack.append(shape_only(x))`` for the stacks whose every pop binds
+  such a variable.
+
+Parameters and the returned value are never touched (the caller holds them anyway, and the
+generated code returns them). The decision is made on the generated code itself, so it holds
+whatever rule or pass produced a read: a read anywhere else keeps the whole value.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..codegen.printer import comment
+from .desugar import assign, call, name
+
+# helper -> the positions of its arguments that it reads only the shape (and dtype) of
+SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
+    "unbroadcast": (1,),
+    "unreduce": (1,),
+    "reduced_count": (0, 1),
+}
+
+WHY = "the backward sweep reads only the shapes of these: let their elements go"
+
+
+def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set[str]
+                     ) -> list[ast.stmt]:
+    """``forward`` with the saves of shape-only values rewritten and the freeing statements
+    appended; ``keep`` are the names that must stay whole (parameters, the output)."""
+    reads = _Reads(adjoint)
+    shapes = reads.shape_only() - keep
+    if not shapes:
+        return forward
+    stacks = {stack for stack, targets in reads.pops.items()
+              if targets <= shapes and stack not in reads.other_stack_reads}
+    forward = [_ShapeOnlyPushes(stacks).visit(stmt) for stmt in forward]
+    left_behind = [var for var in sorted(shapes) if var in _bound_on_every_path(forward)]
+    if not left_behind:
+        return forward
+    like = forward[-1] if forward else adjoint[0]
+    freeing = [assign(var, call("shape_only", name(var)), like) for var in left_behind]
+    return [*forward, comment(WHY), *freeing]
+
+
+class _Reads:
+    """How the backward sweep reads each name: in shape positions only, or otherwise; and
+    which variables each stack is popped into."""
+
+    def __init__(self, adjoint: list[ast.stmt]) -> None:
+        self.shape_reads: set[str] = set()
+        self.value_reads: set[str] = set()
+        self.pops: dict[str, set[str]] = {}  # stack -> the variables `v = stack.pop()` binds
+        self.other_stack_reads: set[str] = set()
+        for stmt in adjoint:
+            self._visit(stmt)
+
+    def shape_only(self) -> set[str]:
+        return self.shape_reads - self.value_reads
+
+    def _visit(self, node: ast.AST) -> None:
+        stack = _popped_stack(node)
+        if stack is not None:
+            self.pops.setdefault(stack, set()).add(node.targets[0].id)
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            self.value_reads.add(node.id)
+            self.other_stack_reads.add(node.id)
+            return
+        positions = _shape_positions(node)
+        for i, child in enumerate(node.args if positions else ()):
+            if i in positions and isinstance(child, ast.Name):
+                self.shape_reads.add(child.id)
+            else:
+                self._visit(child)
+        others = [child for child in ast.iter_child_nodes(node)
+                  if not positions or child not in node.args]
+        for child in others:
+            self._visit(child)
+
+
+def _shape_positions(node: ast.AST) -> tuple[int, ...]:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return SHAPE_ARGUMENTS.get(node.func.id, ())
+    return ()
+
+
+def _popped_stack(node: ast.AST) -> str | None:
+    """``stack`` for a statement ``v = stack.pop()``."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)):
+        return None
+    value = node.value
+    if isinstance(value, ast.Call) and not value.args and isinstance(value.func, ast.Attribute) \
+            and value.func.attr == "pop" and isinstance(value.func.value, ast.Name):
+        return value.func.value.id
+    return None
+
+
+class _ShapeOnlyPushes(ast.NodeTransformer):
+    """``stack.append(v)`` -> ``stack.append(shape_only(v))`` for the given stacks."""
+
+    def __init__(self, stacks: set[str]) -> None:
+        self.stacks = stacks
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(
+                func.value, ast.Name) and func.value.id in self.stacks and len(node.args) == 1:
+            node.args = [call("shape_only", node.args[0])]
+            return node
+        return self.generic_visit(node)
+
+
+def _bound_on_every_path(stmts: list[ast.stmt]) -> set[str]:
+    """Names the top level of ``stmts`` assigns (one branch of an ``if`` or the body of a
+    loop that may run no iteration leaves a name unbound)."""
+    return {node.id for stmt in stmts if isinstance(stmt, ast.Assign) for target in stmt.targets
+            for node in ast.walk(target) if isinstance(node, ast.Name)}

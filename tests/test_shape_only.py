@@ -1,0 +1,94 @@
+"""Values the backward sweep reads only for their shapes (``passes/shape_only.py``).
+
+The generated code keeps a ``ShapeOf`` of such values, so these tests check that the
+gradient is still right when the kept shapes differ from iteration to iteration and from
+branch to branch, that the placeholder refuses to be read as an array, and that values read
+as arrays are kept whole.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sourcegrad as sg
+from sourcegrad.rules.support import ShapeOf, shape_only, unbroadcast, unreduce, zeros_like_grad
+
+from .fd import assert_close, numerical_grad
+
+
+def growing_prefixes(x, n):
+    """A shape-only value per iteration, each of another shape: ``x[:i + 1] * 2.0``."""
+    total = 0.0
+    for i in range(n):
+        total = total + np.sum(np.sin(x[: i + 1] * 2.0))
+    return total
+
+
+def broadcast_partner(x, y):
+    """``x * y`` broadcasts (3, 1) against (4,): its cotangent is summed back to both."""
+    return np.mean(np.tanh(x * y) + x)
+
+
+def one_branch_keeps_a_shape(x):
+    if np.sum(x) > 0:
+        y = np.exp(x) * 2.0
+    else:
+        y = x * x
+    return np.sum(y)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 5), size=st.integers(1, 6))
+def test_shapes_kept_per_iteration_may_differ(n, size):
+    x = np.random.default_rng(size).standard_normal(size)
+    source = sg.source(growing_prefixes, wrt="x")
+    assert "append(shape_only(" in source  # the stacked product keeps only its shape
+    expected = numerical_grad(growing_prefixes, (x, n), 0)
+    assert_close(sg.grad(growing_prefixes, wrt="x")(x, n), expected)
+
+
+def test_broadcasting_operands_keep_their_shapes():
+    x = np.random.default_rng(1).standard_normal((3, 1))
+    y = np.random.default_rng(2).standard_normal(4)
+    dx, dy = sg.grad(broadcast_partner, wrt=("x", "y"))(x, y)
+    assert_close(dx, numerical_grad(broadcast_partner, (x, y), 0))
+    assert_close(dy, numerical_grad(broadcast_partner, (x, y), 1))
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_both_branches(sign):
+    x = sign * (np.abs(np.random.default_rng(3).standard_normal(3)) + 0.1)
+    got = sg.grad(one_branch_keeps_a_shape)(x)
+    assert_close(got, numerical_grad(one_branch_keeps_a_shape, (x,), 0))
+
+
+def test_values_read_as_arrays_are_kept_whole():
+    source = sg.source(broadcast_partner, wrt=("x", "y"))
+    # tanh's adjoint reads its output: kept whole; the sum's only reaches `unreduce`
+    assert "tanh_x_times_y = shape_only(" not in source
+    assert "tanh_x_times_y_plus_x = shape_only(tanh_x_times_y_plus_x)" in source
+
+
+def test_shape_of_answers_shape_questions():
+    kept = shape_only(np.ones((3, 4), dtype=np.float32))
+    assert isinstance(kept, ShapeOf)
+    assert (np.shape(kept), np.ndim(kept), np.size(kept), kept.dtype) == (
+        (3, 4), 2, 12, np.float32)
+    g = np.arange(12.0).reshape(3, 4)
+    assert unbroadcast(g, kept) is g
+    assert unreduce(2.0, kept).shape == (3, 4)
+    zeros = zeros_like_grad(kept)
+    assert zeros.shape == (3, 4) and zeros.dtype == np.float32 and not zeros.any()
+
+
+def test_shape_of_refuses_to_be_read_as_an_array():
+    kept = shape_only(np.ones(3))
+    with pytest.raises(TypeError, match="only the shape"):
+        np.asarray(kept, dtype=float)
+
+
+def test_numbers_and_lists_pass_through():
+    assert shape_only(2.5) == 2.5
+    items = [np.ones(2)]
+    assert shape_only(items) is items

@@ -18,6 +18,7 @@ from .errors import UnsupportedSyntaxError
 from .frontend.source import Parsed
 from .passes.forward import CalleeJvp, ForwardMode, ForwardResult
 from .passes.scalars import scalar_variables
+from .passes.shapes import shape_facts
 
 
 @dataclass
@@ -55,7 +56,8 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
     try:
         mode = ForwardMode(parsed, form.resolver, form.activity, form.namer, provide,
                            pipeline.provenance_comments(parsed))
-        mode.scalars = scalar_variables(form.fdef.body, set(form.params), form.resolver)
+        scalars = scalar_variables(form.fdef.body, set(form.params), form.resolver)
+        mode.shapes = shape_facts(form.fdef.body, form.params, scalars, form.resolver)
         mode.temporaries = set(form.temporaries)
         result = mode.run(form.fdef, tuple(wrt))
     finally:

@@ -40,6 +40,7 @@ from .passes import desugar, normalize, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables
+from .passes.shapes import shape_facts
 from .rules import support
 
 HELPERS: dict[str, Any] = {
@@ -140,7 +141,8 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
     try:
         reverse = ReverseMode(parsed, resolver, activity, namer, provide,
                               provenance_comments(parsed))
-        reverse.scalars = scalar_variables(fdef.body, set(params), resolver)
+        scalars = scalar_variables(fdef.body, set(params), resolver)
+        reverse.shapes = shape_facts(fdef.body, params, scalars, resolver)
         reverse.temporaries = set(form.temporaries)
         analysis.result = reverse.run(fdef)
     finally:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..codegen import names as naming
-from ..codegen.inline import fold, inline, is_scalar_literal
+from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
@@ -32,6 +32,7 @@ from ..rules import support
 from ..rules.methods import VIEW_PRIMITIVES
 from .activity import Activity, is_add_at, is_append, stored_base, target_names
 from .desugar import assign, call, located, name
+from .shapes import ShapeFacts
 
 # Given a user function and the names of its parameters whose tangents are non-zero at a
 # call site: the name of its generated ``jvp_g`` and the names of its tangent parameters.
@@ -75,7 +76,7 @@ class ForwardMode:
         self.callees = callees
         self.comment = comment
         self.tangent_names: dict[str, str] = {}
-        self.scalars: set[str] = set()  # variables known to be scalars (passes/scalars.py)
+        self.shapes = ShapeFacts(set(), {})  # what the code tells of shapes
         # variables that may share memory with another array -> that array
         self.views: dict[str, str] = {}
         # names normalize introduced: each read once, so sharing memory with one is harmless
@@ -347,9 +348,8 @@ class ForwardMode:
                 raise self._no_rule(stmt, op, param)
             t = self._tangent_argument(rule, param, arg)
             term = inline(rule.jvps[param], [t, copy.deepcopy(ans)], op.args, rule.defaults)
-            others = [a for p, a in op.args.items() if p != param]
-            if others and all(self._is_scalar(a) for a in others):
-                term = _without_broadcast_like(term, ans)  # arg has the output's shape
+            if self.shapes.has_output_shape(arg, op):
+                term = _without_broadcast_like(term, ans)
             terms.append(term)
         total = terms[0]
         for term in terms[1:]:
@@ -369,11 +369,6 @@ class ForwardMode:
         expr = inline(rule.joint_jvp, [t, copy.deepcopy(ans)], op.args, rule.defaults)
         present = frozenset(e.id for e in tangents if isinstance(e, ast.Name))
         return fold_known(expr, present)
-
-    def _is_scalar(self, expr: ast.expr) -> bool:
-        """Known to have shape ``()`` (see ``passes/scalars.py``)."""
-        return is_scalar_literal(expr) or isinstance(expr, ast.Name) and (
-            expr.id in self.scalars)
 
     def _tangent_argument(self, rule, param: str, arg: ast.expr) -> ast.expr:
         if param == rule.varargs or isinstance(arg, (ast.Tuple, ast.List)):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..codegen import names as naming
 from ..codegen.clone import clone
-from ..codegen.inline import inline, is_scalar_literal, without_unbroadcast
+from ..codegen.inline import inline, without_unbroadcast
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
@@ -47,7 +47,8 @@ from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import refold
 from .saving import STACK, Placement, assigned_names, overwrites
-from .shape_only import keep_only_shapes
+from .shape_only import SHAPE_ARGUMENTS, keep_only_shapes
+from .shapes import ShapeFacts, shapes_from_parameters
 
 
 @dataclass
@@ -88,7 +89,7 @@ class ReverseMode:
         self.reads: dict[int, set[str]] = {}
         self.needed: set[str] = set()
         self.params: list[str] = []
-        self.scalars: set[str] = set()
+        self.shapes = ShapeFacts(set(), {})  # what the code tells of shapes
         self.temporaries: set[str] = set()  # introduced by normalize: may be folded back
         self.containers: set[str] = set()
         # state of the backward sweep being generated
@@ -148,7 +149,7 @@ class ReverseMode:
         returned = {n.id for n in ast.walk(output) if isinstance(n, ast.Name)} if output else set()
         # known scalars are too small to be worth a line
         forward = keep_only_shapes(forward, adjoint,
-                                   keep=set(self.params) | returned | self.scalars)
+                                   keep=set(self.params) | returned | self.shapes.scalars)
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
@@ -593,18 +594,12 @@ class ReverseMode:
         if key not in self.inlined:
             rule = op.rule
             expr = inline(rule.vjps[param], [g, ans], op.args, rule.defaults)
-            # every other operand, the condition of np.where included, must be a scalar
-            partners = [a for p, a in op.args.items() if p != param]
-            if partners and all(self._is_scalar(a) for a in partners):
+            if self.shapes.has_output_shape(arg, op):
                 expr = without_unbroadcast(expr, arg)
+            expr = shapes_from_parameters(expr, self.shapes, SHAPE_ARGUMENTS)
             self.inlined[key] = expr
         # shared, not copied: only the last generation of a statement's adjoint is kept
         return self.inlined[key]
-
-    def _is_scalar(self, expr: ast.expr) -> bool:
-        """Known to have shape ``()`` (see ``passes/scalars.py``)."""
-        return is_scalar_literal(expr) or isinstance(expr, ast.Name) and (
-            expr.id in self.scalars)
 
     def _accumulate(self, arg: ast.expr, contribution: ast.expr) -> list[ast.stmt]:
         """Add ``contribution`` to the adjoint of ``arg`` (a name, or a display of names)."""

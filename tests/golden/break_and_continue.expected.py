@@ -1,7 +1,6 @@
 def grad_break_and_continue(x):
     total = 0.0
     # for i in range(6):
-    x_pow_i_stack = []
     i_eq_1_stack = []
     i_stack = []
     n_iterations = 0
@@ -15,9 +14,7 @@ def grad_break_and_continue(x):
             pass
         else:
             # total = total + np.sum(x ** i)
-            x_pow_i = x ** i
-            x_pow_i_stack.append(shape_only(x_pow_i))
-            total = total + np.sum(x_pow_i)
+            total = total + np.sum(x ** i)
             # if i == 4:
             if i == 4:
                 break
@@ -33,10 +30,9 @@ def grad_break_and_continue(x):
         # if i == 1:
         i_eq_1 = i_eq_1_stack.pop()
         if not i_eq_1:
-            x_pow_i = x_pow_i_stack.pop()
             # total = total + np.sum(x ** i)
             grad_total_plus_sum_x_pow_i = grad_total
             grad_total = grad_total_plus_sum_x_pow_i
-            grad_x_pow_i = unreduce(grad_total_plus_sum_x_pow_i, x_pow_i)
+            grad_x_pow_i = unreduce(grad_total_plus_sum_x_pow_i, x)
             grad_x = grad_x + np.where(i == 0, 0, grad_x_pow_i * i * x ** (i - 1))
     return as_gradient(grad_x, x)

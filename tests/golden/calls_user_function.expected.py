@@ -20,16 +20,13 @@ def grad_calls_user_function(x):
 
 def forward_helper(a, scale=2.0):
     # return np.sin(a) * scale
-    sin_a = np.sin(a)
-    helper_value = sin_a * scale
-    # the backward sweep reads only the shapes of these: let their elements go
-    sin_a = shape_only(sin_a)
-    return helper_value, (sin_a, scale, a)
+    helper_value = np.sin(a) * scale
+    return helper_value, (a, scale)
 
 
 def backward_helper(grad_helper_value, saved):
-    sin_a, scale, a = saved
+    a, scale = saved
     # return np.sin(a) * scale
-    grad_sin_a = unbroadcast(grad_helper_value * scale, sin_a)
+    grad_sin_a = unbroadcast(grad_helper_value * scale, a)
     grad_a = grad_sin_a * np.cos(a)
     return grad_a,

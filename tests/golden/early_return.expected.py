@@ -7,8 +7,7 @@ def grad_early_return(x):
     else:
         y = np.exp(x)
         # return np.sum(y * y)
-        y_times_y = y * y
-        result = np.sum(y_times_y)
+        result = np.sum(y * y)
     # return np.sum(y * y)
     early_return_value = result
     grad_early_return_value = scalar_seed(early_return_value)
@@ -20,9 +19,9 @@ def grad_early_return(x):
         grad_x = unreduce(grad_result, x)
     else:
         # return np.sum(y * y)
-        grad_y_times_y = unreduce(grad_result, y_times_y)
-        grad_y = unbroadcast(grad_y_times_y * y, y)
-        grad_y += unbroadcast(grad_y_times_y * y, y)
+        grad_y_times_y = unreduce(grad_result, x)
+        grad_y = grad_y_times_y * y
+        grad_y += grad_y_times_y * y
         # y = np.exp(x)
         grad_x = grad_y * y
     return as_gradient(grad_x, x)

@@ -14,7 +14,7 @@ def grad_elif_chain(x, t):
     elif_chain_value = np.sum(y)
     grad_elif_chain_value = scalar_seed(elif_chain_value)
     # return np.sum(y)
-    grad_y = unreduce(grad_elif_chain_value, y)
+    grad_y = unreduce(grad_elif_chain_value, x)
     # if t < 0:
     if t_lt_0:
         # y = x ** 2

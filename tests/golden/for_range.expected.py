@@ -1,15 +1,12 @@
 def grad_for_range(x, n):
     acc = 0.0
     # for i in range(n):
-    sin_x_times_i_stack = []
     x_times_i_stack = []
     for i in range(n):
         # acc = acc + np.sum(np.sin(x * i))
         x_times_i = x * i
         x_times_i_stack.append(x_times_i)
-        sin_x_times_i = np.sin(x_times_i)
-        sin_x_times_i_stack.append(shape_only(sin_x_times_i))
-        acc = acc + np.sum(sin_x_times_i)
+        acc = acc + np.sum(np.sin(x_times_i))
     # return acc
     for_range_value = acc
     grad_for_range_value = scalar_seed(for_range_value)
@@ -18,12 +15,11 @@ def grad_for_range(x, n):
     # for i in range(n):
     grad_x = zeros_like_grad(x)
     for i in reversed(range(n)):
-        sin_x_times_i = sin_x_times_i_stack.pop()
         x_times_i = x_times_i_stack.pop()
         # acc = acc + np.sum(np.sin(x * i))
         grad_acc_plus_sum_sin_x_times = grad_acc
         grad_acc = grad_acc_plus_sum_sin_x_times
-        grad_sin_x_times_i = unreduce(grad_acc_plus_sum_sin_x_times, sin_x_times_i)
+        grad_sin_x_times_i = unreduce(grad_acc_plus_sum_sin_x_times, x)
         grad_x_times_i = grad_sin_x_times_i * np.cos(x_times_i)
         grad_x = grad_x + grad_x_times_i * i
     return as_gradient(grad_x, x)

@@ -3,7 +3,6 @@ def grad_return_in_loop(x):
     returned = False
     acc = x
     # for _ in range(10):
-    acc_times_x_stack = []
     sum_acc_gt_5_stack = []
     acc_stack = []
     n_iterations = 0
@@ -18,9 +17,7 @@ def grad_return_in_loop(x):
         sum_acc_gt_5_stack.append(sum_acc_gt_5)
         if sum_acc_gt_5:
             # return np.sum(acc * x)
-            acc_times_x = acc * x
-            acc_times_x_stack.append(shape_only(acc_times_x))
-            result = np.sum(acc_times_x)
+            result = np.sum(acc * x)
             returned = True
             break
     # return np.sum(acc)
@@ -34,7 +31,7 @@ def grad_return_in_loop(x):
     grad_result = grad_return_in_loop_value
     if not_returned:
         # return np.sum(acc)
-        grad_acc = unreduce(grad_result, acc)
+        grad_acc = unreduce(grad_result, x)
         grad_result = zeros_like_grad(result)
     else:
         grad_acc = zeros_like_grad(acc)
@@ -44,11 +41,10 @@ def grad_return_in_loop(x):
         # if np.sum(acc) > 5.0:
         sum_acc_gt_5 = sum_acc_gt_5_stack.pop()
         if sum_acc_gt_5:
-            acc_times_x = acc_times_x_stack.pop()
             # return np.sum(acc * x)
-            grad_acc_times_x = unreduce(grad_result, acc_times_x)
-            grad_acc = grad_acc + unbroadcast(grad_acc_times_x * x, acc)
-            grad_x = grad_x + unbroadcast(grad_acc_times_x * acc, x)
+            grad_acc_times_x = unreduce(grad_result, x)
+            grad_acc = grad_acc + grad_acc_times_x * x
+            grad_x = grad_x + grad_acc_times_x * acc
             grad_result = zeros_like_grad(result)
         # acc = acc * 1.1
         grad_acc_times_c = grad_acc

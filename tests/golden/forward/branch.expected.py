@@ -9,7 +9,7 @@ def jvp_branch(x, tangent_x):
         tangent_y = tangent_x * np.cos(x)
     # return np.sum(y * x)
     y_times_x = y * x
-    tangent_y_times_x = broadcast_like(tangent_y * x, y_times_x) + broadcast_like(y * tangent_x, y_times_x)
+    tangent_y_times_x = tangent_y * x + y * tangent_x
     branch_value = np.sum(y_times_x)
     tangent_branch_value = np.sum(tangent_y_times_x)
     return branch_value, tangent_branch_value

@@ -12,7 +12,7 @@ def jvp_return_in_loop(x, tangent_x):
         if np.sum(acc) > 5.0:
             # return np.sum(acc * x)
             acc_times_x = acc * x
-            tangent_acc_times_x = broadcast_like(tangent_acc * x, acc_times_x) + broadcast_like(acc * tangent_x, acc_times_x)
+            tangent_acc_times_x = tangent_acc * x + acc * tangent_x
             result = np.sum(acc_times_x)
             tangent_result = np.sum(tangent_acc_times_x)
             returned = True

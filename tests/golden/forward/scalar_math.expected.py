@@ -7,7 +7,7 @@ def jvp_scalar_math(x, y, tangent_x, tangent_y):
     sin_x_times_exp_y = sin_x * exp_y
     tangent_sin_x_times_exp_y = tangent_sin_x * exp_y + sin_x * tangent_exp_y
     x_times_x = x * x
-    tangent_x_times_x = broadcast_like(tangent_x * x, x_times_x) + broadcast_like(x * tangent_x, x_times_x)
+    tangent_x_times_x = tangent_x * x + x * tangent_x
     x_times_x_plus_1 = x_times_x + 1.0
     tangent_x_times_x_plus_1 = tangent_x_times_x
     sqrt_x_times_x_plus_1 = math.sqrt(x_times_x_plus_1)

@@ -1,0 +1,165 @@
+"""Which operands are known, from the code alone, to have their operation's output shape.
+
+Such an operand's cotangent needs no ``unbroadcast`` and its tangent no ``broadcast_like``:
+the generated code then reads like the arithmetic it is and skips a helper call per
+operation. Two facts prove it:
+
+- every other operand is a scalar (``passes/scalars.py``), whatever the operation;
+- the operation is elementwise (a ufunc) and every other operand has the *same shape* as
+  this one: both come, through elementwise operations only, from the same parameter, so
+  ``np.sin(x) * np.exp(-0.5 * x * x)`` multiplies two arrays shaped like ``x``.
+
+A variable's shape source is its parameter when every assignment to it gives an array shaped
+like that parameter's argument (the greatest fixed point, so that a loop such as
+``x = np.tanh(x)`` keeps ``x``'s shape). Nothing else is assumed: a matmul, a reduction with
+an axis, an index or a call to user code gives an unknown shape.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ..codegen.inline import is_scalar_literal
+from ..frontend.resolve import RULE, Op, Resolver
+from .activity import target_names
+
+SCALAR = "()"  # the shape source of a scalar: it broadcasts against anything
+_TOP = "?"  # not known yet (the optimistic start of the fixed point)
+_UNKNOWN = ""
+
+
+class ShapeFacts:
+    def __init__(self, scalars: set[str], sources: dict[str, str]) -> None:
+        self.scalars = scalars
+        self.sources = sources  # variable -> the parameter whose shape it has, or SCALAR
+
+    def is_scalar(self, expr: ast.expr) -> bool:
+        return is_scalar_literal(expr) or isinstance(expr, ast.Name) and expr.id in self.scalars
+
+    def has_output_shape(self, operand: ast.expr, op: Op) -> bool:
+        """Does ``operand`` of ``op`` have the shape of ``op``'s output?"""
+        others = [a for a in op.args.values() if a is not operand]
+        if not others:
+            return False
+        if all(self.is_scalar(a) for a in others):
+            return True
+        source = self.source(operand)
+        return _elementwise(op) and source not in (_UNKNOWN, SCALAR) and all(
+            self.source(a) in (SCALAR, source) for a in others)
+
+    def parameter_shaped_like(self, expr: ast.expr) -> str | None:
+        """The parameter ``expr`` (a variable) is known to have the shape of, if any."""
+        source = self.source(expr)
+        return None if source in (_UNKNOWN, SCALAR) else source
+
+    def source(self, expr: ast.expr) -> str:
+        if self.is_scalar(expr):
+            return SCALAR
+        if isinstance(expr, ast.Name):
+            return self.sources.get(expr.id, _UNKNOWN)
+        return _UNKNOWN
+
+
+def shape_facts(body: list[ast.stmt], params: list[str], scalars: set[str],
+                resolver: Resolver) -> ShapeFacts:
+    assignments = _assignments(body)
+    sources = {var: _TOP for var, _ in assignments}
+    sources.update({p: p for p in params})
+    changed = True
+    while changed:
+        changed = False
+        for var, value in assignments:
+            if sources[var] == _UNKNOWN:
+                continue
+            new = _meet(sources[var], _source_of(value, sources, scalars, resolver))
+            if new != sources[var]:
+                sources[var] = new
+                changed = True
+    known = {v: s for v, s in sources.items() if s not in (_TOP, _UNKNOWN)}
+    return ShapeFacts(scalars, known)
+
+
+def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr | None]]:
+    """(variable, value) for each assignment to a name; ``None`` for a value not tracked.
+    Element writes (``x[i] = v``) never change a shape, so they are not assignments here."""
+    out: list[tuple[str, ast.expr | None]] = []
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Assign):
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                out.append((target.id, node.value))
+            elif not isinstance(target, ast.Subscript):
+                out.extend((var, None) for var in target_names(target))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            name = ast.Name(id=node.target.id, ctx=ast.Load())
+            out.append((node.target.id, ast.BinOp(left=name, op=node.op, right=node.value)))
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            out.extend((var, None) for var in target_names(node.target))
+    return out
+
+
+def _source_of(value: ast.expr | None, sources: dict[str, str], scalars: set[str],
+               resolver: Resolver) -> str:
+    if value is None:
+        return _UNKNOWN
+    if is_scalar_literal(value) or isinstance(value, ast.Name) and value.id in scalars:
+        return SCALAR
+    if isinstance(value, ast.Name):
+        return sources.get(value.id, _UNKNOWN)
+    try:
+        op = resolver.classify(value)
+    except Exception:  # anything unusual simply has an unknown shape
+        return _UNKNOWN
+    if not _elementwise(op):
+        return _UNKNOWN
+    result = SCALAR
+    for arg in op.args.values():
+        result = _join(result, _source_of(arg, sources, scalars, resolver))
+    return result
+
+
+def _elementwise(op: Op) -> bool:
+    """A ufunc applied to its array operands only (no ``out=``/``where=``), so that its
+    output has their broadcast shape."""
+    callee = op.callee
+    return op.kind == RULE and isinstance(callee, np.ufunc) and (
+        callee.signature is None and len(op.args) == callee.nin and not op.varargs)
+
+
+def _join(a: str, b: str) -> str:
+    """The shape source of an elementwise result of operands with sources ``a`` and ``b``."""
+    if _UNKNOWN in (a, b):
+        return _UNKNOWN
+    if a in (SCALAR, _TOP):
+        return b if a == SCALAR or b != SCALAR else a
+    if b in (SCALAR, _TOP):
+        return a
+    return a if a == b else _UNKNOWN
+
+
+def _meet(current: str, new: str) -> str:
+    """A variable's source given another assignment's: the same, or unknown."""
+    if current == _TOP:
+        return new
+    if new == _TOP:
+        return current
+    return current if current == new else _UNKNOWN
+
+
+def shapes_from_parameters(expr: ast.expr, facts: ShapeFacts,
+                           shape_arguments: dict[str, tuple[int, ...]]) -> ast.expr:
+    """``unbroadcast(g, y)`` -> ``unbroadcast(g, x)`` when ``y`` has the shape of the
+    parameter ``x``: the parameter is alive anyway, so the backward sweep need not keep ``y``
+    (the forward sweep can even fold it away). ``shape_arguments``: which arguments of which
+    helper are read only for their shapes."""
+    for node in ast.walk(expr):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        for i in shape_arguments.get(node.func.id, ()):
+            if i < len(node.args) and isinstance(node.args[i], ast.Name):
+                parameter = facts.parameter_shaped_like(node.args[i])
+                if parameter is not None:
+                    node.args[i] = ast.Name(id=parameter, ctx=ast.Load())
+    return expr

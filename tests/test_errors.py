@@ -16,7 +16,7 @@ CASES = {
     "uses_with": ("with open", "`with`"),
     "uses_yield": ("yield np.sum", "`yield`"),
     "writes_global": ("global COUNTER", "`global`"),
-    "uses_del": ("del y", "`del`"),
+    "uses_del": ("del y[0]", "`del` of an element"),
     "stores_lambda": ("lambda v", "`lambda`"),
     "defines_class": ("class Box", "class definition"),
     "uses_eval": ("eval(\"np", "`eval`"),

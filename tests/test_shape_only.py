@@ -92,3 +92,29 @@ def test_numbers_and_lists_pass_through():
     assert shape_only(2.5) == 2.5
     items = [np.ones(2)]
     assert shape_only(items) is items
+
+
+def grows_in_loop(x, y, n):
+    """``x`` takes ``y``'s broadcast shape on the first iteration: not ``x``'s shape."""
+    for _ in range(n):
+        x = np.sin(x) * y
+    return np.sum(x * x)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(0, 3), x_shape=st.sampled_from([(1,), (3, 1), (4,), (3, 4)]))
+def test_a_shape_that_changes_in_a_loop_is_not_assumed(n, x_shape):
+    rng = np.random.default_rng(n)
+    x, y = rng.standard_normal(x_shape), rng.standard_normal((3, 4))
+    dx, dy = sg.grad(grows_in_loop, wrt=("x", "y"))(x, y, n)
+    assert dx.shape == x.shape
+    assert_close(dx, numerical_grad(grows_in_loop, (x, y, n), 0))
+    assert_close(dy, numerical_grad(grows_in_loop, (x, y, n), 1))
+
+
+def test_elementwise_dataflow_from_one_parameter_needs_no_unbroadcast():
+    from benchmarks.functions import reduction
+
+    source = sg.source(reduction, wrt="x")
+    assert "unbroadcast" not in source and "shape_only" not in source
+    assert "unbroadcast" in sg.source(grows_in_loop, wrt=("x", "y"))

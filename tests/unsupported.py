@@ -30,9 +30,9 @@ def writes_global(x):
 
 
 def uses_del(x):
-    y = x * 2.0
-    del y
-    return np.sum(x)
+    y = [x, x * 2.0]
+    del y[0]
+    return np.sum(y[0])
 
 
 def stores_lambda(x):

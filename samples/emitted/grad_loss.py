@@ -28,11 +28,15 @@ def grad_loss(w, b, x, y):
     # return np.mean((prediction - y) ** 2)
     grad_prediction_minus_y_sq = unreduce(grad_loss_value / reduced_count(prediction_minus_y_sq, loss_value), prediction_minus_y_sq)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
+    del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
+    del grad_prediction_minus_y
     # prediction = np.tanh(x @ w + b)
     grad_x_at_w_plus_b = grad_prediction * (1 - prediction ** 2)
+    del grad_prediction, prediction
     grad_x_at_w = unbroadcast(grad_x_at_w_plus_b, x_at_w)
     grad_b = unbroadcast(grad_x_at_w_plus_b, b)
+    del grad_x_at_w_plus_b
     grad_w = matmul_vjp_x2(grad_x_at_w, x, w)
     return as_gradient(grad_w, w), as_gradient(grad_b, b)
 

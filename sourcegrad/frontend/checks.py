@@ -31,7 +31,6 @@ _REJECTED: dict[type, tuple[str, str]] = {
         "Differentiated functions may read closure variables but not assign them; return the "
         "value instead.",
     ),
-    ast.Delete: ("`del`", "Remove the `del` statement; let the variable go out of scope."),
     ast.Lambda: (
         "a `lambda`",
         "Define the function with `def` at module level and call it by name.",
@@ -91,6 +90,10 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
             node, f"`{kind} ... else`",
             "Use a flag variable set before `break` and test it after the loop.",
         )
+    if isinstance(node, ast.Delete) and not all(isinstance(t, ast.Name) for t in node.targets):
+        raise parsed.unsupported(
+            node, "`del` of an element or an attribute",
+            "Build the array you need by indexing (e.g. `x[mask]`) instead of deleting from it.")
     if isinstance(node, ast.Call):
         _check_call(parsed, node)
     if isinstance(node, ast.Starred) and not isinstance(getattr(node, "ctx", None), ast.Store):

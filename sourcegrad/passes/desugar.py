@@ -127,6 +127,11 @@ class _Desugar:
                 "Pass exactly the parameters it declares.")
         return bound
 
+    def _Delete(self, stmt: ast.Delete) -> list[ast.stmt]:
+        """``del x`` only frees memory (generated gradients release values this way): it
+        changes no value, so differentiation drops it."""
+        return []
+
     def _Expr(self, stmt: ast.Expr) -> list[ast.stmt]:
         if isinstance(stmt.value, ast.Constant):
             return []

@@ -46,6 +46,7 @@ from ..rules.methods import VIEW_PRIMITIVES
 from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import refold
+from .release import release_dead_values
 from .saving import STACK, Placement, assigned_names, overwrites
 from .shape_only import SHAPE_ARGUMENTS, keep_only_shapes
 from .shapes import ShapeFacts, shapes_from_parameters
@@ -151,11 +152,21 @@ class ReverseMode:
         forward = keep_only_shapes(forward, adjoint,
                                    keep=set(self.params) | returned | self.shapes.scalars)
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
+        adjoint = release_dead_values(forward, adjoint, keep=self._never_released(returned))
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
             output_grad = self.grad_names[output.id]
         consumed = tuple(sorted(set(self.stacks.values()) | self.sliced))
         return ReverseResult(forward, adjoint, output, grads, output_grad, consumed)
+
+    def _never_released(self, returned: set[str]) -> set[str]:
+        """Names the backward sweep must not ``del``: read after it, or too small to matter
+        (scalars and their cotangents, stacks, recorded control flow)."""
+        scalars = self.shapes.scalars
+        return (set(self.params) | returned | scalars | set(self.stacks.values())
+                | set(self.control.values()) | {self.grad_names[p] for p in self.params
+                                                 if p in self.grad_names}
+                | {self.grad_names[v] for v in scalars if v in self.grad_names})
 
     def _sweep(self, core: list[ast.stmt], output: ast.expr | None, seed_defined: bool,
                with_forward: bool = False) -> tuple[list[ast.stmt], list[ast.stmt]]:

@@ -25,6 +25,7 @@ import ast
 
 from ..codegen.printer import comment
 from .desugar import assign, call, name
+from .release import assigned_at_top
 
 # helper -> the positions of its arguments that it reads only the shape (and dtype) of
 SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
@@ -47,7 +48,8 @@ def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set
     stacks = {stack for stack, targets in reads.pops.items()
               if targets <= shapes and stack not in reads.other_stack_reads}
     forward = [_ShapeOnlyPushes(stacks).visit(stmt) for stmt in forward]
-    left_behind = [var for var in sorted(shapes) if var in _bound_on_every_path(forward)]
+    # one branch of an `if` or a loop that may run no iteration leaves a name unbound
+    left_behind = [var for var in sorted(shapes) if var in assigned_at_top(forward)]
     if not left_behind:
         return forward
     like = forward[-1] if forward else adjoint[0]
@@ -122,10 +124,3 @@ class _ShapeOnlyPushes(ast.NodeTransformer):
             node.args = [call("shape_only", node.args[0])]
             return node
         return self.generic_visit(node)
-
-
-def _bound_on_every_path(stmts: list[ast.stmt]) -> set[str]:
-    """Names the top level of ``stmts`` assigns (one branch of an ``if`` or the body of a
-    loop that may run no iteration leaves a name unbound)."""
-    return {node.id for stmt in stmts if isinstance(stmt, ast.Assign) for target in stmt.targets
-            for node in ast.walk(target) if isinstance(node, ast.Name)}

@@ -19,15 +19,19 @@ def grad_list_append_stack(x):
     # return np.sum(np.stack(hs) ** 2)
     grad_stack_hs_sq = unreduce(grad_list_append_stack_value, stack_hs_sq)
     grad_stack_hs = grad_stack_hs_sq * 2 * stack_hs
+    del stack_hs
     grad_hs = list(np.moveaxis(grad_stack_hs, 0, 0))
+    del grad_stack_hs
     # for _ in range(3):
     grad_h = zeros_like_grad(h)
+    del h
     for _ in reversed(range(3)):
         tanh_h = tanh_h_stack.pop()
         # hs.append(h)
         grad_h = grad_h + grad_hs.pop()
         # h = np.tanh(h)
         grad_h = grad_h * (1 - tanh_h ** 2)
+    del grad_hs
     # h = x
     grad_x = grad_h
     return as_gradient(grad_x, x)

@@ -17,9 +17,12 @@ def grad_logistic_loss(w, b, X, y):
     grad_logaddexp_0 = unbroadcast(grad_logaddexp_0_minus_y, logaddexp_0)
     grad_y_times_z = unbroadcast(-grad_logaddexp_0_minus_y, y_times_z)
     grad_z = unbroadcast(grad_y_times_z * y, z)
+    del grad_y_times_z
     grad_z += grad_logaddexp_0 * np.exp(z - logaddexp_0)
+    del grad_logaddexp_0, logaddexp_0, z
     # z = X @ w + b
     grad_X_at_w = unbroadcast(grad_z, X_at_w)
     grad_b = unbroadcast(grad_z, b)
+    del grad_z
     grad_w = matmul_vjp_x2(grad_X_at_w, X, w)
     return as_gradient(grad_w, w), as_gradient(grad_b, b)

@@ -35,21 +35,31 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     # log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
     grad_shifted = unbroadcast(grad_log_probs, shifted)
     grad_log_sum_exp_shifted = unbroadcast(-grad_log_probs, log_sum_exp_shifted)
+    del grad_log_probs
     grad_sum_exp_shifted = grad_log_sum_exp_shifted / sum_exp_shifted
+    del grad_log_sum_exp_shifted, sum_exp_shifted
     grad_exp_shifted = unreduce(grad_sum_exp_shifted, exp_shifted, axis=1, keepdims=True)
+    del grad_sum_exp_shifted
     grad_shifted = grad_shifted + grad_exp_shifted * exp_shifted
+    del exp_shifted
     # shifted = logits - np.max(logits, axis=1, keepdims=True)
     grad_logits = unbroadcast(grad_shifted, logits)
     grad_max_logits = unbroadcast(-grad_shifted, max_logits)
+    del grad_shifted
     grad_logits = grad_logits + unreduce(grad_max_logits, logits, axis=1, keepdims=True) * tie_weights(logits, max_logits, axis=1, keepdims=True)
+    del grad_max_logits, logits, max_logits
     # logits = h @ W2 + b2
     grad_h_at_W2 = unbroadcast(grad_logits, h_at_W2)
     grad_b2 = unbroadcast(grad_logits, b2)
+    del grad_logits
     grad_h = matmul_vjp_x1(grad_h_at_W2, h, W2)
     grad_W2 = matmul_vjp_x2(grad_h_at_W2, h, W2)
+    del grad_h_at_W2
     # h = np.tanh(X @ W1 + b1)
     grad_X_at_W1_plus_b1 = grad_h * (1 - h ** 2)
+    del grad_h, h
     grad_X_at_W1 = unbroadcast(grad_X_at_W1_plus_b1, X_at_W1)
     grad_b1 = unbroadcast(grad_X_at_W1_plus_b1, b1)
+    del grad_X_at_W1_plus_b1
     grad_W1 = matmul_vjp_x2(grad_X_at_W1, X, W1)
     return as_gradient(grad_W1, W1), as_gradient(grad_b1, b1), as_gradient(grad_W2, W2), as_gradient(grad_b2, b2)

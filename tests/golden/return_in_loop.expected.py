@@ -50,6 +50,7 @@ def grad_return_in_loop(x):
         grad_acc_times_c = grad_acc
         acc = acc_stack.pop()
         grad_acc = grad_acc_times_c * 1.1
+    del acc
     # acc = x
     grad_x += grad_acc
     return as_gradient(grad_x, x)

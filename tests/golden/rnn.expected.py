@@ -23,7 +23,9 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     # return np.sum((h - target) ** 2)
     grad_h_minus_target_sq = unreduce(grad_rnn_loss_value, h_minus_target_sq)
     grad_h_minus_target = grad_h_minus_target_sq * 2 * h_minus_target
+    del h_minus_target
     grad_h = unbroadcast(grad_h_minus_target, h)
+    del grad_h_minus_target
     # for t in range(xs.shape[0]):
     grad_Wh = zeros_like_grad(Wh)
     grad_Wx = zeros_like_grad(Wx)

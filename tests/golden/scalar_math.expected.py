@@ -29,8 +29,10 @@ def grad_scalar_math(x, y):
     grad_sin_x_times_exp_y = grad_z
     grad_x_times_x_plus_1 = grad_z / (2 * sqrt_x_times_x_plus_1)
     grad_x_times_x = grad_x_times_x_plus_1
+    del grad_x_times_x_plus_1
     grad_x = grad_x_times_x * x
     grad_x += grad_x_times_x * x
+    del grad_x_times_x
     grad_sin_x = grad_sin_x_times_exp_y * exp_y
     grad_exp_y = grad_sin_x_times_exp_y * sin_x
     grad_y = grad_exp_y * exp_y

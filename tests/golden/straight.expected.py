@@ -12,5 +12,6 @@ def grad_straight(x, w):
     grad_h = grad_h_sq * 2 * h
     # h = np.tanh(x @ w)
     grad_x_at_w = grad_h * (1 - h ** 2)
+    del grad_h, h
     grad_w = matmul_vjp_x2(grad_x_at_w, x, w)
     return as_gradient(grad_w, w)

@@ -27,22 +27,30 @@ def grad_subscript_write(x):
     grad_y_times_y = unreduce(grad_subscript_write_value, y_times_y)
     grad_y = unbroadcast(grad_y_times_y * y, y)
     grad_y += unbroadcast(grad_y_times_y * y, y)
+    del y
     # y[3] = y[0] + x[2]
     grad_y_0_plus_x_2 = unbroadcast(np.copy(grad_y[3]), y_0_plus_x_2)
     grad_y[3] = 0.0
     grad_y_0 = unbroadcast(grad_y_0_plus_x_2, y_0)
     grad_x_2 = unbroadcast(grad_y_0_plus_x_2, x_2)
+    del grad_y_0_plus_x_2
     grad_x = zeros_like_grad(x)
     grad_x[2] = grad_x[2] + grad_x_2
+    del grad_x_2
     grad_y[0] = grad_y[0] + grad_y_0
+    del grad_y_0
     # y[1:3] = x[0:2] ** 2
     grad_x_slice_sq = unbroadcast(np.copy(grad_y[1:3]), x_slice_sq)
     grad_y[1:3] = 0.0
     grad_x_slice = grad_x_slice_sq * 2 * x_slice
+    del grad_x_slice_sq, x_slice
     grad_x[0:2] = grad_x[0:2] + grad_x_slice
+    del grad_x_slice
     # y[0] = x[1] * 2.0
     grad_x_1_times_2 = unbroadcast(np.copy(grad_y[0]), x_1_times_2)
     grad_y[0] = 0.0
+    del grad_y
     grad_x_1 = grad_x_1_times_2 * 2.0
+    del grad_x_1_times_2
     grad_x[1] = grad_x[1] + grad_x_1
     return as_gradient(grad_x, x)

@@ -58,13 +58,12 @@ def unreduce(g, x, axis=None, keepdims=False):
 def _spread_scalar(g, shape):
     """``np.broadcast_to(g, shape)`` for a one-element ``g``: a read-only view that repeats
     it, made without ``broadcast_to``'s generality (a full reduction's cotangent is the
-    common case: the last operation of a loss)."""
+    common case: the last operation of a loss). Its buffer is immutable ``bytes``, which
+    makes the view read-only without a flags update."""
     g = np.asarray(g)
-    if g.size != 1:
+    if g.size != 1 or g.dtype.hasobject:
         return np.broadcast_to(g, shape)
-    view = np.ndarray(shape, g.dtype, g.reshape(()), 0, (0,) * len(shape))
-    view.flags.writeable = False
-    return view
+    return np.ndarray(shape, g.dtype, g.tobytes(), 0, (0,) * len(shape))
 
 
 def reduce_like(g, cotangent, axis=None, keepdims=False):
@@ -77,8 +76,13 @@ def reduce_like(g, cotangent, axis=None, keepdims=False):
 
 def reduced_count(x, ans):
     """How many elements of ``x`` were reduced into each element of ``ans``."""
-    size = x.size if isinstance(x, np.ndarray) else np.size(x)
-    return size // max(ans.size if isinstance(ans, np.ndarray) else np.size(ans), 1)
+    return _size(x) // max(_size(ans), 1)
+
+
+def _size(x):
+    """``np.size``, without its cost for arrays, NumPy scalars and ``ShapeOf``."""
+    size = getattr(x, "size", None)
+    return np.size(x) if size is None else size
 
 
 def tie_weights(x, ans, axis=None, keepdims=False):

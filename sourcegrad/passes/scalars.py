@@ -29,20 +29,7 @@ _SCALAR_FUNCTIONS = {float, len, int, abs}
 
 
 def scalar_variables(body: list[ast.stmt], params: set[str], resolver: Resolver) -> set[str]:
-    assignments: list[tuple[str, ast.expr | None]] = []
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
-        if isinstance(node, ast.Assign):
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                assignments.append((target.id, node.value))
-            else:  # tuple unpacking and subscript writes: not tracked
-                for var in target_names(target):
-                    assignments.append((var, None))
-        elif isinstance(node, ast.AugAssign):
-            assignments.append((_base(node.target), None))
-        elif isinstance(node, ast.For):
-            for var in target_names(node.target):
-                assignments.append((var, ast.Constant(0)))
+    assignments = variable_assignments(body)
     scalars = {var for var, _ in assignments} - params
     changed = True
     while changed:
@@ -52,6 +39,30 @@ def scalar_variables(body: list[ast.stmt], params: set[str], resolver: Resolver)
                 scalars.discard(var)
                 changed = True
     return scalars
+
+
+def variable_assignments(body: list[ast.stmt], element_writes: bool = True
+                         ) -> list[tuple[str, ast.expr | None]]:
+    """(variable, value) for each assignment in ``body``, ``None`` for a value not tracked
+    (tuple unpacking; with ``element_writes``, ``x[i] = v`` too). A loop's target is an
+    integer: every loop is over a ``range`` once desugared."""
+    out: list[tuple[str, ast.expr | None]] = []
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Assign):
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                out.append((target.id, node.value))
+            elif element_writes or not isinstance(target, ast.Subscript):
+                out.extend((var, None) for var in sorted(target_names(target)))
+        elif isinstance(node, ast.AugAssign):
+            if isinstance(node.target, ast.Name):
+                read = ast.Name(id=node.target.id, ctx=ast.Load())
+                out.append((node.target.id, ast.BinOp(left=read, op=node.op, right=node.value)))
+            elif element_writes:
+                out.append((_base(node.target), None))
+        elif isinstance(node, ast.For):
+            out.extend((var, ast.Constant(0)) for var in sorted(target_names(node.target)))
+    return out
 
 
 def is_scalar(expr: ast.expr, scalars: set[str], resolver: Resolver) -> bool:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..codegen.inline import is_scalar_literal
 from ..frontend.resolve import RULE, Op, Resolver
-from .activity import target_names
+from .scalars import variable_assignments
 
 SCALAR = "()"  # the shape source of a scalar: it broadcasts against anything
 _TOP = "?"  # not known yet (the optimistic start of the fixed point)
@@ -64,7 +64,8 @@ class ShapeFacts:
 
 def shape_facts(body: list[ast.stmt], params: list[str], scalars: set[str],
                 resolver: Resolver) -> ShapeFacts:
-    assignments = _assignments(body)
+    # element writes (`x[i] = v`) never change a shape
+    assignments = variable_assignments(body, element_writes=False)
     sources = {var: _TOP for var, _ in assignments}
     sources.update({p: p for p in params})
     changed = True
@@ -79,25 +80,6 @@ def shape_facts(body: list[ast.stmt], params: list[str], scalars: set[str],
                 changed = True
     known = {v: s for v, s in sources.items() if s not in (_TOP, _UNKNOWN)}
     return ShapeFacts(scalars, known)
-
-
-def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr | None]]:
-    """(variable, value) for each assignment to a name; ``None`` for a value not tracked.
-    Element writes (``x[i] = v``) never change a shape, so they are not assignments here."""
-    out: list[tuple[str, ast.expr | None]] = []
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
-        if isinstance(node, ast.Assign):
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                out.append((target.id, node.value))
-            elif not isinstance(target, ast.Subscript):
-                out.extend((var, None) for var in target_names(target))
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            name = ast.Name(id=node.target.id, ctx=ast.Load())
-            out.append((node.target.id, ast.BinOp(left=name, op=node.op, right=node.value)))
-        elif isinstance(node, (ast.For, ast.comprehension)):
-            out.extend((var, None) for var in target_names(node.target))
-    return out
 
 
 def _source_of(value: ast.expr | None, sources: dict[str, str], scalars: set[str],

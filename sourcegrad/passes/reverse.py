@@ -884,7 +884,9 @@ class ReverseMode:
                 break
             hoisted |= to_hoist
             start_defined |= self.defined
-            start_owned = (start_owned - lost) | to_hoist
+            # the prologue zero-fills what the body defines first: fresh arrays, owned (a
+            # later round drops any the body's end leaves unowned, as `lost`)
+            start_owned = (start_owned - lost) | to_hoist | grown
         end_defined = self.defined
         body += self._zero_fill(start_defined - end_defined, stmt)
         self.defined, self.owned = set(start_defined), set(start_owned) & self.owned

@@ -34,5 +34,5 @@ def grad_break_and_continue(x):
             grad_total_plus_sum_x_pow_i = grad_total
             grad_total = grad_total_plus_sum_x_pow_i
             grad_x_pow_i = unreduce(grad_total_plus_sum_x_pow_i, x)
-            grad_x = grad_x + np.where(i == 0, 0, grad_x_pow_i * i * x ** (i - 1))
+            grad_x += np.where(i == 0, 0, grad_x_pow_i * i * x ** (i - 1))
     return as_gradient(grad_x, x)

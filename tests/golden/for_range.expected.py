@@ -21,5 +21,5 @@ def grad_for_range(x, n):
         grad_acc = grad_acc_plus_sum_sin_x_times
         grad_sin_x_times_i = unreduce(grad_acc_plus_sum_sin_x_times, x)
         grad_x_times_i = grad_sin_x_times_i * np.cos(x_times_i)
-        grad_x = grad_x + grad_x_times_i * i
+        grad_x += grad_x_times_i * i
     return as_gradient(grad_x, x)

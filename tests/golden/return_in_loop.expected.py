@@ -44,7 +44,7 @@ def grad_return_in_loop(x):
             # return np.sum(acc * x)
             grad_acc_times_x = unreduce(grad_result, x)
             grad_acc = grad_acc + grad_acc_times_x * x
-            grad_x = grad_x + grad_acc_times_x * acc
+            grad_x += grad_acc_times_x * acc
             grad_result = zeros_like_grad(result)
         # acc = acc * 1.1
         grad_acc_times_c = grad_acc

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import NoDerivativeError
-from ..rules.registry import RULES as _RULES
+from ..rules.registry import _GENERATION as _TABLE_GENERATION  # read on every call: no call
 from ..rules.registry import Rule, is_nondifferentiable, lookup
 from . import graph
 from .grad_mode import _state as _grad_mode  # ``.enabled``: is_grad_enabled(), one call less
@@ -76,11 +76,14 @@ class Op:
     """A primitive as a tensor method or operator calls it: positional arguments, the
     tensors among them not nested in sequences, a single array result (``x * 2.0``,
     ``x.tanh()``, ``x.sum()``); ``fn`` is the primitive the rule table knows. Its ``Plan``
-    for each pattern of arguments is made once and kept, so a call does NumPy's work, two
-    lookups and the recording; anything else (keywords, tensors inside lists) goes through
-    ``call_named``, with the same result."""
+    for each pattern of arguments is made once and kept (until the rule table changes), so
+    a call does NumPy's work, one dictionary lookup and the recording; anything else
+    (keywords, tensors inside lists) goes through ``call_named``, with the same result.
 
-    __slots__ = ("fn", "name", "runs", "_rule", "_plans")
+    ``unary`` and ``binary`` are the most frequent calls of the runtime by far: each check
+    in them is written for the common case (float64 arrays, Python numbers) first."""
+
+    __slots__ = ("fn", "name", "runs", "_plans", "_generation")
 
     def __init__(self, fn: Callable, name: str | None = None, runs: Callable | None = None
                  ) -> None:
@@ -88,34 +91,50 @@ class Op:
         self.name = name
         # What computes the result, when something cheaper than ``fn`` computes the same.
         self.runs = runs or fn
-        self._rule: Rule | None = None
-        self._plans: dict[tuple, Plan] = {}
+        # Plans by the kinds of the arguments; made with the rule table of ``_generation``.
+        self._plans: dict[Any, Plan] = {}
+        self._generation = -1
 
     def unary(self, x: Tensor) -> Tensor:
         """``fn(x)``."""
         data = x.data
         ans = self.runs(data)
-        if type(ans) is not np.ndarray or ans.dtype == _FLOAT64 and data.dtype is not _FLOAT64:
+        if type(ans) is not np.ndarray or ans.dtype is not data.dtype:
             ans = _as_result(ans, (data,))
         if x.grad_fn is None and not x._requires_grad or not _grad_mode.enabled:
             return Tensor(ans)
-        return self._record(_ONE_TRACKED, (x,), ans, (data,))
+        plan = (self._plans.get(_ONE_TRACKED) if self._generation == _TABLE_GENERATION[0]
+                else None) or self._new_plan(_ONE_TRACKED, 1)
+        if plan is None:
+            return _without_rule(self.fn, ans, several=False)
+        arrays = (data,)
+        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
+        return graph.record_saved(cls, plan, (x,), ans, (ans, arrays, _NO_KEYWORDS))
 
     def binary(self, a: Any, b: Any) -> Tensor:
         """``fn(a, b)``, at least one of them a tensor."""
-        kind_a, kind_b = _kind(a), _kind(b)
+        kind_a = _kind(a) if type(a) is not Tensor else (
+            _REQUIRES_GRAD if a.grad_fn is not None or a._requires_grad else _CONSTANT)
+        kind_b = _kind(b) if type(b) is not float else None
         if kind_a is _SEQUENCE or kind_b is _SEQUENCE:
             return call_named(self.name, self.fn, (a, b), {})
         x1 = a.data if kind_a else a
         x2 = b.data if kind_b else b
         ans = self.runs(x1, x2)
-        if type(ans) is not np.ndarray or ans.dtype == _FLOAT64 and not (
-                getattr(x1, "dtype", None) is _FLOAT64 or getattr(x2, "dtype", None) is _FLOAT64):
+        # A result of the dtype of a tensor's array is what PyTorch gives, too.
+        if type(ans) is not np.ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
             ans = _as_result(ans, (x1, x2))
         if not (kind_a is _REQUIRES_GRAD or kind_b is _REQUIRES_GRAD) or not _grad_mode.enabled:
             return Tensor(ans)
+        kinds = (kind_a, kind_b)
+        plan = (self._plans.get(kinds) if self._generation == _TABLE_GENERATION[0]
+                else None) or self._new_plan(kinds, 2)
+        if plan is None:
+            return _without_rule(self.fn, ans, several=False)
         inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
-        return self._record((kind_a, kind_b), inputs, ans, (x1, x2))
+        arrays = (x1, x2)
+        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
+        return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
 
     def positional(self, *args: Any) -> Any:
         """``fn(*args)``: any number of arguments, tensors among them. A primitive with
@@ -136,21 +155,26 @@ class Op:
         ans = _as_result(result, arrays)
         if _REQUIRES_GRAD not in kinds or not _grad_mode.enabled:
             return Tensor(ans)
-        return self._record(tuple(kinds), inputs, ans, arrays)
-
-    def _record(self, kinds: tuple, inputs: tuple, ans: np.ndarray, arrays: tuple) -> Tensor:
-        rule = _RULES.get(self.fn)
-        if rule is not self._rule:  # first call, or the rule was registered again
-            self._rule, self._plans = rule, {}
-        plan = self._plans.get(kinds)
+        key = tuple(kinds)
+        plan = (self._plans.get(key) if self._generation == _TABLE_GENERATION[0]
+                else None) or self._new_plan(key, len(arrays))
         if plan is None:
-            if rule is None:
-                return _without_rule(self.fn, ans, several=False)
-            pattern = tuple((i, k is _REQUIRES_GRAD) for i, k in enumerate(kinds) if k)
-            plan = self._plans[kinds] = _make_plan(rule, self.fn, self.name, pattern,
-                                                   len(arrays), {}, several=False)
+            return _without_rule(self.fn, ans, several=False)
         cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
         return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
+
+    def _new_plan(self, kinds: tuple, n_arrays: int) -> Plan | None:
+        """The plan of a pattern of arguments not met since the rule table last changed
+        (or ``None``: ``fn`` has no rule), made from the rule as it is now."""
+        if self._generation != _TABLE_GENERATION[0]:
+            self._plans, self._generation = {}, _TABLE_GENERATION[0]
+        rule = lookup(self.fn)
+        if rule is None:
+            return None
+        pattern = tuple((i, k is _REQUIRES_GRAD) for i, k in enumerate(kinds) if k)
+        plan = self._plans[kinds] = _make_plan(rule, self.fn, self.name, pattern, n_arrays, {},
+                                               several=False)
+        return plan
 
 
 # What an argument of an ``Op`` is: not a tensor (falsy), a tensor that requires grad, one

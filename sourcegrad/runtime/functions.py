@@ -3,11 +3,12 @@ each is the tensor method of the same name, so there is one implementation."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import dispatch
+from . import dispatch, tensor
 from .tensor import Tensor, to_array
 
 
@@ -19,40 +20,27 @@ def matmul(input: Any, other: Any) -> Tensor:
     return _as_tensor(input).matmul(other)
 
 
-def exp(input: Any) -> Tensor:
-    return _as_tensor(input).exp()
+def _elementwise(op: dispatch.Op, name: str) -> Callable[[Any], Tensor]:
+    """``sg.<name>``: the tensor method's ``Op`` called directly (``sg.tanh(x)`` is as
+    frequent as ``x.tanh()``, and a layer of calls less is a tenth of its overhead)."""
+
+    def function(input: Any) -> Tensor:
+        return op.unary(input if type(input) is Tensor else _as_tensor(input))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}``: the same as ``input.{name}()``."
+    return function
 
 
-def log(input: Any) -> Tensor:
-    return _as_tensor(input).log()
-
-
-def sqrt(input: Any) -> Tensor:
-    return _as_tensor(input).sqrt()
-
-
-def tanh(input: Any) -> Tensor:
-    return _as_tensor(input).tanh()
-
-
-def sin(input: Any) -> Tensor:
-    return _as_tensor(input).sin()
-
-
-def cos(input: Any) -> Tensor:
-    return _as_tensor(input).cos()
-
-
-def abs(input: Any) -> Tensor:  # noqa: A001  (torch.abs)
-    return _as_tensor(input).abs()
-
-
-def sigmoid(input: Any) -> Tensor:
-    return _as_tensor(input).sigmoid()
-
-
-def relu(input: Any) -> Tensor:
-    return _as_tensor(input).relu()
+exp = _elementwise(tensor.EXP, "exp")
+log = _elementwise(tensor.LOG, "log")
+sqrt = _elementwise(tensor.SQRT, "sqrt")
+tanh = _elementwise(tensor.TANH, "tanh")
+sin = _elementwise(tensor.SIN, "sin")
+cos = _elementwise(tensor.COS, "cos")
+abs = _elementwise(tensor.ABS, "abs")  # noqa: A001  (torch.abs)
+sigmoid = _elementwise(tensor.SIGMOID, "sigmoid")
+relu = _elementwise(tensor.RELU, "relu")
 
 
 def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001  (torch.pow)

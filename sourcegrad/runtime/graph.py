@@ -215,25 +215,18 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
     ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
     an input requires grad; ``inputs`` are all tensors. Every primitive operation on tensors
-    comes here, so ``_inputs_of`` and ``edge_of`` are written out (one tensor input being
-    the most frequent case)."""
+    comes here, so ``_inputs_of``, ``edge_of`` and the constructors are written out (one
+    tensor input being the most frequent case)."""
     if len(inputs) == 1:
         (t,) = inputs
         data, box, grad_fn = t.data, t._version, t.grad_fn
-        edge = ((grad_fn, t._output_nr) if grad_fn is not None
-                else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE)
-        edges, metas = (edge,), (data,)
-        versions = [(box, box[0], data, None)]
+        edges = ((grad_fn, t._output_nr) if grad_fn is not None
+                 else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE,)
+        metas = (data,)
+        input_version = (box, box[0], data, None)
+        input_versions = None
     else:
-        edges, metas, versions = [], [], []
-        for t in inputs:
-            data, box, grad_fn = t.data, t._version, t.grad_fn
-            edges.append((grad_fn, t._output_nr) if grad_fn is not None
-                         else (t._accum or t._accumulator(), 0) if t._requires_grad
-                         else _NO_EDGE)
-            metas.append(data)
-            versions.append((box, box[0], data, None))
-        edges, metas = tuple(edges), tuple(metas)
+        edges, metas, input_versions = _saved_inputs_of(inputs)
     # ``cls(edges, backward, metas)``, written out (a call costs more than these lines):
     # keep in step with Node.__init__ (a test checks that no attribute is left unset).
     node = _new_object(cls)
@@ -254,12 +247,27 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
         tensor._grad = None
         tensor._accum = None
         tensor._retains_grad = False
-        tensor._version = [0]
+        tensor._version = box = [0]
     else:
         tensor = _Tensor(output)  # an integer result carries no gradient
-    versions.append((tensor._version, 0, output, 0))
-    node._versions = versions
+        box = tensor._version
+    output_version = (box, 0, output, 0)
+    node._versions = ((input_version, output_version) if input_versions is None
+                      else (*input_versions, output_version))
     return tensor
+
+
+def _saved_inputs_of(inputs: Sequence[Tensor]) -> tuple[tuple, tuple, tuple]:
+    """``record_saved``'s edges, input arrays and versions of several tensor inputs."""
+    edges, metas, versions = [], [], []
+    for t in inputs:
+        data, box, grad_fn = t.data, t._version, t.grad_fn
+        edges.append((grad_fn, t._output_nr) if grad_fn is not None
+                     else (t._accum or t._accumulator(), 0) if t._requires_grad
+                     else _NO_EDGE)
+        metas.append(data)
+        versions.append((box, box[0], data, None))
+    return tuple(edges), tuple(metas), tuple(versions)
 
 
 def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, list]:

@@ -306,43 +306,43 @@ class Tensor:
     # ---------------------------------------------------------------- operators
 
     def __add__(self, other: Any) -> Tensor:
-        return _ADD.binary(self, other)
+        return ADD.binary(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return _ADD.binary(other, self)
+        return ADD.binary(other, self)
 
     def __sub__(self, other: Any) -> Tensor:
-        return _SUB.binary(self, other)
+        return SUB.binary(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return _RSUB.binary(other, self)
+        return RSUB.binary(other, self)
 
     def __mul__(self, other: Any) -> Tensor:
-        return _MUL.binary(self, other)
+        return MUL.binary(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return _MUL.binary(other, self)
+        return MUL.binary(other, self)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return _DIV.binary(self, other)
+        return DIV.binary(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return _DIV.binary(other, self)
+        return DIV.binary(other, self)
 
     def __pow__(self, other: Any) -> Tensor:
         return self.pow(other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return _RPOW.binary(other, self)
+        return RPOW.binary(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
-        return _MATMUL.binary(self, other)
+        return MATMUL.binary(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
-        return _MATMUL.binary(other, self)
+        return MATMUL.binary(other, self)
 
     def __neg__(self) -> Tensor:
-        return _NEG.unary(self)
+        return NEG.unary(self)
 
     def __pos__(self) -> Tensor:
         return self
@@ -447,48 +447,48 @@ class Tensor:
     # ---------------------------------------------------------------- methods
 
     def exp(self) -> Tensor:
-        return _EXP.unary(self)
+        return EXP.unary(self)
 
     def log(self) -> Tensor:
-        return _LOG.unary(self)
+        return LOG.unary(self)
 
     def sqrt(self) -> Tensor:
-        return _SQRT.unary(self)
+        return SQRT.unary(self)
 
     def tanh(self) -> Tensor:
-        return _TANH.unary(self)
+        return TANH.unary(self)
 
     def sin(self) -> Tensor:
-        return _SIN.unary(self)
+        return SIN.unary(self)
 
     def cos(self) -> Tensor:
-        return _COS.unary(self)
+        return COS.unary(self)
 
     def abs(self) -> Tensor:
-        return _ABS.unary(self)
+        return ABS.unary(self)
 
     def sigmoid(self) -> Tensor:
-        return _SIGMOID.unary(self)
+        return SIGMOID.unary(self)
 
     def relu(self) -> Tensor:
-        return _RELU.unary(self)
+        return RELU.unary(self)
 
     def pow(self, exponent: Any) -> Tensor:
         """PyTorch names the node by the exponent: a number (0) or a tensor (1)."""
-        return (_POW_TENSOR if isinstance(exponent, Tensor) else _POW).binary(self, exponent)
+        return (POW_TENSOR if isinstance(exponent, Tensor) else POW).binary(self, exponent)
 
     def matmul(self, other: Any) -> Tensor:
-        return _MATMUL.binary(self, other)
+        return MATMUL.binary(self, other)
 
     def sum(self, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
         if dtype is None and not keepdim:
-            return _SUM.binary(self, _dim_args(dim))  # np.sum(a, axis)
-        return _SUM.positional(self, _dim_args(dim), dtype, None, keepdim)  # all positional
+            return SUM.binary(self, _dim_args(dim))  # np.sum(a, axis)
+        return SUM.positional(self, _dim_args(dim), dtype, None, keepdim)  # all positional
 
     def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:
         if not keepdim:
-            return _MEAN.binary(self, _dim_args(dim))  # np.mean(a, axis)
-        return _MEAN.positional(self, _dim_args(dim), None, None, keepdim)
+            return MEAN.binary(self, _dim_args(dim))  # np.mean(a, axis)
+        return MEAN.positional(self, _dim_args(dim), None, None, keepdim)
 
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:
         return self._extreme(np.max, np.argmax, np.maximum, "Max", dim, keepdim)
@@ -585,14 +585,14 @@ from . import dispatch  # noqa: E402
 
 # The primitives behind the operators and methods, each prepared once (``dispatch.Op``).
 _Op = dispatch.Op
-_ADD, _SUB, _MUL, _DIV = _Op(np.add), _Op(np.subtract), _Op(np.multiply), _Op(np.divide)
-_RSUB = _Op(np.subtract, "RsubBackward1")
-_POW, _POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
-_RPOW = _Op(np.power, "PowBackward2")
-_MATMUL, _NEG, _MEAN = _Op(np.matmul), _Op(np.negative), _Op(np.mean)
+ADD, SUB, MUL, DIV = _Op(np.add), _Op(np.subtract), _Op(np.multiply), _Op(np.divide)
+RSUB = _Op(np.subtract, "RsubBackward1")
+POW, POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
+RPOW = _Op(np.power, "PowBackward2")
+MATMUL, NEG, MEAN = _Op(np.matmul), _Op(np.negative), _Op(np.mean)
 # np.sum(a, axis, dtype, out, keepdims) on an ndarray is np.add.reduce with the same arguments,
 # behind a Python wrapper that costs more than the sum of ten numbers.
-_SUM = _Op(np.sum, runs=np.add.reduce)
-_EXP, _LOG, _SQRT, _TANH = _Op(np.exp), _Op(np.log), _Op(np.sqrt), _Op(np.tanh)
-_SIN, _COS, _ABS = _Op(np.sin), _Op(np.cos), _Op(np.abs)
-_SIGMOID, _RELU = _Op(nn_ops.sigmoid), _Op(nn_ops.relu)
+SUM = _Op(np.sum, runs=np.add.reduce)
+EXP, LOG, SQRT, TANH = _Op(np.exp), _Op(np.log), _Op(np.sqrt), _Op(np.tanh)
+SIN, COS, ABS = _Op(np.sin), _Op(np.cos), _Op(np.abs)
+SIGMOID, RELU = _Op(nn_ops.sigmoid), _Op(nn_ops.relu)

@@ -27,11 +27,14 @@ from ..errors import NoDerivativeError
 from ..rules.registry import _GENERATION as _TABLE_GENERATION  # read on every call: no call
 from ..rules.registry import Rule, is_nondifferentiable, lookup
 from . import graph
-from .grad_mode import _state as _grad_mode  # ``.enabled``: is_grad_enabled(), one call less
+from .grad_mode import THREADS_WITHOUT_GRAD as _OFF
+from .grad_mode import _state as _THREAD
 from .grad_mode import is_grad_enabled
 from .tensor import Tensor
 
 _FLOAT64 = np.dtype(np.float64)
+# Ops ask whether grad mode is off as ``_OFF[0] and not _THREAD.enabled``: ``is_grad_enabled()``
+# written out (see grad_mode's docstring: the thread is asked only if some thread has it off).
 
 
 def unwrap(value: Any) -> Any:
@@ -101,7 +104,7 @@ class Op:
         ans = self.runs(data)
         if type(ans) is not np.ndarray or ans.dtype is not data.dtype:
             ans = _as_result(ans, (data,))
-        if x.grad_fn is None and not x._requires_grad or not _grad_mode.enabled:
+        if x.grad_fn is None and not x._requires_grad or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
         plan = (self._plans.get(_ONE_TRACKED) if self._generation == _TABLE_GENERATION[0]
                 else None) or self._new_plan(_ONE_TRACKED, 1)
@@ -124,7 +127,8 @@ class Op:
         # A result of the dtype of a tensor's array is what PyTorch gives, too.
         if type(ans) is not np.ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
             ans = _as_result(ans, (x1, x2))
-        if not (kind_a is _REQUIRES_GRAD or kind_b is _REQUIRES_GRAD) or not _grad_mode.enabled:
+        if kind_a is not _REQUIRES_GRAD and kind_b is not _REQUIRES_GRAD or (
+                _OFF[0] and not _THREAD.enabled):
             return Tensor(ans)
         kinds = (kind_a, kind_b)
         plan = (self._plans.get(kinds) if self._generation == _TABLE_GENERATION[0]
@@ -153,7 +157,7 @@ class Op:
         if isinstance(result, (list, tuple)):
             return call_named(self.name, self.fn, args, {})
         ans = _as_result(result, arrays)
-        if _REQUIRES_GRAD not in kinds or not _grad_mode.enabled:
+        if _REQUIRES_GRAD not in kinds or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
         key = tuple(kinds)
         plan = (self._plans.get(key) if self._generation == _TABLE_GENERATION[0]

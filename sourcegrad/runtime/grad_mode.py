@@ -3,6 +3,12 @@
 Each thread starts with grad mode on, as in PyTorch, so a ``no_grad`` block in one thread
 never stops another thread from recording. ``no_grad``, ``enable_grad`` and
 ``set_grad_enabled`` are context managers and decorators.
+
+Every recorded operation asks whether grad mode is on, and a thread-local lookup costs
+several times a global one. So the number of threads that have it off is kept too
+(``THREADS_WITHOUT_GRAD[0]``): while it is zero, grad mode is on in this thread without
+asking it (``dispatch.Op`` reads the count first). A thread that ends with grad mode off
+leaves the count above zero: the check then always asks the thread, right but slower.
 """
 
 from __future__ import annotations
@@ -18,17 +24,23 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
+THREADS_WITHOUT_GRAD = [0]
+_count_lock = threading.Lock()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def is_grad_enabled() -> bool:
     """True when operations on tensors that require grad are recorded (this thread)."""
-    return _state.enabled
+    return not THREADS_WITHOUT_GRAD[0] or _state.enabled
 
 
 def _set(flag: bool) -> None:
-    _state.enabled = bool(flag)
+    flag = bool(flag)
+    with _count_lock:  # (``+=`` on the count is not atomic between threads)
+        if flag != _state.enabled:
+            THREADS_WITHOUT_GRAD[0] += -1 if flag else 1
+        _state.enabled = flag
 
 
 class _GradMode:

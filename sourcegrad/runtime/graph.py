@@ -56,6 +56,7 @@ SECOND_BACKWARD_MESSAGE = (
 )
 
 _NO_EDGE: Edge = (None, 0)
+_FLOAT64 = np.dtype(np.float64)
 _new_object = object.__new__
 
 # Set by tensor.py once ``Tensor`` exists (tensor.py needs this module first).
@@ -82,9 +83,11 @@ class Node:
         self._input_meta = input_meta
         self._hooks: dict[int, list[Callable]] | None = None
         self._retained: dict[int, weakref.ref] | None = None
-        # (version box, version when recorded, tensor data, output index or None) of every
-        # tensor this node's backward may read: modified in place since, it would be wrong.
-        self._versions: Sequence[tuple] = ()
+        # Four items for every tensor this node's backward may read (modified in place
+        # since, it would be wrong): its version box, its version when recorded, its data,
+        # its output index (None for an input). One flat tuple: a tuple per tensor would
+        # cost an object more per tensor on every recorded operation.
+        self._versions: Sequence[Any] = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -100,7 +103,9 @@ class Node:
 
     def _check_versions(self) -> None:
         """Refuse to run on saved values modified in place since they were recorded."""
-        for box, expected, data, output_nr in self._versions:
+        versions = self._versions
+        for i in range(0, len(versions), 4):
+            box, expected, data, output_nr = versions[i:i + 4]
             if box[0] != expected:
                 raise RuntimeError(_modified_message(self, box[0], expected, data, output_nr))
 
@@ -160,8 +165,9 @@ class SavedValuesNode(Node):
         backward = self._backward
         if backward is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
-        for box, expected, _, _ in self._versions:
-            if box[0] != expected:
+        versions = self._versions
+        for i in range(0, len(versions), 4):
+            if versions[i][0] != versions[i + 1]:
                 self._check_versions()  # raises, with PyTorch's message
         return backward.cotangents(grads, self._saved)
 
@@ -217,16 +223,17 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
     an input requires grad; ``inputs`` are all tensors. Every primitive operation on tensors
     comes here, so ``_inputs_of``, ``edge_of`` and the constructors are written out (one
     tensor input being the most frequent case)."""
+    output_box = [0]  # the output's version counter
     if len(inputs) == 1:
         (t,) = inputs
         data, box, grad_fn = t.data, t._version, t.grad_fn
         edges = ((grad_fn, t._output_nr) if grad_fn is not None
                  else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE,)
         metas = (data,)
-        input_version = (box, box[0], data, None)
-        input_versions = None
+        versions = (box, box[0], data, None, output_box, 0, output, 0)
     else:
-        edges, metas, input_versions = _saved_inputs_of(inputs)
+        edges, metas, versions = _saved_inputs_of(inputs)
+        versions = (*versions, output_box, 0, output, 0)
     # ``cls(edges, backward, metas)``, written out (a call costs more than these lines):
     # keep in step with Node.__init__ (a test checks that no attribute is left unset).
     node = _new_object(cls)
@@ -236,8 +243,10 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
     node._input_meta = metas
     node._hooks = None
     node._retained = None
+    node._versions = versions
     node._saved = saved
-    if output.dtype.kind in "fc":
+    dtype = output.dtype
+    if dtype is _FLOAT64 or dtype.kind in "fc":
         # ``_Tensor(output)`` with this history, written out: keep in step with its __init__.
         tensor = _new_object(_Tensor)
         tensor.data = output
@@ -247,13 +256,9 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
         tensor._grad = None
         tensor._accum = None
         tensor._retains_grad = False
-        tensor._version = box = [0]
     else:
         tensor = _Tensor(output)  # an integer result carries no gradient
-        box = tensor._version
-    output_version = (box, 0, output, 0)
-    node._versions = ((input_version, output_version) if input_versions is None
-                      else (*input_versions, output_version))
+    tensor._version = output_box
     return tensor
 
 
@@ -266,7 +271,7 @@ def _saved_inputs_of(inputs: Sequence[Tensor]) -> tuple[tuple, tuple, tuple]:
                      else (t._accum or t._accumulator(), 0) if t._requires_grad
                      else _NO_EDGE)
         metas.append(data)
-        versions.append((box, box[0], data, None))
+        versions += (box, box[0], data, None)
     return tuple(edges), tuple(metas), tuple(versions)
 
 
@@ -284,7 +289,7 @@ def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, l
         edges.append(edge)
         live = live or edge is not _NO_EDGE
         metas.append(t.data)
-        versions.append((t._version, t._version[0], t.data, None))
+        versions += (t._version, t._version[0], t.data, None)
     return (tuple(edges) if live else None), tuple(metas), versions
 
 
@@ -298,12 +303,11 @@ def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Te
 
 def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor:
     """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
-    PyTorch), its version noted in ``versions``: each entry there is (version box, version
-    when recorded, data, output index or None for an input)."""
+    PyTorch), its version noted in ``versions`` (four items, as in ``Node._versions``)."""
     tensor = _Tensor(array)
     if array.dtype.kind in "fc":
         tensor.grad_fn, tensor._output_nr = node, nr
-    versions.append((tensor._version, 0, array, nr))
+    versions += (tensor._version, 0, array, nr)
     return tensor
 
 

@@ -170,6 +170,22 @@ def test_no_grad_is_thread_local():
     assert results == {"enabled": True, "recorded": True}
 
 
+def test_a_thread_that_ends_without_grad_stops_no_other_from_recording():
+    """Operations skip asking the thread for its grad mode while no thread has it off: a
+    thread that turned it off, and ended so, must neither stop this thread recording nor
+    keep ``no_grad`` from working here."""
+    x = sg.ones(2, requires_grad=True)
+    thread = threading.Thread(target=sg.set_grad_enabled, args=(False,))
+    thread.start()
+    thread.join()
+    assert sg.is_grad_enabled()
+    assert all(out.requires_grad for out in (x.tanh(), x * 2.0, 2.0 - x, x.sum(0, True)))
+    with sg.no_grad():
+        assert not sg.is_grad_enabled()
+        assert not any(out.requires_grad for out in (x.tanh(), x * 2.0, x.sum(0, True)))
+    assert (x * 2.0).requires_grad
+
+
 def test_grad_mode_context_managers_and_decorators():
     x = sg.ones(1, requires_grad=True)
 

@@ -94,7 +94,9 @@ class Op:
         self.name = name
         # What computes the result, when something cheaper than ``fn`` computes the same.
         self.runs = runs or fn
-        # Plans by the kinds of the arguments; made with the rule table of ``_generation``.
+        # Plans by the kinds of the arguments, keyed ``_UNARY``, ``4 * kind_a + kind_b`` or a
+        # tuple of kinds (keys that never equal one another), all made with the rule table
+        # of ``_generation``.
         self._plans: dict[Any, Plan] = {}
         self._generation = -1
 
@@ -106,8 +108,8 @@ class Op:
             ans = _as_result(ans, (data,))
         if x.grad_fn is None and not x._requires_grad or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
-        plan = (self._plans.get(_ONE_TRACKED) if self._generation == _TABLE_GENERATION[0]
-                else None) or self._new_plan(_ONE_TRACKED, 1)
+        plan = (self._plans.get(_UNARY) if self._generation == _TABLE_GENERATION[0]
+                else None) or self._new_plan(_UNARY, (_REQUIRES_GRAD,))
         if plan is None:
             return _without_rule(self.fn, ans, several=False)
         arrays = (data,)
@@ -118,8 +120,8 @@ class Op:
         """``fn(a, b)``, at least one of them a tensor."""
         kind_a = _kind(a) if type(a) is not Tensor else (
             _REQUIRES_GRAD if a.grad_fn is not None or a._requires_grad else _CONSTANT)
-        kind_b = _kind(b) if type(b) is not float else None
-        if kind_a is _SEQUENCE or kind_b is _SEQUENCE:
+        kind_b = _kind(b) if type(b) is not float else _OTHER
+        if kind_a == _SEQUENCE or kind_b == _SEQUENCE:
             return call_named(self.name, self.fn, (a, b), {})
         x1 = a.data if kind_a else a
         x2 = b.data if kind_b else b
@@ -127,12 +129,12 @@ class Op:
         # A result of the dtype of a tensor's array is what PyTorch gives, too.
         if type(ans) is not np.ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
             ans = _as_result(ans, (x1, x2))
-        if kind_a is not _REQUIRES_GRAD and kind_b is not _REQUIRES_GRAD or (
+        if kind_a != _REQUIRES_GRAD and kind_b != _REQUIRES_GRAD or (
                 _OFF[0] and not _THREAD.enabled):
             return Tensor(ans)
-        kinds = (kind_a, kind_b)
-        plan = (self._plans.get(kinds) if self._generation == _TABLE_GENERATION[0]
-                else None) or self._new_plan(kinds, 2)
+        key = 4 * kind_a + kind_b  # (an int hashes faster than the pair of kinds)
+        plan = (self._plans.get(key) if self._generation == _TABLE_GENERATION[0]
+                else None) or self._new_plan(key, (kind_a, kind_b))
         if plan is None:
             return _without_rule(self.fn, ans, several=False)
         inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
@@ -146,7 +148,7 @@ class Op:
         kinds, arrays, inputs = [], [], []
         for a in args:
             kind = _kind(a)
-            if kind is _SEQUENCE:
+            if kind == _SEQUENCE:
                 return call_named(self.name, self.fn, args, {})
             kinds.append(kind)
             if kind:
@@ -161,42 +163,43 @@ class Op:
             return Tensor(ans)
         key = tuple(kinds)
         plan = (self._plans.get(key) if self._generation == _TABLE_GENERATION[0]
-                else None) or self._new_plan(key, len(arrays))
+                else None) or self._new_plan(key, key)
         if plan is None:
             return _without_rule(self.fn, ans, several=False)
         cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
         return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
 
-    def _new_plan(self, kinds: tuple, n_arrays: int) -> Plan | None:
-        """The plan of a pattern of arguments not met since the rule table last changed
-        (or ``None``: ``fn`` has no rule), made from the rule as it is now."""
+    def _new_plan(self, key: Any, kinds: tuple) -> Plan | None:
+        """The plan for arguments of ``kinds`` (one per argument) not met since the rule
+        table last changed, kept under ``key`` (or ``None``: ``fn`` has no rule), made from
+        the rule as it is now."""
         if self._generation != _TABLE_GENERATION[0]:
             self._plans, self._generation = {}, _TABLE_GENERATION[0]
         rule = lookup(self.fn)
         if rule is None:
             return None
-        pattern = tuple((i, k is _REQUIRES_GRAD) for i, k in enumerate(kinds) if k)
-        plan = self._plans[kinds] = _make_plan(rule, self.fn, self.name, pattern, n_arrays, {},
-                                               several=False)
+        pattern = tuple((i, k == _REQUIRES_GRAD) for i, k in enumerate(kinds) if k)
+        plan = self._plans[key] = _make_plan(rule, self.fn, self.name, pattern, len(kinds), {},
+                                             several=False)
         return plan
 
 
-# What an argument of an ``Op`` is: not a tensor (falsy), a tensor that requires grad, one
-# that does not, or a sequence (perhaps holding tensors: the general path).
-_CONSTANT, _REQUIRES_GRAD, _SEQUENCE = "constant", "requires grad", "sequence"
-_ONE_TRACKED = (_REQUIRES_GRAD,)
+# What an argument of an ``Op`` is: not a tensor (falsy), a tensor that does not require
+# grad, one that does, or a sequence (perhaps holding tensors: the general path).
+_OTHER, _CONSTANT, _REQUIRES_GRAD, _SEQUENCE = 0, 1, 2, 3
+_UNARY = "unary"  # the key of an Op's plan for one argument
 _NO_KEYWORDS: dict = {}
 
 
-def _kind(value: Any) -> str | None:
+def _kind(value: Any) -> int:
     cls = type(value)
     if cls is Tensor:
         return _REQUIRES_GRAD if value.grad_fn is not None or value._requires_grad else _CONSTANT
     if cls is float or cls is int or value is None:  # the usual constants, answered first
-        return None
+        return _OTHER
     if isinstance(value, (list, tuple, Tensor)):
         return _SEQUENCE
-    return None
+    return _OTHER
 
 
 def _as_result(result: Any, arrays: tuple) -> np.ndarray:

@@ -104,11 +104,21 @@ class Rule:
 
 # Bumped by every change to RULES or NONDIFF (see ``generation``).
 _GENERATION = [0]
+# Called after every change (see ``on_change``).
+_LISTENERS: list[Callable[[], None]] = []
 
 
 def changed() -> None:
     """Record that the table changed: cached derivatives made before are stale."""
     _GENERATION[0] += 1
+    for listener in _LISTENERS:
+        listener()
+
+
+def on_change(listener: Callable[[], None]) -> None:
+    """Call ``listener()`` after every change to the table: for a cache used so often that
+    even comparing ``generation()`` on each use costs (the runtime's per-operation plans)."""
+    _LISTENERS.append(listener)
 
 
 def generation() -> int:
@@ -135,12 +145,14 @@ class _Table(dict):
         return self
 
     def pop(self, *args: Any) -> Any:
+        value = super().pop(*args)
         changed()
-        return super().pop(*args)
+        return value
 
     def popitem(self) -> tuple[Any, Any]:
+        item = super().popitem()
         changed()
-        return super().popitem()
+        return item
 
     def clear(self) -> None:
         super().clear()
@@ -151,8 +163,9 @@ class _Table(dict):
         changed()
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
+        value = super().setdefault(key, default)
         changed()
-        return super().setdefault(key, default)
+        return value
 
 
 # primitive object -> Rule. Keyed by identity of the function object (np.tanh, math.sin, ...).

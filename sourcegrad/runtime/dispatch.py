@@ -24,8 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import NoDerivativeError
-from ..rules.registry import _GENERATION as _TABLE_GENERATION  # read on every call: no call
-from ..rules.registry import Rule, is_nondifferentiable, lookup
+from ..rules.registry import Rule, is_nondifferentiable, lookup, on_change
 from . import graph
 from .grad_mode import THREADS_WITHOUT_GRAD as _OFF
 from .grad_mode import _state as _THREAD
@@ -79,14 +78,15 @@ class Op:
     """A primitive as a tensor method or operator calls it: positional arguments, the
     tensors among them not nested in sequences, a single array result (``x * 2.0``,
     ``x.tanh()``, ``x.sum()``); ``fn`` is the primitive the rule table knows. Its ``Plan``
-    for each pattern of arguments is made once and kept (until the rule table changes), so
-    a call does NumPy's work, one dictionary lookup and the recording; anything else
+    for each pattern of arguments is made once and kept until the rule table changes (when
+    ``_forget_plans`` drops them all), so a call does NumPy's work, one dictionary lookup
+    and the recording; anything else
     (keywords, tensors inside lists) goes through ``call_named``, with the same result.
 
     ``unary`` and ``binary`` are the most frequent calls of the runtime by far: each check
     in them is written for the common case (float64 arrays, Python numbers) first."""
 
-    __slots__ = ("fn", "name", "runs", "_plans", "_generation")
+    __slots__ = ("fn", "name", "runs", "_plans")
 
     def __init__(self, fn: Callable, name: str | None = None, runs: Callable | None = None
                  ) -> None:
@@ -95,10 +95,9 @@ class Op:
         # What computes the result, when something cheaper than ``fn`` computes the same.
         self.runs = runs or fn
         # Plans by the kinds of the arguments, keyed ``_UNARY``, ``4 * kind_a + kind_b`` or a
-        # tuple of kinds (keys that never equal one another), all made with the rule table
-        # of ``_generation``.
+        # tuple of kinds (keys that never equal one another).
         self._plans: dict[Any, Plan] = {}
-        self._generation = -1
+        _OPS.append(self)
 
     def unary(self, x: Tensor) -> Tensor:
         """``fn(x)``."""
@@ -108,8 +107,7 @@ class Op:
             ans = _as_result(ans, (data,))
         if x.grad_fn is None and not x._requires_grad or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
-        plan = (self._plans.get(_UNARY) if self._generation == _TABLE_GENERATION[0]
-                else None) or self._new_plan(_UNARY, (_REQUIRES_GRAD,))
+        plan = self._plans.get(_UNARY) or self._new_plan(_UNARY, (_REQUIRES_GRAD,))
         if plan is None:
             return _without_rule(self.fn, ans, several=False)
         arrays = (data,)
@@ -133,8 +131,7 @@ class Op:
                 _OFF[0] and not _THREAD.enabled):
             return Tensor(ans)
         key = 4 * kind_a + kind_b  # (an int hashes faster than the pair of kinds)
-        plan = (self._plans.get(key) if self._generation == _TABLE_GENERATION[0]
-                else None) or self._new_plan(key, (kind_a, kind_b))
+        plan = self._plans.get(key) or self._new_plan(key, (kind_a, kind_b))
         if plan is None:
             return _without_rule(self.fn, ans, several=False)
         inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
@@ -162,8 +159,7 @@ class Op:
         if _REQUIRES_GRAD not in kinds or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
         key = tuple(kinds)
-        plan = (self._plans.get(key) if self._generation == _TABLE_GENERATION[0]
-                else None) or self._new_plan(key, key)
+        plan = self._plans.get(key) or self._new_plan(key, key)
         if plan is None:
             return _without_rule(self.fn, ans, several=False)
         cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
@@ -173,8 +169,6 @@ class Op:
         """The plan for arguments of ``kinds`` (one per argument) not met since the rule
         table last changed, kept under ``key`` (or ``None``: ``fn`` has no rule), made from
         the rule as it is now."""
-        if self._generation != _TABLE_GENERATION[0]:
-            self._plans, self._generation = {}, _TABLE_GENERATION[0]
         rule = lookup(self.fn)
         if rule is None:
             return None
@@ -188,6 +182,17 @@ class Op:
 # grad, one that does, or a sequence (perhaps holding tensors: the general path).
 _OTHER, _CONSTANT, _REQUIRES_GRAD, _SEQUENCE = 0, 1, 2, 3
 _UNARY = "unary"  # the key of an Op's plan for one argument
+_OPS: list[Op] = []
+
+
+def _forget_plans() -> None:
+    """The rule table changed: plans made from the rules before are stale."""
+    for op in _OPS:
+        op._plans.clear()
+    _PLANS.clear()
+
+
+on_change(_forget_plans)
 _NO_KEYWORDS: dict = {}
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import sourcegrad as sg
+from sourcegrad.errors import NoDerivativeError
 from sourcegrad.rules import registry
 from sourcegrad.runtime import graph
 
@@ -267,6 +268,18 @@ def test_recorded_nodes_and_their_outputs_have_every_attribute():
         for obj in (out, out.grad_fn):
             for name in _slots(obj):
                 getattr(obj, name)  # AttributeError if left unset
+
+
+def test_a_rule_removed_is_not_used_by_the_operators_that_prepared_it():
+    x = sg.tensor(np.array([0.5, 1.0]), requires_grad=True)
+    x.tanh().sum().backward()
+    original = registry.RULES.pop(np.tanh)
+    try:
+        with pytest.raises(NoDerivativeError, match="np.tanh has no derivative rule"):
+            x.tanh()
+    finally:
+        registry.RULES[np.tanh] = original
+    assert x.tanh().grad_fn is not None
 
 
 def test_a_wrong_number_of_cotangents_is_reported():

@@ -83,11 +83,9 @@ class Node:
         self._input_meta = input_meta
         self._hooks: dict[int, list[Callable]] | None = None
         self._retained: dict[int, weakref.ref] | None = None
-        # Four items for every tensor this node's backward may read (modified in place
-        # since, it would be wrong): its version box, its version when recorded, its data,
-        # its output index (None for an input). One flat tuple: a tuple per tensor would
-        # cost an object more per tensor on every recorded operation.
-        self._versions: Sequence[Any] = ()
+        # (version box, version when recorded, tensor data, output index or None) of every
+        # tensor this node's backward may read: modified in place since, it would be wrong.
+        self._versions: Sequence[tuple] = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -103,9 +101,7 @@ class Node:
 
     def _check_versions(self) -> None:
         """Refuse to run on saved values modified in place since they were recorded."""
-        versions = self._versions
-        for i in range(0, len(versions), 4):
-            box, expected, data, output_nr = versions[i:i + 4]
+        for box, expected, data, output_nr in self._versions:
             if box[0] != expected:
                 raise RuntimeError(_modified_message(self, box[0], expected, data, output_nr))
 
@@ -165,9 +161,8 @@ class SavedValuesNode(Node):
         backward = self._backward
         if backward is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
-        versions = self._versions
-        for i in range(0, len(versions), 4):
-            if versions[i][0] != versions[i + 1]:
+        for box, expected, _, _ in self._versions:
+            if box[0] != expected:
                 self._check_versions()  # raises, with PyTorch's message
         return backward.cotangents(grads, self._saved)
 
@@ -230,10 +225,10 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
         edges = ((grad_fn, t._output_nr) if grad_fn is not None
                  else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE,)
         metas = (data,)
-        versions = (box, box[0], data, None, output_box, 0, output, 0)
+        versions: tuple = ((box, box[0], data, None), (output_box, 0, output, 0))
     else:
         edges, metas, versions = _saved_inputs_of(inputs)
-        versions = (*versions, output_box, 0, output, 0)
+        versions = (*versions, (output_box, 0, output, 0))
     # ``cls(edges, backward, metas)``, written out (a call costs more than these lines):
     # keep in step with Node.__init__ (a test checks that no attribute is left unset).
     node = _new_object(cls)
@@ -271,7 +266,7 @@ def _saved_inputs_of(inputs: Sequence[Tensor]) -> tuple[tuple, tuple, tuple]:
                      else (t._accum or t._accumulator(), 0) if t._requires_grad
                      else _NO_EDGE)
         metas.append(data)
-        versions += (box, box[0], data, None)
+        versions.append((box, box[0], data, None))
     return tuple(edges), tuple(metas), tuple(versions)
 
 
@@ -289,7 +284,7 @@ def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, l
         edges.append(edge)
         live = live or edge is not _NO_EDGE
         metas.append(t.data)
-        versions += (t._version, t._version[0], t.data, None)
+        versions.append((t._version, t._version[0], t.data, None))
     return (tuple(edges) if live else None), tuple(metas), versions
 
 
@@ -303,11 +298,12 @@ def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Te
 
 def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor:
     """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
-    PyTorch), its version noted in ``versions`` (four items, as in ``Node._versions``)."""
+    PyTorch), its version noted in ``versions``: each entry there is (version box, version
+    when recorded, data, output index or None for an input)."""
     tensor = _Tensor(array)
     if array.dtype.kind in "fc":
         tensor.grad_fn, tensor._output_nr = node, nr
-    versions += (tensor._version, 0, array, nr)
+    versions.append((tensor._version, 0, array, nr))
     return tensor
 
 

@@ -80,13 +80,15 @@ class Op:
     ``x.tanh()``, ``x.sum()``); ``fn`` is the primitive the rule table knows. Its ``Plan``
     for each pattern of arguments is made once and kept until the rule table changes (when
     ``_forget_plans`` drops them all), so a call does NumPy's work, one dictionary lookup
-    and the recording; anything else
-    (keywords, tensors inside lists) goes through ``call_named``, with the same result.
+    and the recording; anything else (keywords, tensors inside lists) goes through
+    ``call_named``, with the same result.
 
-    ``unary`` and ``binary`` are the most frequent calls of the runtime by far: each check
-    in them is written for the common case (float64 arrays, Python numbers) first."""
+    ``unary(x)``, ``binary(a, b)`` and ``reflected(b, a)`` (``binary(a, b)``) are the most
+    frequent calls of the runtime by far. They are plain functions made for each Op
+    (``_unary_call``, ``_binary_call``), so that a tensor method or operator can be one of
+    them itself (``Tensor.tanh = TANH.unary``): no method in between to call."""
 
-    __slots__ = ("fn", "name", "runs", "_plans")
+    __slots__ = ("fn", "name", "runs", "_plans", "unary", "binary", "reflected")
 
     def __init__(self, fn: Callable, name: str | None = None, runs: Callable | None = None
                  ) -> None:
@@ -95,49 +97,12 @@ class Op:
         # What computes the result, when something cheaper than ``fn`` computes the same.
         self.runs = runs or fn
         # Plans by the kinds of the arguments, keyed ``_UNARY``, ``4 * kind_a + kind_b`` or a
-        # tuple of kinds (keys that never equal one another).
+        # tuple of kinds (keys that never equal one another). Cleared, never replaced: the
+        # calls below hold it.
         self._plans: dict[Any, Plan] = {}
+        self.unary = _unary_call(self)
+        self.binary, self.reflected = _binary_calls(self)
         _OPS.append(self)
-
-    def unary(self, x: Tensor) -> Tensor:
-        """``fn(x)``."""
-        data = x.data
-        ans = self.runs(data)
-        if type(ans) is not np.ndarray or ans.dtype is not data.dtype:
-            ans = _as_result(ans, (data,))
-        if x.grad_fn is None and not x._requires_grad or _OFF[0] and not _THREAD.enabled:
-            return Tensor(ans)
-        plan = self._plans.get(_UNARY) or self._new_plan(_UNARY, (_REQUIRES_GRAD,))
-        if plan is None:
-            return _without_rule(self.fn, ans, several=False)
-        arrays = (data,)
-        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
-        return graph.record_saved(cls, plan, (x,), ans, (ans, arrays, _NO_KEYWORDS))
-
-    def binary(self, a: Any, b: Any) -> Tensor:
-        """``fn(a, b)``, at least one of them a tensor."""
-        kind_a = _kind(a) if type(a) is not Tensor else (
-            _REQUIRES_GRAD if a.grad_fn is not None or a._requires_grad else _CONSTANT)
-        kind_b = _kind(b) if type(b) is not float else _OTHER
-        if kind_a == _SEQUENCE or kind_b == _SEQUENCE:
-            return call_named(self.name, self.fn, (a, b), {})
-        x1 = a.data if kind_a else a
-        x2 = b.data if kind_b else b
-        ans = self.runs(x1, x2)
-        # A result of the dtype of a tensor's array is what PyTorch gives, too.
-        if type(ans) is not np.ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
-            ans = _as_result(ans, (x1, x2))
-        if kind_a != _REQUIRES_GRAD and kind_b != _REQUIRES_GRAD or (
-                _OFF[0] and not _THREAD.enabled):
-            return Tensor(ans)
-        key = 4 * kind_a + kind_b  # (an int hashes faster than the pair of kinds)
-        plan = self._plans.get(key) or self._new_plan(key, (kind_a, kind_b))
-        if plan is None:
-            return _without_rule(self.fn, ans, several=False)
-        inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
-        arrays = (x1, x2)
-        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
-        return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
 
     def positional(self, *args: Any) -> Any:
         """``fn(*args)``: any number of arguments, tensors among them. A primitive with
@@ -176,6 +141,69 @@ class Op:
         plan = self._plans[key] = _make_plan(rule, self.fn, self.name, pattern, len(kinds), {},
                                              several=False)
         return plan
+
+
+def _unary_call(op: Op) -> Callable[[Any], Tensor]:
+    """``op.unary``: ``fn(x)``, for ``x.tanh()`` and ``sg.tanh(x)`` alike (``x`` need not be
+    a tensor). Each check is written for the common case (a float64 array) first."""
+    fn, runs, plans, new_plan = op.fn, op.runs, op._plans, op._new_plan
+
+    def unary(x: Any) -> Tensor:
+        if type(x) is not Tensor and not isinstance(x, Tensor):
+            x = Tensor(x)
+        data = x.data
+        ans = runs(data)
+        if type(ans) is not np.ndarray or ans.dtype is not data.dtype:
+            ans = _as_result(ans, (data,))
+        if x.grad_fn is None and not x._requires_grad or _OFF[0] and not _THREAD.enabled:
+            return Tensor(ans)
+        plan = plans.get(_UNARY) or new_plan(_UNARY, (_REQUIRES_GRAD,))
+        if plan is None:
+            return _without_rule(fn, ans, several=False)
+        arrays = (data,)
+        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
+        return graph.record_saved(cls, plan, (x,), ans, (ans, arrays, _NO_KEYWORDS))
+
+    unary.__name__ = unary.__qualname__ = getattr(fn, "__name__", "unary")
+    return unary
+
+
+def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, Any], Tensor]]:
+    """``op.binary``: ``fn(a, b)``, at least one of them a tensor, and ``op.reflected``:
+    the same with its arguments the other way round (``Tensor.__rsub__``). Each check is
+    written for the common case (a tensor and a Python float) first."""
+    fn, name, runs, plans, new_plan = op.fn, op.name, op.runs, op._plans, op._new_plan
+
+    def binary(a: Any, b: Any) -> Tensor:
+        kind_a = _kind(a) if type(a) is not Tensor else (
+            _REQUIRES_GRAD if a.grad_fn is not None or a._requires_grad else _CONSTANT)
+        kind_b = _kind(b) if type(b) is not float else _OTHER
+        if kind_a == _SEQUENCE or kind_b == _SEQUENCE:
+            return call_named(name, fn, (a, b), {})
+        x1 = a.data if kind_a else a
+        x2 = b.data if kind_b else b
+        ans = runs(x1, x2)
+        # A result of the dtype of a tensor's array is what PyTorch gives, too.
+        if type(ans) is not np.ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
+            ans = _as_result(ans, (x1, x2))
+        if kind_a != _REQUIRES_GRAD and kind_b != _REQUIRES_GRAD or (
+                _OFF[0] and not _THREAD.enabled):
+            return Tensor(ans)
+        key = 4 * kind_a + kind_b  # (an int hashes faster than the pair of kinds)
+        plan = plans.get(key) or new_plan(key, (kind_a, kind_b))
+        if plan is None:
+            return _without_rule(fn, ans, several=False)
+        inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
+        arrays = (x1, x2)
+        cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
+        return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
+
+    def reflected(b: Any, a: Any) -> Tensor:
+        return binary(a, b)
+
+    binary.__name__ = binary.__qualname__ = getattr(fn, "__name__", "binary")
+    reflected.__name__ = reflected.__qualname__ = f"reflected_{binary.__name__}"
+    return binary, reflected
 
 
 # What an argument of an ``Op`` is: not a tensor (falsy), a tensor that does not require

@@ -3,7 +3,6 @@ each is the tensor method of the same name, so there is one implementation."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,27 +19,16 @@ def matmul(input: Any, other: Any) -> Tensor:
     return _as_tensor(input).matmul(other)
 
 
-def _elementwise(op: dispatch.Op, name: str) -> Callable[[Any], Tensor]:
-    """``sg.<name>``: the tensor method's ``Op`` called directly (``sg.tanh(x)`` is as
-    frequent as ``x.tanh()``, and a layer of calls less is a tenth of its overhead)."""
-
-    def function(input: Any) -> Tensor:
-        return op.unary(input if type(input) is Tensor else _as_tensor(input))
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"``torch.{name}``: the same as ``input.{name}()``."
-    return function
-
-
-exp = _elementwise(tensor.EXP, "exp")
-log = _elementwise(tensor.LOG, "log")
-sqrt = _elementwise(tensor.SQRT, "sqrt")
-tanh = _elementwise(tensor.TANH, "tanh")
-sin = _elementwise(tensor.SIN, "sin")
-cos = _elementwise(tensor.COS, "cos")
-abs = _elementwise(tensor.ABS, "abs")  # noqa: A001  (torch.abs)
-sigmoid = _elementwise(tensor.SIGMOID, "sigmoid")
-relu = _elementwise(tensor.RELU, "relu")
+# The tensor methods themselves: each takes any array-like as ``input``.
+exp = tensor.EXP.unary
+log = tensor.LOG.unary
+sqrt = tensor.SQRT.unary
+tanh = tensor.TANH.unary
+sin = tensor.SIN.unary
+cos = tensor.COS.unary
+abs = tensor.ABS.unary  # noqa: A001  (torch.abs)
+sigmoid = tensor.SIGMOID.unary
+relu = tensor.RELU.unary
 
 
 def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001  (torch.pow)

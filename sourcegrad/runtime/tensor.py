@@ -304,51 +304,14 @@ class Tensor:
     __hash__ = object.__hash__
 
     # ---------------------------------------------------------------- operators
-
-    def __add__(self, other: Any) -> Tensor:
-        return ADD.binary(self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        return ADD.binary(other, self)
-
-    def __sub__(self, other: Any) -> Tensor:
-        return SUB.binary(self, other)
-
-    def __rsub__(self, other: Any) -> Tensor:
-        return RSUB.binary(other, self)
-
-    def __mul__(self, other: Any) -> Tensor:
-        return MUL.binary(self, other)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        return MUL.binary(other, self)
-
-    def __truediv__(self, other: Any) -> Tensor:
-        return DIV.binary(self, other)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        return DIV.binary(other, self)
+    # (``+ - * / @``, their reflected forms, ``-t`` and ``abs(t)`` are assigned below the
+    # class: each is its primitive's ``Op`` call itself.)
 
     def __pow__(self, other: Any) -> Tensor:
         return self.pow(other)
 
-    def __rpow__(self, other: Any) -> Tensor:
-        return RPOW.binary(other, self)
-
-    def __matmul__(self, other: Any) -> Tensor:
-        return MATMUL.binary(self, other)
-
-    def __rmatmul__(self, other: Any) -> Tensor:
-        return MATMUL.binary(other, self)
-
-    def __neg__(self) -> Tensor:
-        return NEG.unary(self)
-
     def __pos__(self) -> Tensor:
         return self
-
-    def __abs__(self) -> Tensor:
-        return self.abs()
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return dispatch.call_untracked(np.equal, self, other)
@@ -445,40 +408,12 @@ class Tensor:
         return self
 
     # ---------------------------------------------------------------- methods
-
-    def exp(self) -> Tensor:
-        return EXP.unary(self)
-
-    def log(self) -> Tensor:
-        return LOG.unary(self)
-
-    def sqrt(self) -> Tensor:
-        return SQRT.unary(self)
-
-    def tanh(self) -> Tensor:
-        return TANH.unary(self)
-
-    def sin(self) -> Tensor:
-        return SIN.unary(self)
-
-    def cos(self) -> Tensor:
-        return COS.unary(self)
-
-    def abs(self) -> Tensor:
-        return ABS.unary(self)
-
-    def sigmoid(self) -> Tensor:
-        return SIGMOID.unary(self)
-
-    def relu(self) -> Tensor:
-        return RELU.unary(self)
+    # (``exp``, ``log``, ``sqrt``, ``tanh``, ``sin``, ``cos``, ``abs``, ``sigmoid``, ``relu``
+    # and ``matmul`` are assigned below the class, as the operators are.)
 
     def pow(self, exponent: Any) -> Tensor:
         """PyTorch names the node by the exponent: a number (0) or a tensor (1)."""
         return (POW_TENSOR if isinstance(exponent, Tensor) else POW).binary(self, exponent)
-
-    def matmul(self, other: Any) -> Tensor:
-        return MATMUL.binary(self, other)
 
     def sum(self, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
         if dtype is None and not keepdim:
@@ -596,3 +531,19 @@ SUM = _Op(np.sum, runs=np.add.reduce)
 EXP, LOG, SQRT, TANH = _Op(np.exp), _Op(np.log), _Op(np.sqrt), _Op(np.tanh)
 SIN, COS, ABS = _Op(np.sin), _Op(np.cos), _Op(np.abs)
 SIGMOID, RELU = _Op(nn_ops.sigmoid), _Op(nn_ops.relu)
+
+# The operators and methods that are one primitive each: the Op's call itself, so that
+# ``x * 2.0`` or ``x.tanh()`` runs no Python method in between (the most frequent calls
+# of the runtime; ``sg.tanh`` and the other functions of ``functions.py`` are the same).
+Tensor.__add__, Tensor.__radd__ = ADD.binary, ADD.reflected
+Tensor.__sub__, Tensor.__rsub__ = SUB.binary, RSUB.reflected
+Tensor.__mul__, Tensor.__rmul__ = MUL.binary, MUL.reflected
+Tensor.__truediv__, Tensor.__rtruediv__ = DIV.binary, DIV.reflected
+Tensor.__rpow__ = RPOW.reflected
+Tensor.__matmul__, Tensor.__rmatmul__ = MATMUL.binary, MATMUL.reflected
+Tensor.matmul = MATMUL.binary
+Tensor.__neg__ = NEG.unary
+Tensor.__abs__ = Tensor.abs = ABS.unary
+Tensor.exp, Tensor.log, Tensor.sqrt, Tensor.tanh = EXP.unary, LOG.unary, SQRT.unary, TANH.unary
+Tensor.sin, Tensor.cos = SIN.unary, COS.unary
+Tensor.sigmoid, Tensor.relu = SIGMOID.unary, RELU.unary

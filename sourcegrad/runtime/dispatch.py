@@ -85,7 +85,7 @@ class Op:
 
     ``unary(x)``, ``binary(a, b)`` and ``reflected(b, a)`` (``binary(a, b)``) are the most
     frequent calls of the runtime by far. They are plain functions made for each Op
-    (``_unary_call``, ``_binary_call``), so that a tensor method or operator can be one of
+    (``_unary_call``, ``_binary_calls``), so that a tensor method or operator can be one of
     them itself (``Tensor.tanh = TANH.unary``): no method in between to call."""
 
     __slots__ = ("fn", "name", "runs", "_plans", "unary", "binary", "reflected")

@@ -147,13 +147,15 @@ def _unary_call(op: Op) -> Callable[[Any], Tensor]:
     """``op.unary``: ``fn(x)``, for ``x.tanh()`` and ``sg.tanh(x)`` alike (``x`` need not be
     a tensor). Each check is written for the common case (a float64 array) first."""
     fn, runs, plans, new_plan = op.fn, op.runs, op._plans, op._new_plan
+    record_saved, ndarray = graph.record_saved, np.ndarray
 
     def unary(x: Any) -> Tensor:
         if type(x) is not Tensor and not isinstance(x, Tensor):
             x = Tensor(x)
         data = x.data
         ans = runs(data)
-        if type(ans) is not np.ndarray or ans.dtype is not data.dtype:
+        # (PyTorch's dtype differs from NumPy's for a float64 result of other arrays only.)
+        if type(ans) is not ndarray or data.dtype is not _FLOAT64 and ans.dtype is _FLOAT64:
             ans = _as_result(ans, (data,))
         if x.grad_fn is None and not x._requires_grad or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
@@ -162,7 +164,7 @@ def _unary_call(op: Op) -> Callable[[Any], Tensor]:
             return _without_rule(fn, ans, several=False)
         arrays = (data,)
         cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
-        return graph.record_saved(cls, plan, (x,), ans, (ans, arrays, _NO_KEYWORDS))
+        return record_saved(cls, plan, (x,), ans, (ans, arrays, _NO_KEYWORDS))
 
     unary.__name__ = unary.__qualname__ = getattr(fn, "__name__", "unary")
     return unary
@@ -173,6 +175,7 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
     the same with its arguments the other way round (``Tensor.__rsub__``). Each check is
     written for the common case (a tensor and a Python float) first."""
     fn, name, runs, plans, new_plan = op.fn, op.name, op.runs, op._plans, op._new_plan
+    record_saved, ndarray = graph.record_saved, np.ndarray
 
     def binary(a: Any, b: Any) -> Tensor:
         kind_a = _kind(a) if type(a) is not Tensor else (
@@ -184,7 +187,7 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
         x2 = b.data if kind_b else b
         ans = runs(x1, x2)
         # A result of the dtype of a tensor's array is what PyTorch gives, too.
-        if type(ans) is not np.ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
+        if type(ans) is not ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
             ans = _as_result(ans, (x1, x2))
         if kind_a != _REQUIRES_GRAD and kind_b != _REQUIRES_GRAD or (
                 _OFF[0] and not _THREAD.enabled):
@@ -196,7 +199,7 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
         inputs = (a, b) if kind_a and kind_b else (a,) if kind_a else (b,)
         arrays = (x1, x2)
         cls = plan.node_class or plan.class_for(arrays, _NO_KEYWORDS)
-        return graph.record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
+        return record_saved(cls, plan, inputs, ans, (ans, arrays, _NO_KEYWORDS))
 
     def reflected(b: Any, a: Any) -> Tensor:
         return binary(a, b)

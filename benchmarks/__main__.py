@@ -28,8 +28,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def pin_threads(threads: int, argv: list[str]) -> None:
-    """Run this command again with every library's thread pool sized ``threads``.
+def pin_threads(threads: int, argv: list[str], module: str = "benchmarks") -> None:
+    """Run ``python -m module`` again with every library's thread pool sized ``threads``.
 
     Thread pools are sized when a library loads, and NumPy is loaded by now, hence the new
     process. Pinned, the pools of NumPy, PyTorch and XLA cannot fight over the cores (each
@@ -44,7 +44,7 @@ def pin_threads(threads: int, argv: list[str]) -> None:
     if all(os.environ.get(name) == value for name, value in wanted.items()):
         return
     os.environ.update(wanted)
-    os.execv(sys.executable, [sys.executable, "-m", "benchmarks", *argv])
+    os.execv(sys.executable, [sys.executable, "-m", module, *argv])
 
 
 def progress(message: str) -> None:

@@ -2,10 +2,14 @@
 
 Each contender runs the chain's forward with recording on (divided by 100: the per-op cost)
 and its forward + backward; the gradient is checked against the hand-written one first.
+``python -m benchmarks.runtime_overhead [--quick]`` prints this table alone (one thread per
+library, as ``python -m benchmarks`` runs it).
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -22,7 +26,7 @@ from benchmarks.peers import (
     with_array_module,
 )
 from benchmarks.report import Notes, format_seconds, markdown_table
-from benchmarks.timing import Budget, interleaved_median_seconds
+from benchmarks.timing import FULL, QUICK, Budget, interleaved_median_seconds
 
 OPS = 4 * functions.CHAIN_ROUNDS
 
@@ -163,3 +167,21 @@ def markdown(results: list[Overhead], notes: Notes) -> str:
                          format_seconds(result.forward_backward_seconds)])
     title = f"## Eager runtime overhead: {OPS} elementwise ops on a 10-element float64 array"
     return title + "\n\n" + markdown_table(header, body)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from benchmarks.__main__ import pin_threads  # (it imports this module: not at the top)
+
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.runtime_overhead")
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter repeats")
+    options = parser.parse_args(argv)
+    pin_threads(1, argv, module="benchmarks.runtime_overhead")
+    notes = Notes()
+    print(markdown(measure_all(QUICK if options.quick else FULL), notes))
+    if notes.markdown():
+        print("\n" + notes.markdown())
+
+
+if __name__ == "__main__":
+    main()

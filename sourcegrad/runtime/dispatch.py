@@ -180,7 +180,7 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
     def binary(a: Any, b: Any) -> Tensor:
         kind_a = _kind(a) if type(a) is not Tensor else (
             _REQUIRES_GRAD if a.grad_fn is not None or a._requires_grad else _CONSTANT)
-        kind_b = _kind(b) if type(b) is not float else _OTHER
+        kind_b = _OTHER if type(b) is float or b is None else _kind(b)
         if kind_a == _SEQUENCE or kind_b == _SEQUENCE:
             return call_named(name, fn, (a, b), {})
         x1 = a.data if kind_a else a
@@ -233,9 +233,15 @@ def _kind(value: Any) -> int:
         return _REQUIRES_GRAD if value.grad_fn is not None or value._requires_grad else _CONSTANT
     if cls is float or cls is int or value is None:  # the usual constants, answered first
         return _OTHER
-    if isinstance(value, (list, tuple, Tensor)):
+    if isinstance(value, (list, tuple)):  # shapes, axes and indices are constants too
+        return _OTHER if all(type(v) in _PLAIN_TYPES for v in value) else _SEQUENCE
+    if isinstance(value, Tensor):
         return _SEQUENCE
     return _OTHER
+
+
+# What a list or tuple of constants holds (no tensor, no sequence that might hold one).
+_PLAIN_TYPES = frozenset({int, float, bool, slice, type(None), type(Ellipsis), np.ndarray})
 
 
 def _as_result(result: Any, arrays: tuple) -> np.ndarray:

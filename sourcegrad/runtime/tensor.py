@@ -332,7 +332,7 @@ class Tensor:
         return dispatch.call_untracked(np.greater_equal, self, other)
 
     def __getitem__(self, index: Any) -> Tensor:
-        return dispatch.call_named(_index_node_name(index), operator.getitem, (self, index), {})
+        return INDEXING[_index_node_name(index)].binary(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if self._check_in_place(value):
@@ -458,29 +458,29 @@ class Tensor:
     clip = clamp
 
     def reshape(self, *shape: Any) -> Tensor:
-        return dispatch.call_named("ViewBackward0", np.reshape, (self, _shape_args(shape)), {})
+        return VIEW.binary(self, _shape_args(shape))
 
     def view(self, *shape: Any) -> Tensor:
-        return dispatch.call_named("ViewBackward0", np.reshape, (self, _shape_args(shape)), {})
+        return VIEW.binary(self, _shape_args(shape))
 
     def flatten(self) -> Tensor:
         return self.reshape(-1)
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
-        return dispatch.call_named("TransposeBackward0", np.swapaxes, (self, dim0, dim1), {})
+        return TRANSPOSE.positional(self, dim0, dim1)
 
     def t(self) -> Tensor:
         return self.transpose(0, 1) if self.data.ndim == 2 else self
 
     @property
     def T(self) -> Tensor:  # noqa: N802  (PyTorch's name)
-        return dispatch.call_named("PermuteBackward0", np.transpose, (self,), {})
+        return PERMUTE.unary(self)
 
     def unsqueeze(self, dim: int) -> Tensor:
-        return dispatch.call_named("UnsqueezeBackward0", np.expand_dims, (self, dim), {})
+        return UNSQUEEZE.binary(self, dim)
 
     def squeeze(self, dim: int | None = None) -> Tensor:
-        return dispatch.call_named("SqueezeBackward0", np.squeeze, (self, dim), {})
+        return SQUEEZE.binary(self, dim)
 
     def float(self) -> Tensor:
         return self.to(np.float32)
@@ -504,6 +504,10 @@ class Tensor:
 
 def _index_node_name(index: Any) -> str:
     """PyTorch names indexing by what the index holds."""
+    if type(index) is int:  # the most frequent indices, answered first
+        return "SelectBackward0"
+    if type(index) is slice:
+        return "SliceBackward0"
     parts = index if isinstance(index, tuple) else (index,)
     if any(isinstance(p, (list, np.ndarray, Tensor)) for p in parts):
         return "IndexBackward0"
@@ -524,10 +528,21 @@ ADD, SUB, MUL, DIV = _Op(np.add), _Op(np.subtract), _Op(np.multiply), _Op(np.div
 RSUB = _Op(np.subtract, "RsubBackward1")
 POW, POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
 RPOW = _Op(np.power, "PowBackward2")
-MATMUL, NEG, MEAN = _Op(np.matmul), _Op(np.negative), _Op(np.mean)
+MATMUL, NEG = _Op(np.matmul), _Op(np.negative)
 # np.sum(a, axis, dtype, out, keepdims) on an ndarray is np.add.reduce with the same arguments,
 # behind a Python wrapper that costs more than the sum of ten numbers.
 SUM = _Op(np.sum, runs=np.add.reduce)
+# np.mean, np.reshape, np.swapaxes, np.transpose and np.squeeze call the ndarray method of
+# the same name, with the same arguments, through a Python wrapper.
+MEAN = _Op(np.mean, runs=np.ndarray.mean)
+VIEW = _Op(np.reshape, "ViewBackward0", runs=np.ndarray.reshape)
+TRANSPOSE = _Op(np.swapaxes, "TransposeBackward0", runs=np.ndarray.swapaxes)
+PERMUTE = _Op(np.transpose, "PermuteBackward0", runs=np.ndarray.transpose)
+SQUEEZE = _Op(np.squeeze, "SqueezeBackward0", runs=np.ndarray.squeeze)
+UNSQUEEZE = _Op(np.expand_dims, "UnsqueezeBackward0")
+# Indexing, by the node name PyTorch gives it (``_index_node_name``).
+INDEXING = {name: _Op(operator.getitem, name)
+            for name in ("SelectBackward0", "SliceBackward0", "IndexBackward0")}
 EXP, LOG, SQRT, TANH = _Op(np.exp), _Op(np.log), _Op(np.sqrt), _Op(np.tanh)
 SIN, COS, ABS = _Op(np.sin), _Op(np.cos), _Op(np.abs)
 SIGMOID, RELU = _Op(nn_ops.sigmoid), _Op(nn_ops.relu)

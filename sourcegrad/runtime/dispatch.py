@@ -234,7 +234,7 @@ def _kind(value: Any) -> int:
     if cls is float or cls is int or value is None:  # the usual constants, answered first
         return _OTHER
     if isinstance(value, (list, tuple)):  # shapes, axes and indices are constants too
-        return _OTHER if all(type(v) in _PLAIN_TYPES for v in value) else _SEQUENCE
+        return _OTHER if _PLAIN_TYPES.issuperset(map(type, value)) else _SEQUENCE
     if isinstance(value, Tensor):
         return _SEQUENCE
     return _OTHER

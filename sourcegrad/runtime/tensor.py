@@ -416,14 +416,16 @@ class Tensor:
         return (POW_TENSOR if isinstance(exponent, Tensor) else POW).binary(self, exponent)
 
     def sum(self, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+        op = SUM if dim is None else SUM_DIM
         if dtype is None and not keepdim:
-            return SUM.binary(self, _dim_args(dim))  # np.sum(a, axis)
-        return SUM.positional(self, _dim_args(dim), dtype, None, keepdim)  # all positional
+            return op.binary(self, _dim_args(dim))  # np.sum(a, axis)
+        return op.positional(self, _dim_args(dim), dtype, None, keepdim)  # all positional
 
     def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        op = MEAN if dim is None else MEAN_DIM
         if not keepdim:
-            return MEAN.binary(self, _dim_args(dim))  # np.mean(a, axis)
-        return MEAN.positional(self, _dim_args(dim), None, None, keepdim)
+            return op.binary(self, _dim_args(dim))  # np.mean(a, axis)
+        return op.positional(self, _dim_args(dim), None, None, keepdim)
 
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:
         return self._extreme(np.max, np.argmax, np.maximum, "Max", dim, keepdim)
@@ -502,6 +504,16 @@ class Tensor:
         return graph.record("ToCopyBackward0", [self], data, lambda grads: grads)
 
 
+def _unsqueezed(a: np.ndarray, axis: Any) -> np.ndarray:
+    """``np.expand_dims(a, axis)``: for one int ``axis`` (``unsqueeze``'s), the reshape it
+    does, without the Python of its general case (a tuple of axes) around it."""
+    if type(axis) is not int or not -a.ndim - 1 <= axis <= a.ndim:
+        return np.expand_dims(a, axis)  # (and its error for an axis out of range)
+    if axis < 0:
+        axis += a.ndim + 1
+    return a.reshape(a.shape[:axis] + (1,) + a.shape[axis:])
+
+
 def _index_node_name(index: Any) -> str:
     """PyTorch names indexing by what the index holds."""
     if type(index) is int:  # the most frequent indices, answered first
@@ -530,16 +542,19 @@ POW, POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
 RPOW = _Op(np.power, "PowBackward2")
 MATMUL, NEG = _Op(np.matmul), _Op(np.negative)
 # np.sum(a, axis, dtype, out, keepdims) on an ndarray is np.add.reduce with the same arguments,
-# behind a Python wrapper that costs more than the sum of ten numbers.
-SUM = _Op(np.sum, runs=np.add.reduce)
+# behind a Python wrapper that costs more than the sum of ten numbers. PyTorch names a
+# reduction by whether it has a ``dim`` (``SumBackward0``/``1``): one Op for each.
+SUM = _Op(np.sum, "SumBackward0", runs=np.add.reduce)
+SUM_DIM = _Op(np.sum, "SumBackward1", runs=np.add.reduce)
 # np.mean, np.reshape, np.swapaxes, np.transpose and np.squeeze call the ndarray method of
 # the same name, with the same arguments, through a Python wrapper.
-MEAN = _Op(np.mean, runs=np.ndarray.mean)
+MEAN = _Op(np.mean, "MeanBackward0", runs=np.ndarray.mean)
+MEAN_DIM = _Op(np.mean, "MeanBackward1", runs=np.ndarray.mean)
 VIEW = _Op(np.reshape, "ViewBackward0", runs=np.ndarray.reshape)
 TRANSPOSE = _Op(np.swapaxes, "TransposeBackward0", runs=np.ndarray.swapaxes)
 PERMUTE = _Op(np.transpose, "PermuteBackward0", runs=np.ndarray.transpose)
 SQUEEZE = _Op(np.squeeze, "SqueezeBackward0", runs=np.ndarray.squeeze)
-UNSQUEEZE = _Op(np.expand_dims, "UnsqueezeBackward0")
+UNSQUEEZE = _Op(np.expand_dims, "UnsqueezeBackward0", runs=_unsqueezed)
 # Indexing, by the node name PyTorch gives it (``_index_node_name``).
 INDEXING = {name: _Op(operator.getitem, name)
             for name in ("SelectBackward0", "SliceBackward0", "IndexBackward0")}

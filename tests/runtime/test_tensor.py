@@ -215,3 +215,18 @@ def test_assigning_a_tensor_that_requires_grad_is_refused_rather_than_dropped():
     target = sg.zeros(2)
     with pytest.raises(RuntimeError, match="does not record assignment"):
         target[0] = sg.tensor(1.0, requires_grad=True)
+
+
+def test_tuples_of_constants_and_tuples_holding_a_tensor_both_record_their_gradient():
+    """A shape or an index of constants takes an operator's fast path; an index holding a
+    tensor takes the general one. Either way the gradient reaches the right elements."""
+    m = sg.tensor(np.arange(12.0).reshape(3, 4), requires_grad=True)
+    picked = m[sg.tensor(np.array([0, 2, 0])), 1:3]  # rows 0, 2 and 0 again
+    sliced = m[1, 1:3]
+    viewed = m.reshape((4, 3))
+    assert type(picked.grad_fn).__name__ == "IndexBackward0"
+    assert type(viewed.grad_fn).__name__ == "ViewBackward0"
+    (picked.sum() + 10 * sliced.sum() + 100 * viewed[3, 2]).backward()
+    np.testing.assert_array_equal(m.grad.numpy(), [[0, 2, 2, 0],
+                                                   [0, 10, 10, 0],
+                                                   [0, 1, 1, 100]])

@@ -136,6 +136,8 @@ def as_gradient(g, x):
         g.shape == x.shape and g.flags.writeable and g.base is None
     ):
         return g  # the common case: a fresh float array of the right shape
+    if type(x) is float and type(g) in (float, np.float64):
+        return float(g)  # the other common case: a float parameter (a bias, a step size)
     if g is None:
         return zeros_like_grad(x)
     if isinstance(x, (list, tuple)):

@@ -30,6 +30,8 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from .codegen.walk import walk
+
 FACTORY = "_sourcegrad_factory"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
@@ -97,7 +99,7 @@ def _guard(tree: ast.Module, name: str) -> None:
     assert isinstance(guard, ast.Try)
     guard.body = fdef.body
     first, last = fdef.body[0].lineno, fdef.body[-1].end_lineno or fdef.body[-1].lineno
-    for node in ast.walk(guard.handlers[0]):
+    for node in walk(guard.handlers[0]):
         if hasattr(node, "lineno"):
             node.lineno = node.end_lineno = last
             node.col_offset = node.end_col_offset = 0

@@ -30,6 +30,7 @@ import numpy as np
 from . import cache, debug, emit
 from .codegen import printer
 from .codegen.names import Namer
+from .codegen.walk import walk
 from .compile import compile_function
 from .errors import UnsupportedSyntaxError
 from .frontend import checks
@@ -296,12 +297,12 @@ def _residuals(analysis: ReverseAnalysis) -> list[str]:
     result = analysis.result
     forward_names = set(analysis.params)
     for stmt in result.forward:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 forward_names.add(node.id)
     used: list[str] = []
     for stmt in result.adjoint:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Name) and node.id in forward_names and node.id not in used:
                 used.append(node.id)
     for w in analysis.wrt:
@@ -313,7 +314,7 @@ def _residuals(analysis: ReverseAnalysis) -> list[str]:
 # -- small helpers --------------------------------------------------------------------------
 def _reserved_names(parsed: Parsed) -> set[str]:
     names = set(HELPERS) | {"math", "_"}
-    for node in ast.walk(parsed.tree):
+    for node in walk(parsed.tree):
         if isinstance(node, ast.Name):
             names.add(node.id)
         elif isinstance(node, ast.arg):
@@ -347,7 +348,7 @@ def _assigned_once_at_top(fdef: ast.FunctionDef, var: str) -> bool:
         return False
     top = [s for s in fdef.body if isinstance(s, ast.Assign)
            and var in activity_pass.target_names(s.targets[0])]
-    everywhere = [n for n in ast.walk(fdef) if isinstance(n, ast.Name) and n.id == var
+    everywhere = [n for n in walk(fdef) if isinstance(n, ast.Name) and n.id == var
                   and isinstance(n.ctx, ast.Store)]
     return len(top) == 1 == len(everywhere)
 
@@ -355,7 +356,7 @@ def _assigned_once_at_top(fdef: ast.FunctionDef, var: str) -> bool:
 def _returned_names(fdef: ast.FunctionDef) -> set[str]:
     last = fdef.body[-1] if fdef.body else None
     if isinstance(last, ast.Return) and last.value is not None:
-        return {n.id for n in ast.walk(last.value) if isinstance(n, ast.Name)}
+        return {n.id for n in walk(last.value) if isinstance(n, ast.Name)}
     return set()
 
 
@@ -366,7 +367,7 @@ def _is_namespace(parsed: Parsed, expr: ast.expr, resolver: Resolver) -> bool:
 def _statement_texts(parsed: Parsed) -> dict[int, str]:
     """The user's text of each statement, by line, for provenance comments."""
     texts: dict[int, str] = {}
-    for node in ast.walk(parsed.tree):
+    for node in walk(parsed.tree):
         if not isinstance(node, ast.stmt) or node is parsed.tree:
             continue
         if isinstance(node, (ast.If, ast.For, ast.While)):

@@ -35,6 +35,7 @@ import numpy as np
 
 from . import pipeline
 from .codegen.known import fold_known
+from .codegen.walk import walk
 from .rules import registry
 from .rules import support as _support
 
@@ -163,7 +164,7 @@ def _inlinable(expr: ast.expr | None, rule_fn: FunctionType, names: list[str]) -
     parameters and the names every generated function has (``np`` being NumPy)."""
     if expr is None:
         return False
-    used = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    used = {n.id for n in walk(expr) if isinstance(n, ast.Name)}
     free = used - set(names) - {"g", "ans", "t"}
     if not free <= _INLINABLE_FREE_NAMES:
         return False

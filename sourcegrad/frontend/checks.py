@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codegen.walk import walk
 from .source import Parsed
 
 # node type -> (name of the construct, what to do instead)
@@ -66,7 +67,7 @@ def reject_unsupported(parsed: Parsed) -> None:
     fdef = parsed.tree
     _check_signature(parsed, fdef)
     for stmt in fdef.body:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             _check_node(parsed, node)
 
 
@@ -103,7 +104,7 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
             "`np.stack(xs)` rather than `f(*xs)`).",
         )
     if isinstance(node, ast.Assign) and any(
-        isinstance(t, ast.Starred) for tgt in node.targets for t in ast.walk(tgt)
+        isinstance(t, ast.Starred) for tgt in node.targets for t in walk(tgt)
     ):
         raise parsed.unsupported(
             node, "starred assignment `a, *rest = ...`",
@@ -112,7 +113,7 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
-            for sub in ast.walk(target):
+            for sub in walk(target):
                 if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store):
                     raise parsed.unsupported(
                         sub, "assigning to an attribute",

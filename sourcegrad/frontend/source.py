@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import CodeType, FunctionType
 from typing import Any
 
+from ..codegen.walk import walk
 from ..errors import NoDerivativeError, UnsupportedSyntaxError
 
 
@@ -198,7 +199,7 @@ def _parse_block(block: list[str], start: int) -> ast.Module:
     module = ast.parse("\n" * start + textwrap.dedent("".join(block)))
     indent = len(block[0]) - len(block[0].lstrip())
     if indent:
-        for node in ast.walk(module):
+        for node in walk(module):
             if hasattr(node, "col_offset"):
                 node.col_offset += indent
                 if getattr(node, "end_col_offset", None) is not None:

@@ -22,6 +22,7 @@ import copy
 
 from ..codegen.clone import clone
 from ..codegen.names import Namer
+from ..codegen.walk import walk
 from ..frontend.source import Parsed
 
 
@@ -99,13 +100,13 @@ class _Desugar:
         ``inner_<name>`` so that they cannot clash with the caller's."""
         fdef = self.nested[call_node.func.id]
         params = [a.arg for a in fdef.args.args]
-        local = set(params) | {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)
+        local = set(params) | {n.id for n in walk(fdef) if isinstance(n, ast.Name)
                                and isinstance(n.ctx, ast.Store)}
         renames = {v: self.namer.fresh(f"{fdef.name}_{v}") for v in sorted(local)}
         bound = self._bind_nested(fdef, call_node, params)
         stmts: list[ast.stmt] = [assign(renames[p], bound[p], like) for p in params]
         body = copy.deepcopy(_drop_docstring(fdef.body))
-        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        for node in walk(ast.Module(body=body, type_ignores=[])):
             if isinstance(node, ast.Name) and node.id in renames:
                 node.id = renames[node.id]
         returns = _Returns(self.namer)
@@ -521,7 +522,7 @@ def _is_reversed_range(expr: ast.expr) -> bool:
 
 def _as_load(target: ast.expr) -> ast.expr:
     node = copy.deepcopy(target)
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if hasattr(sub, "ctx"):
             sub.ctx = ast.Load()
     return node

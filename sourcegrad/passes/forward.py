@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..codegen import names as naming
 from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
+from ..codegen.walk import walk
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
 from ..rules import support
@@ -503,7 +504,7 @@ class ForwardMode:
             popped.func.value = name(self.tangent(owner))
             return [*self._own(owner, stmt), located(ast.Expr(value=popped), stmt)]
         op = self.resolver.classify(value)
-        touched = [n.id for n in ast.walk(value) if isinstance(n, ast.Name)
+        touched = [n.id for n in walk(value) if isinstance(n, ast.Name)
                    and n.id in self.state.defined]
         if op.kind != NONDIFF and touched:
             raise self.parsed.unsupported(

@@ -14,6 +14,7 @@ import ast
 from collections.abc import Callable
 
 from ..codegen.names import Namer
+from ..codegen.walk import walk
 from .activity import diff_reads, is_append, stored_base, target_names
 from .desugar import assign
 
@@ -144,7 +145,7 @@ class Normalizer:
             return True
         if self._has_active(expr):
             return False
-        for node in ast.walk(expr):
+        for node in walk(expr):
             if isinstance(node, (ast.Call, ast.ListComp, ast.Lambda, ast.IfExp)):
                 return False
             if isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name):
@@ -156,4 +157,4 @@ class Normalizer:
 
 
 def _reads_name(expr: ast.expr, var: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(expr))
+    return any(isinstance(n, ast.Name) and n.id == var for n in walk(expr))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+from ..codegen.walk import walk
+
 
 def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
            ) -> list[ast.stmt]:
@@ -18,7 +20,7 @@ def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
     the user's code and frees the value at once."""
     loads: dict[str, int] = {}
     for stmt in forward:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 loads[node.id] = loads.get(node.id, 0) + 1
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
@@ -81,7 +83,7 @@ def _substitute_once(stmt: ast.stmt, var: str, value: ast.expr) -> bool:
     else:
         return False
     for root in roots:
-        for node in ast.walk(root):
+        for node in walk(root):
             for field, child in ast.iter_fields(node):
                 if isinstance(child, ast.Name) and child.id == var and isinstance(
                         child.ctx, ast.Load):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
+from ..codegen.walk import walk
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
@@ -249,7 +250,7 @@ class ReverseMode:
             return
         found = self.reads.setdefault(id(stmt), set())
         for expr in exprs:
-            for node in ast.walk(expr):
+            for node in walk(expr):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                     found.add(node.id)
 
@@ -344,8 +345,8 @@ class ReverseMode:
         or its bounds change inside it."""
         if any(isinstance(n, ast.Break) for n in _walk_loop_body(stmt)):
             return True
-        bounds = {n.id for n in ast.walk(stmt.iter) if isinstance(n, ast.Name)}
-        assigned = {v for s in stmt.body for n in ast.walk(s) for v in assigned_names(n)}
+        bounds = {n.id for n in walk(stmt.iter) if isinstance(n, ast.Name)}
+        assigned = {v for s in stmt.body for n in walk(s) for v in assigned_names(n)}
         return bool(bounds & assigned)
 
     # -- saving and restoring overwritten values --------------------------------------------

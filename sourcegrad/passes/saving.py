@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from ..codegen.walk import walk
 from .activity import is_append, stored_base, target_names
 
 BRANCH = -1  # path marker: the next index chooses the body (0) or the else (1) of an `if`
@@ -202,5 +203,5 @@ def forward_reads(stmt: ast.stmt) -> set[str]:
         roots = [stmt.iter]
     else:
         roots = [stmt]
-    return {n.id for root in roots for n in ast.walk(root)
+    return {n.id for root in roots for n in walk(root)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}

@@ -20,6 +20,7 @@ import types
 
 import numpy as np
 
+from ..codegen.walk import walk
 from ..frontend.resolve import COPY, RULE, Resolver
 from .activity import target_names
 
@@ -47,7 +48,7 @@ def variable_assignments(body: list[ast.stmt], element_writes: bool = True
     (tuple unpacking; with ``element_writes``, ``x[i] = v`` too). A loop's target is an
     integer: every loop is over a ``range`` once desugared."""
     out: list[tuple[str, ast.expr | None]] = []
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+    for node in walk(ast.Module(body=body, type_ignores=[])):
         if isinstance(node, ast.Assign):
             target = node.targets[0]
             if isinstance(target, ast.Name):

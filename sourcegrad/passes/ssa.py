@@ -13,6 +13,7 @@ import ast
 from collections import Counter
 
 from ..codegen.names import Namer
+from ..codegen.walk import walk
 from .activity import target_names
 
 
@@ -24,7 +25,7 @@ def run(body: list[ast.stmt], params: set[str], namer: Namer) -> list[ast.stmt]:
         _rename_reads(stmt, current)
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
-                for node in ast.walk(target):
+                for node in walk(target):
                     if isinstance(node, ast.Name) and node.id in renamable:
                         original = node.id
                         if assigned[original]:
@@ -47,7 +48,7 @@ def _renamable(body: list[ast.stmt], params: set[str]) -> set[str]:
                 for name in target_names(target):
                     top_level[name] += 1
         else:
-            for node in ast.walk(stmt):
+            for node in walk(stmt):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     nested.add(node.id)
                 if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
@@ -66,7 +67,7 @@ def _base(node: ast.expr) -> str:
 def _rename_reads(stmt: ast.stmt, current: dict[str, str]) -> None:
     value_nodes = [stmt.value] if isinstance(stmt, ast.Assign) else [stmt]
     for root in value_nodes:
-        for node in ast.walk(root):
+        for node in walk(root):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and (
                 node.id in current
             ):

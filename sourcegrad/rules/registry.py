@@ -64,6 +64,7 @@ from types import FunctionType
 from typing import Any
 
 from ..codegen.clone import clone
+from ..codegen.walk import walk
 from . import support
 
 _RULE_KINDS = ("vjp", "jvp")
@@ -212,7 +213,7 @@ def _defs_in(filename: str) -> dict[int, ast.FunctionDef]:
         tree = ast.parse(text)
     except SyntaxError:
         return {}
-    return {n.lineno: n for n in ast.walk(tree)
+    return {n.lineno: n for n in walk(tree)
             if isinstance(n, ast.FunctionDef) and not n.decorator_list}
 
 
@@ -224,9 +225,9 @@ def _is_docstring(stmt: ast.stmt) -> bool:
 
 def _check_free_names(fn: FunctionType, expr: ast.expr, params: tuple[str, ...]) -> None:
     """Refuse a rule whose expression would not run once inlined into generated code."""
-    bound = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and not isinstance(
+    bound = {n.id for n in walk(expr) if isinstance(n, ast.Name) and not isinstance(
         n.ctx, ast.Load)}
-    used = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(
+    used = {n.id for n in walk(expr) if isinstance(n, ast.Name) and isinstance(
         n.ctx, ast.Load)}
     unknown = sorted(used - bound - set(params) - _ALLOWED_FREE_NAMES)
     if unknown:

@@ -335,20 +335,21 @@ _FINGERPRINT: list[str] = []
 
 
 def _implementation_fingerprint() -> str:
-    """Names, sizes and modification times of the transformer's own files."""
+    """Names, sizes and modification times of the transformer's own files (plain ``os``
+    calls: ``pathlib`` objects for the two dozen files cost more than the stats)."""
     if not _FINGERPRINT:
-        package = Path(__file__).parent
-        paths = [package / f for f in _TRANSFORMER_FILES]
+        package = os.path.dirname(__file__)
+        names = list(_TRANSFORMER_FILES)
         for directory in _TRANSFORMER_DIRECTORIES:
-            with os.scandir(package / directory) as entries:
-                paths.extend(Path(e.path) for e in entries if e.name.endswith(".py"))
+            names.extend(f"{directory}/{n}" for n in os.listdir(os.path.join(package, directory))
+                         if n.endswith(".py"))
         stamps = []
-        for path in sorted(paths):
+        for relative in sorted(names):
             try:
-                info = path.stat()
+                info = os.stat(os.path.join(package, relative))
             except OSError:
                 continue
-            stamps.append((path.relative_to(package).as_posix(), info.st_size, info.st_mtime_ns))
+            stamps.append((relative, info.st_size, info.st_mtime_ns))
         _FINGERPRINT.append(_digest(*stamps))
     return _FINGERPRINT[0]
 

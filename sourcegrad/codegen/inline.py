@@ -17,7 +17,7 @@ import operator
 from types import FunctionType
 from typing import Any
 
-from ..rules.registry import rule_expression
+from ..rules.registry import rule_expression, rule_signature
 from .clone import clone
 
 _FOLDABLE = {
@@ -50,16 +50,18 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
 def _template(rule_fn: FunctionType, left_default: frozenset[str]) -> ast.expr:
     """The rule's expression without the keywords the call leaves at their defaults: it
     depends only on which parameters were left out, so it is worked out once for each."""
-    defaults = {name: p.default for name, p in inspect.signature(rule_fn).parameters.items()
-                if p.default is not inspect.Parameter.empty}
     expr = rule_expression(rule_fn)
+    if not left_default:
+        return expr
+    defaults = {name: p.default for name, p in rule_signature(rule_fn).parameters.items()
+                if p.default is not inspect.Parameter.empty}
     return _DropDefaults(set(left_default), defaults, rule_fn.__globals__).visit(expr)
 
 
 @functools.cache
 def _parameter_names(rule_fn: FunctionType) -> list[str]:
     """All parameters, keyword-only and variadic included (a variadic one binds a tuple)."""
-    return list(inspect.signature(rule_fn).parameters)
+    return list(rule_signature(rule_fn).parameters)
 
 
 class _DropDefaults(ast.NodeTransformer):

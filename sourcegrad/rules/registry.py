@@ -237,15 +237,27 @@ def _check_free_names(fn: FunctionType, expr: ast.expr, params: tuple[str, ...])
         )
 
 
+_SIGNATURES: dict[FunctionType, inspect.Signature] = {}
+
+
+def rule_signature(fn: FunctionType) -> inspect.Signature:
+    """``inspect.signature(fn)`` of a rule function, worked out once: registration needs it,
+    and so does inlining the rule (where it was a noticeable part of the first
+    transformation in a process)."""
+    if fn not in _SIGNATURES:
+        _SIGNATURES[fn] = inspect.signature(fn)
+    return _SIGNATURES[fn]
+
+
 def _varargs_of(fn: FunctionType) -> str | None:
-    for name, p in inspect.signature(fn).parameters.items():
+    for name, p in rule_signature(fn).parameters.items():
         if p.kind is inspect.Parameter.VAR_POSITIONAL:
             return name
     return None
 
 
 def _params_of(fn: FunctionType, kind: str) -> tuple[tuple[str, ...], dict[str, Any]]:
-    sig = inspect.signature(fn)
+    sig = rule_signature(fn)
     names = list(sig.parameters)
     expected_head = ["g", "ans"] if kind == "vjp" else ["t", "ans"]
     if names[:2] != expected_head:

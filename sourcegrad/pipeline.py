@@ -16,7 +16,6 @@ Set ``SOURCEGRAD_DEBUG_PASSES=1`` to print the function after each pass.
 from __future__ import annotations
 
 import ast
-import copy
 import inspect
 import math
 import os
@@ -29,6 +28,7 @@ import numpy as np
 
 from . import cache, debug, emit
 from .codegen import printer
+from .codegen.clone import clone
 from .codegen.names import Namer
 from .codegen.walk import walk
 from .compile import compile_function
@@ -179,7 +179,7 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]
     value: ast.expr = grads[0] if single else ast.Tuple(elts=grads, ctx=ast.Load())
     if with_value:
-        value = ast.Tuple(elts=[copy.deepcopy(output), value], ctx=ast.Load())
+        value = ast.Tuple(elts=[clone(output), value], ctx=ast.Load())
     body.append(ast.Return(value=value))
     prefix = "value_and_grad" if with_value else "grad"
     return _function(f"{prefix}_{analysis.parsed.tree.name}", fdef.args, body)
@@ -193,12 +193,25 @@ def _final_gradient(analysis: ReverseAnalysis, param: str) -> ast.expr:
 
 
 def _function(fname: str, args: ast.arguments, body: list[ast.stmt]) -> ast.FunctionDef:
-    clean_args = copy.deepcopy(args)
+    clean_args = clone(args)
     for a in clean_args.posonlyargs + clean_args.args + clean_args.kwonlyargs:
         a.annotation = None
     fdef = ast.FunctionDef(name=fname, args=clean_args, body=body, decorator_list=[],
-                           returns=None, type_comment=None)
-    return ast.fix_missing_locations(fdef)
+                           returns=None, type_comment=None, lineno=1)
+    _inherit_lines(fdef.body, fdef.lineno)
+    return fdef
+
+
+def _inherit_lines(body: list[ast.stmt], lineno: int) -> None:
+    """A statement the passes did not locate takes the line of the statement it is in, as
+    ``ast.fix_missing_locations`` would give it. Only statements: their lines are what
+    ``debug.landmarks`` reads, and the code compiled is the printed text, parsed anew (a
+    pass over every expression node was a noticeable part of assembling)."""
+    for stmt in body:
+        if not hasattr(stmt, "lineno"):
+            stmt.lineno = lineno
+        for part in ("body", "orelse", "finalbody", "handlers"):
+            _inherit_lines(getattr(stmt, part, []), stmt.lineno)
 
 
 def render(fdef: ast.FunctionDef) -> str:
@@ -259,7 +272,7 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     saved_name = analysis.namer.fresh("saved")
     forward_body = [*_unbound_residuals(analysis, residuals), *result.forward]
     saved = ast.Tuple(elts=[name(r) for r in residuals], ctx=ast.Load())
-    forward_body.append(ast.Return(value=ast.Tuple(elts=[copy.deepcopy(output), saved],
+    forward_body.append(ast.Return(value=ast.Tuple(elts=[clone(output), saved],
                                                    ctx=ast.Load())))
     forward = _function(f"forward_{fname}", fdef.args, forward_body)
     seed = result.output_grad or analysis.namer.fresh("grad_output")

@@ -394,6 +394,29 @@ def test_the_cache_does_not_keep_functions_alive(fresh_memory):
     assert alive() is None
 
 
+def refused_by_the_checks(x):
+    try:
+        y = np.log(x)
+    except ValueError:
+        y = x
+    return np.sum(y)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_transformation_leaves_the_cyclic_collector_as_it_found_it(fresh_memory, enabled,
+                                                                     monkeypatch):
+    monkeypatch.setenv("SOURCEGRAD_CACHE", "0")
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        sg.grad(cubic_sum)  # made
+        with pytest.raises(sg.UnsupportedSyntaxError):
+            sg.grad(refused_by_the_checks)  # failed half-way
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+
+
 def make_activated(activation):
     def activated(x):
         return np.sum(activation(x))

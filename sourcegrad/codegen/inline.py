@@ -17,8 +17,9 @@ import operator
 from types import FunctionType
 from typing import Any
 
-from ..rules.registry import rule_expression, rule_signature
+from ..rules.registry import rule_expression, rule_signature, shared_rule_expression
 from .clone import clone
+from .walk import walk
 
 _FOLDABLE = {
     ast.Add: operator.add,
@@ -50,9 +51,11 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
 def _template(rule_fn: FunctionType, left_default: frozenset[str]) -> ast.expr:
     """The rule's expression without the keywords the call leaves at their defaults: it
     depends only on which parameters were left out, so it is worked out once for each."""
+    shared = shared_rule_expression(rule_fn)  # ``_instantiate`` copies, never changes it
+    if not any(isinstance(kw.value, ast.Name) and kw.value.id in left_default
+               for node in walk(shared) if isinstance(node, ast.Call) for kw in node.keywords):
+        return shared
     expr = rule_expression(rule_fn)
-    if not left_default:
-        return expr
     defaults = {name: p.default for name, p in rule_signature(rule_fn).parameters.items()
                 if p.default is not inspect.Parameter.empty}
     return _DropDefaults(set(left_default), defaults, rule_fn.__globals__).visit(expr)

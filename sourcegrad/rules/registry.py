@@ -350,9 +350,14 @@ _PARSED: dict[FunctionType, ast.expr] = {}
 
 def rule_expression(fn: FunctionType) -> ast.expr:
     """A fresh copy of the rule's return expression, ready to be substituted and inlined."""
+    return clone(shared_rule_expression(fn))
+
+
+def shared_rule_expression(fn: FunctionType) -> ast.expr:
+    """The rule's return expression itself, for readers that never change it (no copy)."""
     if fn not in _PARSED:
         _PARSED[fn] = _single_return(fn)
-    return clone(_PARSED[fn])
+    return _PARSED[fn]
 
 
 def _fingerprint(functions: Iterable[FunctionType]) -> str:

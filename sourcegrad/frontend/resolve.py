@@ -136,7 +136,7 @@ class Resolver:
         if isinstance(func, ast.Attribute) and _is_value(self.value_of(func.value)):
             return self._method(call, func)
         target = self.value_of(func)
-        label = ast.unparse(func)
+        label = _spelling(func)
         if target is None:
             raise self.parsed.unsupported(
                 call, f"calling `{label}`, a local value",
@@ -246,6 +246,19 @@ def _is_builtin_with_rule(target: Any, n_args: int) -> bool:
     if target is abs:
         return True
     return (target is max or target is min) and n_args == 2
+
+
+def _spelling(func: ast.expr) -> str:
+    """How the user wrote a callee: ``ast.unparse``'s text, joined directly for the usual
+    ``name`` and ``module.name`` (unparsing runs a visitor per call)."""
+    parts = []
+    node = func
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ast.unparse(func)
+    return ".".join([node.id, *reversed(parts)])
 
 
 def _is_user_code(fn: FunctionType) -> bool:

@@ -28,6 +28,7 @@ class Normalizer:
         self.is_module = is_module
         self.new_active: set[str] = set()
         self.temporaries: set[str] = set()  # names this pass introduced
+        self._active_seen: dict[int, tuple[ast.expr, bool]] = {}  # see ``_has_active``
 
     def is_active(self, var: str) -> bool:
         return var in self.new_active or self.base_is_active(var)
@@ -153,7 +154,14 @@ class Normalizer:
         return True
 
     def _has_active(self, expr: ast.expr) -> bool:
-        return any(self.is_active(n) for n in diff_reads(expr, self.resolver))
+        """Asked of each expression again at every level of nesting, so remembered: moving
+        an operand into a temporary keeps the answer (an active operand's temporary is
+        active, an inactive one's is not)."""
+        seen = self._active_seen.get(id(expr))
+        if seen is None or seen[0] is not expr:
+            answer = any(self.is_active(n) for n in diff_reads(expr, self.resolver))
+            seen = self._active_seen[id(expr)] = (expr, answer)
+        return seen[1]
 
 
 def _reads_name(expr: ast.expr, var: str) -> bool:

@@ -23,3 +23,36 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
             elif isinstance(value, _AST):
                 todo.append(value)
         yield current
+
+
+def names_in(node: ast.AST) -> Iterator[ast.Name]:
+    """The ``Name`` nodes under ``node`` (itself included), in ``walk``'s order, without
+    visiting what is under a name (its context)."""
+    todo = [node]
+    for current in todo:
+        if isinstance(current, ast.Name):
+            yield current
+            continue
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, list):
+                todo.extend([item for item in value if isinstance(item, _AST)])
+            elif isinstance(value, _AST):
+                todo.append(value)
+
+
+_BLOCK_PARTS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def statements(node: ast.AST, into_functions: bool = True) -> Iterator[ast.AST]:
+    """``node`` and the statements nested in it (with the handlers and match cases that hold
+    them), depth first in source order; expressions are not entered. Without
+    ``into_functions``, the bodies of nested ``def``s are left out."""
+    yield node
+    for part in node._fields:
+        value = getattr(node, part, None)
+        if isinstance(value, list):
+            for child in value:
+                if isinstance(child, _BLOCK_PARTS) and (
+                        into_functions or not isinstance(child, ast.FunctionDef)):
+                    yield from statements(child, into_functions)

@@ -22,7 +22,7 @@ import copy
 
 from ..codegen.clone import clone
 from ..codegen.names import Namer
-from ..codegen.walk import walk
+from ..codegen.walk import statements, walk
 from ..frontend.source import Parsed
 
 
@@ -361,7 +361,8 @@ class _Returns:
                          ) -> list[ast.stmt]:
         """Single exit; with ``result`` (an inlined call), no return at all: the returned
         value is assigned to ``result``."""
-        returns = [n for s in body for n in _walk_same_function(s) if isinstance(n, ast.Return)]
+        returns = [n for s in body for n in statements(s, into_functions=False)
+                   if isinstance(n, ast.Return)]
         if result is not None:
             return self._assign_result(body, result, returns)
         if len(returns) <= 1 and isinstance(body[-1], ast.Return):
@@ -439,20 +440,13 @@ class _Returns:
         return stmts
 
 
-def _walk_same_function(node: ast.AST):
-    yield node
-    for child in ast.iter_child_nodes(node):
-        if not isinstance(child, (ast.FunctionDef, ast.Lambda)):
-            yield from _walk_same_function(child)
-
-
 def _has_return(stmt: ast.stmt) -> bool:
-    return any(isinstance(n, ast.Return) for n in _walk_same_function(stmt))
+    return any(isinstance(n, ast.Return) for n in statements(stmt, into_functions=False))
 
 
 def _returns_inside_loops(body: list[ast.stmt]) -> bool:
     for stmt in body:
-        for node in _walk_same_function(stmt):
+        for node in statements(stmt, into_functions=False):
             if isinstance(node, (ast.For, ast.While)) and _has_return(node):
                 return True
     return False

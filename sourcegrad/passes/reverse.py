@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, walk
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
@@ -250,9 +250,7 @@ class ReverseMode:
             return
         found = self.reads.setdefault(id(stmt), set())
         for expr in exprs:
-            for node in walk(expr):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                    found.add(node.id)
+            found.update(n.id for n in names_in(expr) if isinstance(n.ctx, ast.Load))
 
     # -- forward sweep ------------------------------------------------------------------------
     def forward_block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ..codegen.walk import walk
+from ..codegen.walk import names_in
 from .activity import is_append, stored_base, target_names
 
 BRANCH = -1  # path marker: the next index chooses the body (0) or the else (1) of an `if`
@@ -203,5 +203,4 @@ def forward_reads(stmt: ast.stmt) -> set[str]:
         roots = [stmt.iter]
     else:
         roots = [stmt]
-    return {n.id for root in roots for n in walk(root)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for root in roots for n in names_in(root) if isinstance(n.ctx, ast.Load)}

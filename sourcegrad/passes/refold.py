@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, statements, walk
 
 
 def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
@@ -20,10 +20,11 @@ def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
     the user's code and frees the value at once."""
     loads: dict[str, int] = {}
     for stmt in forward:
-        for node in walk(stmt):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        for node in names_in(stmt):
+            if isinstance(node.ctx, ast.Load):
                 loads[node.id] = loads.get(node.id, 0) + 1
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        for node in statements(stmt):
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
                 loads[node.target.id] = loads.get(node.target.id, 0) + 2  # read, in place
     candidates = {t for t in foldable if loads.get(t) == 1}
     return _drop_self_assignments(_refold_block(forward, candidates, only_names))

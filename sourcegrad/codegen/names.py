@@ -149,8 +149,12 @@ def _is_const(expr: ast.expr, value: object) -> bool:
 
 
 def _sanitize(text: str) -> str:
-    text = re.sub(r"\W+", "_", text).strip("_") or "value"
-    text = re.sub(r"_+", "_", text)
+    # the usual text, letters, digits and underscores, needs no regex (nor compiling one)
+    if not (text.isascii() and text.replace("_", "").isalnum()):
+        text = re.sub(r"\W+", "_", text)
+    text = text.strip("_") or "value"
+    while "__" in text:
+        text = text.replace("__", "_")
     if text[0].isdigit():
         text = f"v{text}"
     if keyword.iskeyword(text):

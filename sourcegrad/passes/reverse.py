@@ -518,6 +518,10 @@ class ReverseMode:
         if len(code) != 1:
             return False
         only = code[0]
+        quoted = _squash(self.comment(stmt.lineno).split("#", 1)[-1])
+        if isinstance(only, ast.Assign) and isinstance(only.targets[0], ast.Name) and (
+                not quoted.startswith(f"{only.targets[0].id}=")):
+            return False  # it assigns another name: no need to unparse the code to tell
         if isinstance(only, ast.For):
             text = f"for {ast.unparse(only.target)} in {ast.unparse(only.iter)}:"
         elif isinstance(only, ast.While):
@@ -526,7 +530,7 @@ class ReverseMode:
             return False
         else:
             text = ast.unparse(only)
-        return _same_text(text, self.comment(stmt.lineno))
+        return _squash(text) == quoted
 
     def _comment(self, stmt: ast.stmt) -> ast.stmt:
         return located(ast.Expr(value=ast.Constant(self.comment(stmt.lineno))), stmt)
@@ -1040,10 +1044,9 @@ def _stub_parameters(callee: object, count: int) -> str:
     return ", ".join(names[: max(count, 1)])
 
 
-def _same_text(code: str, comment: str) -> bool:
-    def squash(text: str) -> str:
-        return "".join(text.split()).replace("'", '"')
-    return squash(code) == squash(comment.split("#", 1)[-1])
+def _squash(text: str) -> str:
+    """Code or a quote of it, without the spacing and quote style that may differ."""
+    return "".join(text.split()).replace("'", '"')
 
 
 def _has_code(stmts: list[ast.stmt]) -> bool:

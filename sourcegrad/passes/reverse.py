@@ -148,7 +148,7 @@ class ReverseMode:
         forward = refold(forward, self.temporaries - self.needed)
         adjoint = refold(adjoint, {self.grad_names[t] for t in self.temporaries
                                    if t in self.grad_names}, only_names=True)
-        returned = {n.id for n in ast.walk(output) if isinstance(n, ast.Name)} if output else set()
+        returned = {n.id for n in walk(output) if isinstance(n, ast.Name)} if output else set()
         # known scalars are too small to be worth a line
         forward = keep_only_shapes(forward, adjoint,
                                    keep=set(self.params) | returned | self.shapes.scalars)

@@ -22,6 +22,7 @@ import ast
 import numpy as np
 
 from ..codegen.inline import is_scalar_literal
+from ..codegen.walk import walk
 from ..frontend.resolve import RULE, Op, Resolver
 from .scalars import variable_assignments
 
@@ -136,7 +137,7 @@ def shapes_from_parameters(expr: ast.expr, facts: ShapeFacts,
     parameter ``x``: the parameter is alive anyway, so the backward sweep need not keep ``y``
     (the forward sweep can even fold it away). ``shape_arguments``: which arguments of which
     helper are read only for their shapes."""
-    for node in ast.walk(expr):
+    for node in walk(expr):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
             continue
         for i in shape_arguments.get(node.func.id, ()):

@@ -47,9 +47,11 @@ def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set
         return forward
     stacks = {stack for stack, targets in reads.pops.items()
               if targets <= shapes and stack not in reads.other_stack_reads}
-    forward = [_ShapeOnlyPushes(stacks).visit(stmt) for stmt in forward]
+    if stacks:
+        forward = [_ShapeOnlyPushes(stacks).visit(stmt) for stmt in forward]
     # one branch of an `if` or a loop that may run no iteration leaves a name unbound
-    left_behind = [var for var in sorted(shapes) if var in assigned_at_top(forward)]
+    bound = assigned_at_top(forward)
+    left_behind = [var for var in sorted(shapes) if var in bound]
     if not left_behind:
         return forward
     like = forward[-1] if forward else adjoint[0]
@@ -66,31 +68,34 @@ class _Reads:
         self.value_reads: set[str] = set()
         self.pops: dict[str, set[str]] = {}  # stack -> the variables `v = stack.pop()` binds
         self.other_stack_reads: set[str] = set()
-        for stmt in adjoint:
-            self._visit(stmt)
+        self._visit_all(adjoint)
 
     def shape_only(self) -> set[str]:
         return self.shape_reads - self.value_reads
 
-    def _visit(self, node: ast.AST) -> None:
-        stack = _popped_stack(node)
-        if stack is not None:
-            self.pops.setdefault(stack, set()).add(node.targets[0].id)
-            return
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            self.value_reads.add(node.id)
-            self.other_stack_reads.add(node.id)
-            return
-        positions = _shape_positions(node)
-        for i, child in enumerate(node.args if positions else ()):
-            if i in positions and isinstance(child, ast.Name):
-                self.shape_reads.add(child.id)
+    def _visit_all(self, adjoint: list[ast.stmt]) -> None:
+        """One pass over every node (a work list: what is recorded does not depend on the
+        order)."""
+        todo: list[ast.AST] = list(adjoint)
+        for node in todo:
+            stack = _popped_stack(node)
+            if stack is not None:
+                self.pops.setdefault(stack, set()).add(node.targets[0].id)
+            elif isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    self.value_reads.add(node.id)
+                    self.other_stack_reads.add(node.id)
+            elif positions := _shape_positions(node):
+                assert isinstance(node, ast.Call)
+                for i, child in enumerate(node.args):
+                    if i in positions and isinstance(child, ast.Name):
+                        self.shape_reads.add(child.id)
+                    else:
+                        todo.append(child)
+                todo.append(node.func)
+                todo.extend(node.keywords)
             else:
-                self._visit(child)
-        others = [child for child in ast.iter_child_nodes(node)
-                  if not positions or child not in node.args]
-        for child in others:
-            self._visit(child)
+                todo.extend(ast.iter_child_nodes(node))
 
 
 def _shape_positions(node: ast.AST) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 
 from ..codegen.printer import is_comment
+from ..codegen.walk import names_in
 from .desugar import located
 
 
@@ -52,15 +53,15 @@ def assigned_at_top(stmts: list[ast.stmt]) -> set[str]:
     out: set[str] = set()
     for stmt in stmts:
         if isinstance(stmt, ast.Assign):
-            out |= {n.id for t in stmt.targets for n in ast.walk(t)
-                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            out |= {n.id for t in stmt.targets for n in names_in(t)
+                    if isinstance(n.ctx, ast.Store)}
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             out.add(stmt.target.id)
     return out
 
 
 def _names(stmt: ast.stmt) -> set[str]:
-    return {node.id for node in ast.walk(stmt) if isinstance(node, ast.Name)}
+    return {node.id for node in names_in(stmt)}
 
 
 def _views_and_shapes(stmts: list[ast.stmt]) -> set[str]:

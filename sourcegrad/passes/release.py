@@ -28,14 +28,15 @@ def release_dead_values(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: 
     names read after the sweep or never worth releasing."""
     bound = assigned_at_top(forward)
     small = _views_and_shapes(forward + adjoint)
+    read = [_names(stmt) for stmt in adjoint]
     last_use: dict[str, int] = {}
-    for i, stmt in enumerate(adjoint):
-        for var in _names(stmt):
+    for i, names in enumerate(read):
+        for var in names:
             last_use[var] = i
     dying: dict[int, list[str]] = {}
     for i, stmt in enumerate(adjoint):
         bound |= assigned_at_top([stmt])
-        for var in sorted(_names(stmt)):
+        for var in sorted(read[i]):
             if last_use[var] == i and var in bound and var not in keep | small:
                 dying.setdefault(i, []).append(var)
     last = max((i for i, stmt in enumerate(adjoint) if not is_comment(stmt)), default=-1)

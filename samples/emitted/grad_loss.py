@@ -46,7 +46,11 @@ def grad_loss(w, b, x, y):
 
 def unbroadcast(g, x):
     """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
-    shape = _shape(x)
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        shape = _shape(x)
+    elif getattr(g, "shape", None) == shape:
+        return g  # the common case, answered without another call
     if _shape(g) == shape:
         return g
     extra = np.ndim(g) - len(shape)
@@ -63,14 +67,6 @@ def _shape(x):
     if isinstance(x, (list, tuple)):
         return np.shape(x)
     return getattr(x, "shape", ())
-
-
-def _ndim(x):
-    return x.ndim if type(x) is np.ndarray else np.ndim(x)
-
-
-def _transposed(x):
-    return x.T if type(x) is np.ndarray else np.transpose(x)
 
 
 def unreduce(g, x, axis=None, keepdims=False):
@@ -161,9 +157,10 @@ def _as_matrices(g, x1, x2):
 
 def matmul_vjp_x2(g, x1, x2):
     """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
-    n1, n2 = _ndim(x1), _ndim(x2)
+    n1 = x1.ndim if type(x1) is np.ndarray else np.ndim(x1)
+    n2 = x2.ndim if type(x2) is np.ndarray else np.ndim(x2)
     if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
-        return _transposed(x1) @ g
+        return (x1.T if type(x1) is np.ndarray else np.transpose(x1)) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
     gm, x1m, x2m = _as_matrices(g, x1, x2)

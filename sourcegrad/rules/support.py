@@ -11,7 +11,11 @@ import numpy as np
 
 def unbroadcast(g, x):
     """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
-    shape = _shape(x)
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        shape = _shape(x)
+    elif getattr(g, "shape", None) == shape:
+        return g  # the common case, answered without another call
     if _shape(g) == shape:
         return g
     extra = np.ndim(g) - len(shape)
@@ -28,14 +32,6 @@ def _shape(x):
     if isinstance(x, (list, tuple)):
         return np.shape(x)
     return getattr(x, "shape", ())
-
-
-def _ndim(x):
-    return x.ndim if type(x) is np.ndarray else np.ndim(x)
-
-
-def _transposed(x):
-    return x.T if type(x) is np.ndarray else np.transpose(x)
 
 
 def broadcast_like(t, ans):
@@ -171,9 +167,10 @@ def _as_matrices(g, x1, x2):
 def matmul_vjp_x1(g, x1, x2):
     """Cotangent of ``x1`` in ``x1 @ x2``, for every combination of vector and stacked
     matrix operands that ``np.matmul`` accepts (batch dimensions broadcast)."""
-    n1, n2 = _ndim(x1), _ndim(x2)
+    n1 = x1.ndim if type(x1) is np.ndarray else np.ndim(x1)
+    n2 = x2.ndim if type(x2) is np.ndarray else np.ndim(x2)
     if n2 == 2 and n1 <= 2:  # matrix @ matrix, vector @ matrix
-        return g @ _transposed(x2)
+        return g @ (x2.T if type(x2) is np.ndarray else np.transpose(x2))
     if n2 == 1 and n1 == 2:
         return np.outer(g, x2)
     gm, x1m, x2m = _as_matrices(g, x1, x2)
@@ -182,9 +179,10 @@ def matmul_vjp_x1(g, x1, x2):
 
 def matmul_vjp_x2(g, x1, x2):
     """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
-    n1, n2 = _ndim(x1), _ndim(x2)
+    n1 = x1.ndim if type(x1) is np.ndarray else np.ndim(x1)
+    n2 = x2.ndim if type(x2) is np.ndarray else np.ndim(x2)
     if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
-        return _transposed(x1) @ g
+        return (x1.T if type(x1) is np.ndarray else np.transpose(x1)) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
     gm, x1m, x2m = _as_matrices(g, x1, x2)

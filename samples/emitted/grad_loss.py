@@ -53,12 +53,13 @@ def unbroadcast(g, x):
         return g  # the common case, answered without another call
     if _shape(g) == shape:
         return g
-    extra = np.ndim(g) - len(shape)
+    g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
+    extra = g.ndim - len(shape)
     if extra > 0:
-        g = np.sum(g, axis=tuple(range(extra)))
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
+        g = g.sum(axis=tuple(range(extra)))
+    stretched = tuple([i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1])
     if stretched:
-        g = np.sum(g, axis=stretched, keepdims=True)
+        g = g.sum(axis=stretched, keepdims=True)
     return g
 
 

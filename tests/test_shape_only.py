@@ -118,3 +118,20 @@ def test_elementwise_dataflow_from_one_parameter_needs_no_unbroadcast():
     source = sg.source(reduction, wrt="x")
     assert "unbroadcast" not in source and "shape_only" not in source
     assert "unbroadcast" in sg.source(grows_in_loop, wrt=("x", "y"))
+
+
+def pops_its_own_list(x):
+    """The user's own list is pushed and popped in the forward sweep: never a saving stack."""
+    hs = []
+    for i in range(3):
+        hs.append(x * (i + 1.0))
+    total = 0.0
+    for _ in range(3):
+        h = hs.pop()
+        total = total + np.sum(h * 2.0)
+    return total
+
+
+def test_the_users_own_lists_keep_their_values():
+    x = np.random.default_rng(4).standard_normal(3)
+    assert_close(sg.grad(pops_its_own_list)(x), numerical_grad(pops_its_own_list, (x,), 0))

@@ -151,7 +151,8 @@ class ReverseMode:
         returned = {n.id for n in walk(output) if isinstance(n, ast.Name)} if output else set()
         # known scalars are too small to be worth a line
         forward = keep_only_shapes(forward, adjoint,
-                                   keep=set(self.params) | returned | self.shapes.scalars)
+                                   keep=set(self.params) | returned | self.shapes.scalars,
+                                   saving_stacks=set(self.stacks.values()))
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         adjoint = release_dead_values(forward, adjoint, keep=self._never_released(returned))
         output_grad = None

@@ -37,16 +37,19 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
 WHY = "the backward sweep reads only the shapes of these: let their elements go"
 
 
-def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set[str]
-                     ) -> list[ast.stmt]:
+def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set[str],
+                     saving_stacks: set[str]) -> list[ast.stmt]:
     """``forward`` with the saves of shape-only values rewritten and the freeing statements
-    appended; ``keep`` are the names that must stay whole (parameters, the output)."""
+    appended; ``keep`` are the names that must stay whole (parameters, the output);
+    ``saving_stacks`` the stacks reverse mode made to save values (a list of the user's own
+    may be read by the forward sweep too: it is never touched)."""
     reads = _Reads(adjoint)
     shapes = reads.shape_only() - keep
     if not shapes:
         return forward
     stacks = {stack for stack, targets in reads.pops.items()
-              if targets <= shapes and stack not in reads.other_stack_reads}
+              if targets <= shapes and stack not in reads.other_stack_reads
+              and stack in saving_stacks}
     if stacks:
         forward = [_ShapeOnlyPushes(stacks).visit(stmt) for stmt in forward]
     # one branch of an `if` or a loop that may run no iteration leaves a name unbound

@@ -100,3 +100,61 @@ def _substitute_once(stmt: ast.stmt, var: str, value: ast.expr) -> bool:
         stmt.value = value
         return True
     return False
+
+
+def drop_round_trips(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """``a = b`` then ``b = a`` (a cotangent handed through ``total = total + x`` and back)
+    go, and the reads of ``a`` that follow read ``b``: when every read of ``a`` comes after
+    the pair in the same block, before ``a`` or ``b`` is assigned again."""
+    loads: dict[str, int] = {}
+    for stmt in stmts:
+        for node in names_in(stmt):
+            if isinstance(node.ctx, ast.Load):
+                loads[node.id] = loads.get(node.id, 0) + 1
+    return _drop_round_trips(stmts, loads)
+
+
+def _drop_round_trips(stmts: list[ast.stmt], loads: dict[str, int]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    i = 0
+    while i < len(stmts):
+        stmt = stmts[i]
+        if isinstance(stmt, (ast.If, ast.For, ast.While)):
+            stmt.body = _drop_round_trips(stmt.body, loads)
+            stmt.orelse = _drop_round_trips(stmt.orelse, loads)
+        pair = _copy_names(stmt), _copy_names(stmts[i + 1]) if i + 1 < len(stmts) else None
+        if pair[0] and pair[1] == pair[0][::-1] and _rename_reads(stmts[i + 2:], *pair[0], loads):
+            i += 2
+            continue
+        out.append(stmt)
+        i += 1
+    return out
+
+
+def _copy_names(stmt: ast.stmt) -> tuple[str, str] | None:
+    """``(a, b)`` for ``a = b``."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+            stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Name):
+        return stmt.targets[0].id, stmt.value.id
+    return None
+
+
+def _rename_reads(rest: list[ast.stmt], a: str, b: str, loads: dict[str, int]) -> bool:
+    """Read ``b`` for ``a`` in ``rest`` if all of ``a``'s reads but the pair's are there,
+    before ``a`` or ``b`` is stored again; say whether it was done."""
+    reads: list[ast.Name] = []
+    for stmt in rest:
+        names = list(names_in(stmt))
+        reads += [n for n in names if n.id == a and isinstance(n.ctx, ast.Load)]
+        if any(n.id in (a, b) and not isinstance(n.ctx, ast.Load) for n in names):
+            if isinstance(stmt, ast.Assign) and all(
+                    n.id != a for n in names_in(stmt.value)):
+                break  # the reads so far are before the store, and the value reads no `a`
+            return False
+    if len(reads) != loads.get(a, 0) - 1:
+        return False
+    for node in reads:
+        node.id = b
+    loads[a] = 0
+    loads[b] = loads.get(b, 0) + len(reads) - 1  # the pair's `a = b` is gone
+    return True

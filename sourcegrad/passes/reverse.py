@@ -46,7 +46,7 @@ from ..frontend.source import Parsed
 from ..rules.methods import VIEW_PRIMITIVES
 from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
-from .refold import refold
+from .refold import drop_round_trips, refold
 from .release import release_dead_values
 from .saving import STACK, Placement, assigned_names, overwrites
 from .shape_only import SHAPE_ARGUMENTS, keep_only_shapes
@@ -148,6 +148,7 @@ class ReverseMode:
         forward = refold(forward, self.temporaries - self.needed)
         adjoint = refold(adjoint, {self.grad_names[t] for t in self.temporaries
                                    if t in self.grad_names}, only_names=True)
+        adjoint = drop_round_trips(adjoint)
         returned = {n.id for n in walk(output) if isinstance(n, ast.Name)} if output else set()
         # known scalars are too small to be worth a line
         forward = keep_only_shapes(forward, adjoint,

@@ -31,8 +31,6 @@ def grad_break_and_continue(x):
         i_eq_1 = i_eq_1_stack.pop()
         if not i_eq_1:
             # total = total + np.sum(x ** i)
-            grad_total_plus_sum_x_pow_i = grad_total
-            grad_total = grad_total_plus_sum_x_pow_i
-            grad_x_pow_i = unreduce(grad_total_plus_sum_x_pow_i, x)
+            grad_x_pow_i = unreduce(grad_total, x)
             grad_x += np.where(i == 0, 0, grad_x_pow_i * i * x ** (i - 1))
     return as_gradient(grad_x, x)

@@ -22,9 +22,7 @@ def grad_for_over_array(xs):
         row_sq = row_sq_stack.pop()
         row = row_stack.pop()
         # total = total + np.sum(row ** 2)
-        grad_total_plus_sum_row_sq = grad_total
-        grad_total = grad_total_plus_sum_row_sq
-        grad_row_sq = unreduce(grad_total_plus_sum_row_sq, row_sq)
+        grad_row_sq = unreduce(grad_total, row_sq)
         grad_row = grad_row_sq * 2 * row
         # for row in xs:
         grad_xs[i] = grad_xs[i] + grad_row

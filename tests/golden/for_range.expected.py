@@ -17,9 +17,7 @@ def grad_for_range(x, n):
     for i in reversed(range(n)):
         x_times_i = x_times_i_stack.pop()
         # acc = acc + np.sum(np.sin(x * i))
-        grad_acc_plus_sum_sin_x_times = grad_acc
-        grad_acc = grad_acc_plus_sum_sin_x_times
-        grad_sin_x_times_i = unreduce(grad_acc_plus_sum_sin_x_times, x)
+        grad_sin_x_times_i = unreduce(grad_acc, x)
         grad_x_times_i = grad_sin_x_times_i * np.cos(x_times_i)
         grad_x += grad_x_times_i * i
     return as_gradient(grad_x, x)

@@ -27,9 +27,7 @@ def grad_for_zip(xs, ys):
         y = y_stack.pop()
         x = x_stack.pop()
         # total = total + np.sum(x * y)
-        grad_total_plus_sum_x_times_y = grad_total
-        grad_total = grad_total_plus_sum_x_times_y
-        grad_x_times_y = unreduce(grad_total_plus_sum_x_times_y, x_times_y)
+        grad_x_times_y = unreduce(grad_total, x_times_y)
         grad_x = unbroadcast(grad_x_times_y * y, x)
         grad_y = unbroadcast(grad_x_times_y * x, y)
         # for x, y in zip(xs, ys, strict=False):

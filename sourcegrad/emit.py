@@ -78,7 +78,8 @@ def source_hash(texts: Iterable[str]) -> str:
 
 def module_text(compiled: Any, header: Header) -> str:
     functions = generated_functions(compiled)
-    defined = {fn.__name__ for fn in functions}
+    names = _emitted_names(functions)
+    defined = {name for fn_names in names.values() for name in fn_names}
     needs = _Needs()
     for fn in functions:
         for name in sorted(_free_names(fn.source) - defined):
@@ -86,13 +87,39 @@ def module_text(compiled: Any, header: Header) -> str:
     head = [_docstring(header), _imports(needs.imports)]
     if needs.constants:
         head.append("".join(f"{n} = {v}\n" for n, v in sorted(needs.constants.items())))
-    blocks = [fn.source for fn in functions] + list(needs.user_functions.values())
+    blocks = [_renamed(fn, names[id(fn)]) for fn in functions]
+    blocks += list(needs.user_functions.values())
     if needs.helpers:
         blocks.append("# -- helpers copied from sourcegrad/rules/support.py " + "-" * 38 + "\n")
         ordered = sorted(needs.helpers.values(), key=lambda f: inspect.getsourcelines(f)[1])
         blocks.extend(inspect.getsource(f) for f in ordered)
     # one blank line between the head's sections, two around top-level definitions
     return "\n".join(head) + "\n\n" + "\n\n".join(b.rstrip("\n") + "\n" for b in blocks)
+
+
+def _emitted_names(functions: list[Any]) -> dict[int, list[str]]:
+    """The names each generated function is called by. A callee's derivative is bound under
+    a fresh name in its caller (``backward_helper_2`` when ``helper`` is differentiated for
+    two sets of arguments), while its own ``def`` keeps the plain one."""
+    names: dict[int, list[str]] = {id(functions[0]): [functions[0].__name__]}
+    owner: dict[str, Any] = {functions[0].__name__: functions[0]}
+    for fn in functions:
+        for name in sorted(_free_names(fn.source)):
+            value = _value_seen_by(fn, name)
+            if not any(value is other for other in functions):
+                continue
+            if owner.setdefault(name, value) is not value:
+                raise EmitError(f"two generated functions would both be named `{name}`; "
+                                "emit each derivative from its own file")
+            if name not in names.setdefault(id(value), []):
+                names[id(value)].append(name)
+    return names
+
+
+def _renamed(fn: Any, names: list[str]) -> str:
+    """``fn``'s source defining ``names[0]``, and the other names as aliases of it."""
+    source = fn.source.replace(f"def {fn.__name__}(", f"def {names[0]}(", 1)
+    return source + "".join(f"\n\n{alias} = {names[0]}\n" for alias in names[1:])
 
 
 def _docstring(header: Header) -> str:

@@ -59,6 +59,14 @@ def user_file(tmp_path):
             return np.sum(x * WEIGHTS)
 
 
+        def scaled(a, b):
+            return np.sin(a) * b
+
+
+        def part_twice(x, w):  # `scaled` differentiated for `a`, then for `a` and `b`
+            return np.sum(scaled(x, 2.0)) + np.sum(scaled(x, w))
+
+
         def keyword_only(x, w=2.0, *, scale=0.5):
             return np.sum(np.sin(x) * w * scale ** 2)
 
@@ -278,6 +286,22 @@ def test_a_function_that_cannot_be_differentiated_exits_1_with_file_and_line(
     try_line = user_file.read_text().splitlines().index("    try:") + 1
     assert f'File "{user_file}", line {try_line}' in done.stderr
     assert "try:" in done.stderr
+
+
+def test_a_callee_differentiated_two_ways_is_emitted_under_both_names(tmp_path,
+                                                                      private_cache_dir,
+                                                                      user_file):
+    out = tmp_path / "grad_twice.py"
+    done = sourcegrad("emit", f"{user_file}:part_twice", "--wrt", "x,w", "-o", str(out),
+                      cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    namespace = {}
+    exec(compile(out.read_text(), str(out), "exec"), namespace)
+    x, w = np.array([0.3, -1.2]), np.array([0.5, 2.0])
+    gx, gw = namespace["grad_part_twice"](x, w)
+    assert "def backward_scaled_2(" in out.read_text()
+    np.testing.assert_allclose(gx, np.cos(x) * (2.0 + w))
+    np.testing.assert_allclose(gw, np.sin(x))
 
 
 def test_emit_refuses_a_global_it_cannot_write(capsys, user_file):

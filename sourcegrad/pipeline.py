@@ -42,6 +42,7 @@ from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables
 from .passes.shapes import shape_facts
+from .passes.unused_values import drop_unused_scalars
 from .rules import support
 
 HELPERS: dict[str, Any] = {
@@ -69,6 +70,7 @@ class ReverseAnalysis:
     result: ReverseResult
     namer: Namer
     callee_functions: dict[str, Any] = field(default_factory=dict)
+    scalars: set[str] = field(default_factory=set)  # variables known to hold scalars
 
 
 _IN_PROGRESS: list[Any] = []
@@ -144,6 +146,7 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
                               provenance_comments(parsed))
         scalars = scalar_variables(fdef.body, set(params), resolver)
         reverse.shapes = shape_facts(fdef.body, params, scalars, resolver)
+        analysis.scalars = scalars
         reverse.temporaries = set(form.temporaries)
         analysis.result = reverse.run(fdef)
     finally:
@@ -171,11 +174,16 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
                       ) -> ast.FunctionDef:
     """``grad_f``: the forward sweep, the seed, the backward sweep, the gradients."""
     fdef, result = analysis.fdef, analysis.result
-    body = list(result.forward)
-    output = result.output
+    forward, adjoint, output = result.forward, result.adjoint, result.output
     if result.output_grad is not None:
-        body.append(assign(result.output_grad, call("scalar_seed", name(output.id)), fdef))
-    body.extend(result.adjoint)
+        seed: ast.expr = call("scalar_seed", name(output.id))
+        if not with_value:  # the value is not returned: compute it only if the sweep needs it
+            forward, adjoint, dropped = drop_unused_scalars(forward, adjoint, output.id,
+                                                            analysis.scalars)
+            if output.id in dropped:
+                seed = ast.Constant(1.0)
+        forward = [*forward, assign(result.output_grad, seed, fdef)]
+    body = [*forward, *adjoint]
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]
     value: ast.expr = grads[0] if single else ast.Tuple(elts=grads, ctx=ast.Load())
     if with_value:

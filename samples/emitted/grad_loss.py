@@ -20,13 +20,12 @@ def grad_loss(w, b, x, y):
     # return np.mean((prediction - y) ** 2)
     prediction_minus_y = prediction - y
     prediction_minus_y_sq = prediction_minus_y ** 2
-    loss_value = np.mean(prediction_minus_y_sq)
     # the backward sweep reads only the shapes of these: let their elements go
     prediction_minus_y_sq = shape_only(prediction_minus_y_sq)
     x_at_w = shape_only(x_at_w)
-    grad_loss_value = scalar_seed(loss_value)
+    grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / reduced_count(prediction_minus_y_sq, loss_value), prediction_minus_y_sq)
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / reduced_count(prediction_minus_y_sq, 1.0), prediction_minus_y_sq)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
@@ -73,18 +72,24 @@ def _shape(x):
 def unreduce(g, x, axis=None, keepdims=False):
     """Spread the cotangent of a reduction over ``axis`` back over the shape of ``x``."""
     if axis is None:
-        return _spread_scalar(g, _shape(x))
+        return _spread_scalar(g, x)
     if not keepdims:
         g = np.expand_dims(g, axis)
     return np.broadcast_to(g, np.shape(x))
 
 
-def _spread_scalar(g, shape):
-    """``np.broadcast_to(g, shape)`` for a one-element ``g``: a read-only view that repeats
-    it, made without ``broadcast_to``'s generality (a full reduction's cotangent is the
-    common case: the last operation of a loss). Its buffer is immutable ``bytes``, which
-    makes the view read-only without a flags update."""
-    g = np.asarray(g)
+def _spread_scalar(g, x):
+    """``np.broadcast_to(g, np.shape(x))`` for a one-element ``g``: a read-only view that
+    repeats it, made without ``broadcast_to``'s generality (a full reduction's cotangent is
+    the common case: the last operation of a loss). Its buffer is immutable ``bytes``, which
+    makes the view read-only without a flags update. A Python number takes ``x``'s float
+    dtype, as it would in NumPy's own arithmetic with ``x``."""
+    shape = _shape(x)
+    if type(g) is float:
+        dtype = getattr(x, "dtype", None)
+        g = np.asarray(g, dtype=dtype if dtype is not None and dtype.kind == "f" else None)
+    else:
+        g = np.asarray(g)
     if g.size != 1 or g.dtype.hasobject:
         return np.broadcast_to(g, shape)
     return np.ndarray(shape, g.dtype, g.tobytes(), 0, (0,) * len(shape))
@@ -198,17 +203,3 @@ class ShapeOf:
 def shape_only(x):
     """``x``'s ``ShapeOf`` for an array; anything else (a number, a list) stays as it is."""
     return ShapeOf(x.shape, x.dtype) if type(x) is np.ndarray else x
-
-
-def scalar_seed(value):
-    """The cotangent 1 of a scalar output; ``sg.grad`` of anything else is an error."""
-    if type(value) is float:
-        return 1.0
-    if isinstance(value, np.floating):
-        return value.dtype.type(1.0)
-    if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
-        raise TypeError(
-            f"sg.grad needs a function that returns a scalar, but it returned a value of "
-            f"shape {np.shape(value)}; use sg.vjp or sg.jacobian for non-scalar outputs"
-        )
-    return np.ones_like(value, dtype=np.result_type(value, 1.0))

@@ -27,19 +27,20 @@ def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
                 loads[node.target.id] = loads.get(node.target.id, 0) + 2  # read, in place
     candidates = {t for t in foldable if loads.get(t) == 1}
-    return _drop_self_assignments(_refold_block(forward, candidates, only_names))
+    return tidy(_refold_block(forward, candidates, only_names))
 
 
-def _drop_self_assignments(stmts: list[ast.stmt]) -> list[ast.stmt]:
+def tidy(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """``x = x`` (left behind when a copy is folded into itself) goes, and so does a
-    provenance comment left with no code under it."""
+    provenance comment left with no code under it (when the code under it was folded or
+    dropped)."""
     out: list[ast.stmt] = []
     for stmt in stmts:
         if out and _is_comment(out[-1]) and _is_comment(stmt):
             out.pop()
         if isinstance(stmt, (ast.If, ast.For, ast.While)):
-            stmt.body = _drop_self_assignments(stmt.body) or [ast.Pass()]
-            stmt.orelse = _drop_self_assignments(stmt.orelse)
+            stmt.body = tidy(stmt.body) or [ast.Pass()]
+            stmt.orelse = tidy(stmt.orelse)
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
                 isinstance(stmt.value, ast.Name) and stmt.value.id == stmt.targets[0].id):
             continue

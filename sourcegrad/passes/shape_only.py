@@ -62,6 +62,13 @@ def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set
     return [*forward, comment(WHY), *freeing]
 
 
+def shape_reads(adjoint: list[ast.stmt]) -> tuple[set[str], set[str]]:
+    """The names the backward sweep reads only in shape positions, and those it reads
+    elsewhere."""
+    reads = _Reads(adjoint)
+    return reads.shape_only(), reads.value_reads
+
+
 class _Reads:
     """How the backward sweep reads each name: in shape positions only, or otherwise; and
     which variables each stack is popped into."""

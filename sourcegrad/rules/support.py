@@ -46,18 +46,24 @@ def broadcast_like(t, ans):
 def unreduce(g, x, axis=None, keepdims=False):
     """Spread the cotangent of a reduction over ``axis`` back over the shape of ``x``."""
     if axis is None:
-        return _spread_scalar(g, _shape(x))
+        return _spread_scalar(g, x)
     if not keepdims:
         g = np.expand_dims(g, axis)
     return np.broadcast_to(g, np.shape(x))
 
 
-def _spread_scalar(g, shape):
-    """``np.broadcast_to(g, shape)`` for a one-element ``g``: a read-only view that repeats
-    it, made without ``broadcast_to``'s generality (a full reduction's cotangent is the
-    common case: the last operation of a loss). Its buffer is immutable ``bytes``, which
-    makes the view read-only without a flags update."""
-    g = np.asarray(g)
+def _spread_scalar(g, x):
+    """``np.broadcast_to(g, np.shape(x))`` for a one-element ``g``: a read-only view that
+    repeats it, made without ``broadcast_to``'s generality (a full reduction's cotangent is
+    the common case: the last operation of a loss). Its buffer is immutable ``bytes``, which
+    makes the view read-only without a flags update. A Python number takes ``x``'s float
+    dtype, as it would in NumPy's own arithmetic with ``x``."""
+    shape = _shape(x)
+    if type(g) is float:
+        dtype = getattr(x, "dtype", None)
+        g = np.asarray(g, dtype=dtype if dtype is not None and dtype.kind == "f" else None)
+    else:
+        g = np.asarray(g)
     if g.size != 1 or g.dtype.hasobject:
         return np.broadcast_to(g, shape)
     return np.ndarray(shape, g.dtype, g.tobytes(), 0, (0,) * len(shape))

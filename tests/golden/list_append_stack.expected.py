@@ -12,10 +12,9 @@ def grad_list_append_stack(x):
     # return np.sum(np.stack(hs) ** 2)
     stack_hs = np.stack(hs)
     stack_hs_sq = stack_hs ** 2
-    list_append_stack_value = np.sum(stack_hs_sq)
     # the backward sweep reads only the shapes of these: let their elements go
     stack_hs_sq = shape_only(stack_hs_sq)
-    grad_list_append_stack_value = scalar_seed(list_append_stack_value)
+    grad_list_append_stack_value = 1.0
     # return np.sum(np.stack(hs) ** 2)
     grad_stack_hs_sq = unreduce(grad_list_append_stack_value, stack_hs_sq)
     grad_stack_hs = grad_stack_hs_sq * 2 * stack_hs

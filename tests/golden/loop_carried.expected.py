@@ -6,9 +6,7 @@ def grad_loop_carried(x, n):
         tanh_x = np.tanh(x)
         tanh_x_stack.append(tanh_x)
         x = tanh_x * 1.5
-    # return np.sum(x)
-    loop_carried_value = np.sum(x)
-    grad_loop_carried_value = scalar_seed(loop_carried_value)
+    grad_loop_carried_value = 1.0
     # return np.sum(x)
     grad_x = unreduce(grad_loop_carried_value, x)
     # for _ in range(n):

@@ -25,8 +25,7 @@ def grad_return_in_loop(x):
     if not_returned:
         # return np.sum(acc)
         result = np.sum(acc)
-    return_in_loop_value = result
-    grad_return_in_loop_value = scalar_seed(return_in_loop_value)
+    grad_return_in_loop_value = 1.0
     # return np.sum(acc)
     grad_result = grad_return_in_loop_value
     if not_returned:

@@ -16,10 +16,9 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     # return np.sum((h - target) ** 2)
     h_minus_target = h - target
     h_minus_target_sq = h_minus_target ** 2
-    rnn_loss_value = np.sum(h_minus_target_sq)
     # the backward sweep reads only the shapes of these: let their elements go
     h_minus_target_sq = shape_only(h_minus_target_sq)
-    grad_rnn_loss_value = scalar_seed(rnn_loss_value)
+    grad_rnn_loss_value = 1.0
     # return np.sum((h - target) ** 2)
     grad_h_minus_target_sq = unreduce(grad_rnn_loss_value, h_minus_target_sq)
     grad_h_minus_target = grad_h_minus_target_sq * 2 * h_minus_target

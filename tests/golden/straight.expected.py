@@ -3,10 +3,9 @@ def grad_straight(x, w):
     h = np.tanh(x @ w)
     # return np.sum(h ** 2)
     h_sq = h ** 2
-    straight_value = np.sum(h_sq)
     # the backward sweep reads only the shapes of these: let their elements go
     h_sq = shape_only(h_sq)
-    grad_straight_value = scalar_seed(straight_value)
+    grad_straight_value = 1.0
     # return np.sum(h ** 2)
     grad_h_sq = unreduce(grad_straight_value, h_sq)
     grad_h = grad_h_sq * 2 * h

@@ -83,7 +83,9 @@ def reduced_count(x, ans):
 
 
 def _size(x):
-    """``np.size``, without its cost for arrays, NumPy scalars and ``ShapeOf``."""
+    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``."""
+    if type(x) is float:
+        return 1
     size = getattr(x, "size", None)
     return np.size(x) if size is None else size
 

@@ -33,6 +33,7 @@ def names_in(node: ast.AST) -> Iterator[ast.Name]:
         if isinstance(current, ast.Name):
             yield current
             continue
+        # `walk`'s loop, repeated: a shared helper would cost a call per node
         for name in current._fields:
             value = getattr(current, name, None)
             if isinstance(value, list):

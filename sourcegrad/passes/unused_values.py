@@ -28,8 +28,15 @@ def drop_unused_scalars(forward: list[ast.stmt], adjoint: list[ast.stmt], output
     """``forward`` without the statements computing ``output`` (a known scalar) and the known
     scalars only those statements read, ``adjoint`` reading ``STAND_IN`` for them, and the
     names dropped."""
-    _, value_reads = shape_reads(adjoint)
-    assigned = _assignments(forward)
+    names = [_Names(stmt) for stmt in forward]
+    assigned = _assigned_once(names)
+    if output not in scalars or output not in assigned:
+        return forward, adjoint, set()
+    shape_only, value_reads = shape_reads(adjoint)
+    readers: dict[str, list[_Names]] = {}  # variable -> the forward statements reading it
+    for stmt in names:
+        for var in stmt.loads:
+            readers.setdefault(var, []).append(stmt)
     dropped: set[str] = set()
     candidates = [output]
     while candidates:
@@ -37,56 +44,61 @@ def drop_unused_scalars(forward: list[ast.stmt], adjoint: list[ast.stmt], output
         stmt = assigned.get(var)
         if var in dropped or var not in scalars or stmt is None or var in value_reads:
             continue
-        readers = [s for s in forward if s is not stmt and _reads(s, var)]
-        if any(_target(s) not in dropped for s in readers):
+        if any(r.target not in dropped for r in readers.get(var, []) if r is not stmt):
             continue
         dropped.add(var)
-        candidates.extend(n.id for n in names_in(stmt.value) if isinstance(n, ast.Name))
-    if not dropped or _orphans(forward, adjoint, dropped, assigned):
+        candidates.extend(stmt.loads)
+    adjoint_reads = shape_only | value_reads
+    if not dropped or _orphans(names, adjoint_reads, dropped, assigned):
         return forward, adjoint, set()
     forward = tidy([s for s in forward if _target(s) not in dropped])
     adjoint = [_with_stand_ins(s, dropped) for s in adjoint]
     return forward, [s for s in adjoint if s is not None], dropped
 
 
-def _orphans(forward: list[ast.stmt], adjoint: list[ast.stmt], dropped: set[str],
-             assigned: dict[str, ast.Assign]) -> bool:
+class _Names:
+    """What one forward statement reads and assigns."""
+
+    def __init__(self, stmt: ast.stmt) -> None:
+        self.target = _target(stmt)
+        found = list(names_in(stmt))
+        self.stores = {n.id for n in found if not isinstance(n.ctx, ast.Load)}
+        self.loads = {n.id for n in found if isinstance(n.ctx, ast.Load)}
+        self.store_count: dict[str, int] = {}
+        for n in found:
+            if isinstance(n.ctx, ast.Store):
+                self.store_count[n.id] = self.store_count.get(n.id, 0) + 1
+
+
+def _orphans(names: list[_Names], adjoint_reads: set[str], dropped: set[str],
+             assigned: dict[str, _Names]) -> bool:
     """Would dropping leave a computed variable that nothing but its own updates reads
     (``result`` assigned in both branches of an ``if``, or ``total`` accumulated in a loop,
     read only by the dropped ``f_value = total``)? Then nothing is dropped: generated code
     computes nothing it does not use."""
-    kept = [s for s in forward if _target(s) not in dropped]
-    stored = {n.id for s in forward for n in names_in(s) if isinstance(n.ctx, ast.Store)}
-    inputs = {n.id for var in dropped for n in names_in(assigned[var].value)} & stored
-    read = {n.id for s in adjoint for n in names_in(s) if isinstance(n.ctx, ast.Load)}
-    for stmt in kept:
-        names = list(names_in(stmt))
-        updated = {n.id for n in names if isinstance(n.ctx, ast.Store)}
-        read |= {n.id for n in names if isinstance(n.ctx, ast.Load) and n.id not in updated}
+    stored = set().union(*(stmt.stores for stmt in names))
+    inputs = set().union(*(assigned[var].loads for var in dropped)) & stored
+    read = set(adjoint_reads)
+    for stmt in names:
+        if stmt.target not in dropped:
+            read |= stmt.loads - stmt.stores
     return any(n not in read and n not in dropped for n in inputs)
 
 
-def _assignments(forward: list[ast.stmt]) -> dict[str, ast.Assign]:
-    """Variables the forward sweep assigns exactly once, at its top level, to that
-    statement."""
+def _assigned_once(names: list[_Names]) -> dict[str, _Names]:
+    """Variables the forward sweep assigns exactly once, by a top-level ``v = ...``."""
     counts: dict[str, int] = {}
-    for stmt in forward:
-        for node in names_in(stmt):
-            if isinstance(node.ctx, ast.Store):
-                counts[node.id] = counts.get(node.id, 0) + 1
-    return {stmt.targets[0].id: stmt for stmt in forward
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name) and counts[stmt.targets[0].id] == 1}
+    for stmt in names:
+        for var, count in stmt.store_count.items():
+            counts[var] = counts.get(var, 0) + count
+    return {stmt.target: stmt for stmt in names
+            if stmt.target is not None and counts[stmt.target] == 1}
 
 
 def _target(stmt: ast.stmt) -> str | None:
     if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
         return stmt.targets[0].id
     return None
-
-
-def _reads(stmt: ast.stmt, var: str) -> bool:
-    return any(n.id == var and isinstance(n.ctx, ast.Load) for n in names_in(stmt))
 
 
 def _with_stand_ins(stmt: ast.stmt, dropped: set[str]) -> ast.stmt | None:

@@ -25,7 +25,7 @@ def grad_loss(w, b, x, y):
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / reduced_count(prediction_minus_y_sq, 1.0), prediction_minus_y_sq)
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y_sq), prediction_minus_y_sq)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
@@ -93,19 +93,6 @@ def _spread_scalar(g, x):
     if g.size != 1 or g.dtype.hasobject:
         return np.broadcast_to(g, shape)
     return np.ndarray(shape, g.dtype, g.tobytes(), 0, (0,) * len(shape))
-
-
-def reduced_count(x, ans):
-    """How many elements of ``x`` were reduced into each element of ``ans``."""
-    return _size(x) // max(_size(ans), 1)
-
-
-def _size(x):
-    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``."""
-    if type(x) is float:
-        return 1
-    size = getattr(x, "size", None)
-    return np.size(x) if size is None else size
 
 
 def zeros_like_grad(x):

@@ -7,8 +7,9 @@ gradient would, before the last reduction (on a small loss, ``np.mean`` costs as
 the rest of the backward sweep). The same holds, in turn, for the scalars that only the
 dropped statements read (``-np.sum(...)`` before a division by the batch size).
 
-A dropped scalar read by the backward sweep for its shape (``reduced_count(x, loss)``,
-``unbroadcast(g, loss)``) is read as ``1.0``, a stand-in of shape ``()``.
+A dropped scalar read by the backward sweep for its shape (``unbroadcast(g, loss)``) is
+read as ``1.0``, a stand-in of shape ``()``; ``reduced_count(x, loss)`` becomes
+``np.size(x)``.
 """
 
 from __future__ import annotations
@@ -119,4 +120,19 @@ def _with_stand_ins(stmt: ast.stmt, dropped: set[str]) -> ast.stmt | None:
                                     and isinstance(item.ctx, ast.Del))]
     if isinstance(stmt, ast.Delete) and not stmt.targets:
         return None  # it released only dropped names
-    return stmt
+    return _Counted().visit(stmt)
+
+
+class _Counted(ast.NodeTransformer):
+    """``reduced_count(x, 1.0)``, how many elements of ``x`` make a scalar, is
+    ``np.size(x)``."""
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "reduced_count" and len(
+                node.args) == 2 and isinstance(node.args[1], ast.Constant) and (
+                node.args[1].value == STAND_IN):
+            size = ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="size",
+                                 ctx=ast.Load())
+            return ast.Call(func=size, args=[node.args[0]], keywords=[])
+        return node

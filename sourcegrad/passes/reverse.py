@@ -846,10 +846,11 @@ class ReverseMode:
         self._note_reads(stmt, [name(test_var)])
         start_defined, start_owned = set(self.defined), set(self.owned)
         body = self.adjoint_block(stmt.body)
-        body_defined, body_owned = self.defined, self.owned
+        body_defined, body_owned = set(self.defined), set(self.owned)
         self.defined, self.owned = set(start_defined), set(start_owned)
         orelse = self.adjoint_block(stmt.orelse)
-        else_defined, else_owned = self.defined, self.owned
+        # copies: the zero fills below must not count as owned on the other side
+        else_defined, else_owned = set(self.defined), set(self.owned)
         merged = body_defined | else_defined
         body += self._zero_fill(merged - body_defined, stmt)
         orelse += self._zero_fill(merged - else_defined, stmt)
@@ -893,6 +894,10 @@ class ReverseMode:
             # later round drops any the body's end leaves unowned, as `lost`)
             start_owned = (start_owned - lost) | to_hoist | grown
         end_defined = self.defined
+        # the zeros take the shape each variable had when this iteration began: a read inside
+        # the loop, so that the body's overwrites save the value for it
+        for var in start_defined - end_defined:
+            self._note_reads(stmt.body[0], [name(var)])
         body += self._zero_fill(start_defined - end_defined, stmt)
         self.defined, self.owned = set(start_defined), set(start_owned) & self.owned
         self.has_adjoint[id(stmt)] = _has_code(body)

@@ -32,6 +32,7 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "unbroadcast": (1,),
     "unreduce": (1,),
     "reduced_count": (0, 1),
+    "zeros_like_grad": (0,),
 }
 
 WHY = "the backward sweep reads only the shapes of these: let their elements go"

@@ -1,0 +1,48 @@
+"""Programs a random-program fuzzer (random elementwise code with broadcasting, loops and
+branches, checked against finite differences) found wrong; each is checked on every path."""
+
+import numpy as np
+import pytest
+
+import sourcegrad as sg
+
+from .fd import assert_close, numerical_grad
+
+
+def copy_in_one_branch(x, y):
+    """One branch copies `v2`'s cotangent from `v4`'s (an alias, a read-only view here), the
+    other zero-fills it; the later `+=` must not count the alias as the code's own array."""
+    v2 = np.max(x)
+    v3 = (v2 - x) * 0.5
+    if np.sum(y) > 0:
+        v4 = y * 0.5 + v3
+    else:
+        v4 = v2
+    return np.mean(v4)
+
+
+def shape_changes_in_a_loop(x, y):
+    """`v1` is `x`-shaped before the loop and `y`-shaped after it: the zeros for its
+    cotangent at the top of each reversed iteration take the shape it had then."""
+    v1 = x
+    for _ in range(2):
+        v1 = 0.75 + (y + x)
+    return np.sum(np.tanh(0.5 * y + np.sin(v1)) + v1) * 0.5
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_copy_in_one_branch_is_not_updated_in_place(sign):
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal(3), sign * (np.abs(rng.standard_normal(3)) + 0.1)
+    gx, gy = sg.grad(copy_in_one_branch, wrt=("x", "y"))(x, y)
+    assert_close(gx, numerical_grad(copy_in_one_branch, (x, y), 0))
+    assert_close(gy, numerical_grad(copy_in_one_branch, (x, y), 1))
+
+
+def test_zeros_for_a_loop_variable_take_its_shape_at_the_iteration():
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal(3), rng.standard_normal((2, 3))
+    gx, gy = sg.grad(shape_changes_in_a_loop, wrt=("x", "y"))(x, y)
+    assert gx.shape == x.shape
+    assert_close(gx, numerical_grad(shape_changes_in_a_loop, (x, y), 0))
+    assert_close(gy, numerical_grad(shape_changes_in_a_loop, (x, y), 1))

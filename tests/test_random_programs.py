@@ -1,0 +1,92 @@
+"""Random programs: elementwise NumPy code with broadcasting, reductions, loops and
+branches, written to a file, differentiated in every mode and checked against finite
+differences. The cases it found wrong are kept in ``test_found_by_fuzzing.py``."""
+
+import importlib.util
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sourcegrad as sg
+
+from .fd import assert_close, numerical_grad
+
+UNARY = ["np.sin({})", "np.tanh({})", "np.exp(0.3 * {})", "({}) ** 2", "-({})", "np.cos({})"]
+BINARY = ["({}) + ({})", "({}) - ({})", "({}) * ({})", "({}) * 0.5 + ({})"]
+REDUCTIONS = ["np.sum({})", "np.mean({})", "np.sum({}, axis=0)",
+              "np.mean({}, axis=-1, keepdims=True)", "np.max({})"]
+LOSSES = ["np.sum({})", "np.mean({})", "np.sum({}) * 0.5", "-np.mean({}) / 3.0"]
+SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((3,), (2, 3)), ((2, 3), (2, 3))]
+
+
+def expression(rng: random.Random, names: list[str], depth: int) -> str:
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice([*names, "1.5"])
+    if rng.random() < 0.4:
+        return rng.choice(UNARY).format(expression(rng, names, depth - 1))
+    return rng.choice(BINARY).format(expression(rng, names, depth - 1),
+                                     expression(rng, names, depth - 1))
+
+
+def program(rng: random.Random) -> str:
+    lines, names = ["def f(x, y):"], ["x", "y"]
+    for k in range(rng.randint(1, 5)):
+        v, kind = f"v{k}", rng.random()
+        if kind < 0.15:
+            lines.append(f"    {v} = {rng.choice(REDUCTIONS).format(expression(rng, names, 2))}")
+        elif kind < 0.3:
+            lines += [f"    {v} = x", f"    for _ in range({rng.randint(0, 3)}):",
+                      f"        {v} = {expression(rng, [*names, v], 2)}"]
+        elif kind < 0.45:
+            lines += [f"    if np.sum({rng.choice(names)}) > 0:",
+                      f"        {v} = {expression(rng, names, 2)}",
+                      "    else:", f"        {v} = {expression(rng, names, 2)}"]
+        else:
+            lines.append(f"    {v} = {expression(rng, names, 3)}")
+        names.append(v)
+    lines.append(f"    return {rng.choice(LOSSES).format(expression(rng, names, 2))}")
+    return "import numpy as np\n\n\n" + "\n".join(lines) + "\n"
+
+
+def load(source: str, directory, seed: int):
+    path = directory / f"random_program_{seed}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(f"random_program_{seed}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.f
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_programs_in_every_mode(seed, tmp_path_factory):
+    rng = random.Random(seed)
+    f = load(program(rng), tmp_path_factory.mktemp("programs"), seed)
+    x_shape, y_shape = rng.choice(SHAPES)
+    values = np.random.default_rng(seed)
+    x, y = values.standard_normal(x_shape), values.standard_normal(y_shape)
+    try:
+        with np.errstate(all="ignore"):
+            value = f(x, y)
+    except ValueError:  # an axis the value does not have: not a program NumPy runs
+        return
+    if np.ndim(value) != 0 or not np.isfinite(value) or abs(value) > 1e3:
+        return  # not a scalar loss (a branch broadcast it), or too steep for differences
+    dx, dy = numerical_grad(f, (x, y), 0), numerical_grad(f, (x, y), 1)
+    if max(np.max(np.abs(dx)), np.max(np.abs(dy))) > 1e3:
+        return  # cos of a high power oscillates faster than central differences resolve
+    gx, gy = sg.grad(f, wrt=("x", "y"))(x, y)
+    assert gx.shape == x.shape and gy.shape == y.shape
+    assert_close(gx, dx)
+    assert_close(gy, dy)
+    got_value, _ = sg.value_and_grad(f, wrt=("x", "y"))(x, y)
+    assert_close(got_value, value)
+    tx, ty = values.standard_normal(x_shape), values.standard_normal(y_shape)
+    _, tangent = sg.jvp(f, (x, y), (tx, ty))
+    assert_close(tangent, np.sum(dx * tx) + np.sum(dy * ty))
+    leaves = sg.tensor(x, requires_grad=True), sg.tensor(y, requires_grad=True)
+    sg.differentiable(f)(*leaves).backward()
+    assert_close(leaves[0].grad.numpy(), dx)
+    assert_close(leaves[1].grad.numpy(), dy)

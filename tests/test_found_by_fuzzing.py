@@ -46,3 +46,41 @@ def test_zeros_for_a_loop_variable_take_its_shape_at_the_iteration():
     assert gx.shape == x.shape
     assert_close(gx, numerical_grad(shape_changes_in_a_loop, (x, y), 0))
     assert_close(gy, numerical_grad(shape_changes_in_a_loop, (x, y), 1))
+
+
+def helper(a, b):
+    return np.sin(a) * b + a
+
+
+def calls_in_a_loop(y):
+    """Each call's saved values belong to that call: the backward sweep used the last
+    iteration's for every iteration (a wrong gradient, found by the fuzzer)."""
+    v0 = y * 1.0
+    for _ in range(2):
+        v0 += helper(v0, y * 1.5)
+    return np.sum(v0)
+
+
+def calls_in_nested_loops_and_a_branch(y, n):
+    total = 0.0
+    for i in range(n):
+        for _ in range(2):
+            if i % 2 == 0:
+                y = helper(y, 0.5)
+        total = total + np.sum(helper(y, y))
+    return total
+
+
+def test_each_call_in_a_loop_gets_its_own_saved_values():
+    y = np.array([0.99, 0.6, -1.5])
+    assert_close(sg.grad(calls_in_a_loop)(y), numerical_grad(calls_in_a_loop, (y,), 0))
+    leaf = sg.tensor(y, requires_grad=True)
+    sg.differentiable(calls_in_a_loop)(leaf).backward()
+    assert_close(leaf.grad.numpy(), numerical_grad(calls_in_a_loop, (y,), 0))
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_calls_in_nested_loops_and_branches(n):
+    y = np.array([0.3, -0.8])
+    got = sg.grad(calls_in_nested_loops_and_a_branch)(y, n)
+    assert_close(got, numerical_grad(calls_in_nested_loops_and_a_branch, (y, n), 0))

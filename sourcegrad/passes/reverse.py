@@ -283,8 +283,17 @@ class ReverseMode:
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             op = self.op_of(stmt)
             if op.kind == USER and self._is_active_stmt(stmt):
-                return [self._forward_user_call(stmt, op)]
+                return [self._forward_user_call(stmt, op), *self._push_saved(stmt)]
         return [stmt]
+
+    def _push_saved(self, stmt: ast.Assign) -> list[ast.stmt]:
+        """Inside a loop, each call's saved values go on a stack: the call's adjoint pops
+        them, once per call, in reverse."""
+        loops = self.placement.loops(stmt)
+        if not loops:
+            return []
+        saved = self._saved_name(stmt)
+        return [self._push(self._stack(saved, loops[-1]), name(saved), stmt)]
 
     def _forward_if(self, stmt: ast.If) -> list[ast.stmt]:
         if not self.has_adjoint.get(id(stmt), True):
@@ -804,6 +813,12 @@ class ReverseMode:
         derivative = self.callees(op.callee, active)
         saved = self._saved_name(stmt)
         self._note_reads(stmt, [name(saved)])
+        loops = self.placement.loops(stmt)
+        pop = [assign(saved, _pop(self._stack(saved, loops[-1])), stmt)] if loops else []
+        return pop + self._call_backward(stmt, op, derivative, g, saved)
+
+    def _call_backward(self, stmt: ast.Assign, op: Op, derivative: CalleeDerivative,
+                       g: ast.expr, saved: str) -> list[ast.stmt]:
         backward = ast.Call(func=name(derivative.backward), args=[g, name(saved)], keywords=[])
         args = [op.args[p] for p in derivative.wrt]
         if len(args) == 1:

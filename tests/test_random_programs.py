@@ -1,6 +1,7 @@
-"""Random programs: elementwise NumPy code with broadcasting, reductions, loops and
-branches, written to a file, differentiated in every mode and checked against finite
-differences. The cases it found wrong are kept in ``test_found_by_fuzzing.py``."""
+"""Random programs: elementwise NumPy code with broadcasting, reductions, ``for`` and
+``while`` loops, branches, lists and calls of a user function, written to a file,
+differentiated in every mode and checked against finite differences. The cases it found
+wrong are kept in ``test_found_by_fuzzing.py``."""
 
 import importlib.util
 import random
@@ -13,8 +14,12 @@ import sourcegrad as sg
 
 from .fd import assert_close, numerical_grad
 
-UNARY = ["np.sin({})", "np.tanh({})", "np.exp(0.3 * {})", "({}) ** 2", "-({})", "np.cos({})"]
-BINARY = ["({}) + ({})", "({}) - ({})", "({}) * ({})", "({}) * 0.5 + ({})"]
+UNARY = ["np.sin({})", "np.tanh({})", "np.exp(0.3 * {})", "({}) ** 2", "-({})", "np.cos({})",
+         "np.sqrt(({}) ** 2 + 1.0)", "np.log(({}) ** 2 + 1.0)", "np.abs({})", "helper({}, 0.7)",
+         "np.maximum({}, 0.2)"]
+BINARY = ["({}) + ({})", "({}) - ({})", "({}) * ({})", "({}) * 0.5 + ({})", "helper({}, {})",
+          "np.where(({}) > 0, {}, 0.5)", "np.minimum({}, {})", "({}) / (({}) ** 2 + 1.0)"]
+HELPER = "def helper(a, b):\n    return np.sin(a) * b + a\n"
 REDUCTIONS = ["np.sum({})", "np.mean({})", "np.sum({}, axis=0)",
               "np.mean({}, axis=-1, keepdims=True)", "np.max({})"]
 LOSSES = ["np.sum({})", "np.mean({})", "np.sum({}) * 0.5", "-np.mean({}) / 3.0"]
@@ -26,20 +31,31 @@ def expression(rng: random.Random, names: list[str], depth: int) -> str:
         return rng.choice([*names, "1.5"])
     if rng.random() < 0.4:
         return rng.choice(UNARY).format(expression(rng, names, depth - 1))
-    return rng.choice(BINARY).format(expression(rng, names, depth - 1),
-                                     expression(rng, names, depth - 1))
+    template = rng.choice(BINARY)
+    return template.format(*[expression(rng, names, depth - 1)
+                             for _ in range(template.count("{}"))])
 
 
 def program(rng: random.Random) -> str:
     lines, names = ["def f(x, y):"], ["x", "y"]
     for k in range(rng.randint(1, 5)):
         v, kind = f"v{k}", rng.random()
-        if kind < 0.15:
+        if kind < 0.1:
             lines.append(f"    {v} = {rng.choice(REDUCTIONS).format(expression(rng, names, 2))}")
-        elif kind < 0.3:
+        elif kind < 0.2:
             lines += [f"    {v} = x", f"    for _ in range({rng.randint(0, 3)}):",
                       f"        {v} = {expression(rng, [*names, v], 2)}"]
-        elif kind < 0.45:
+        elif kind < 0.27:
+            lines += [f"    {v} = y * 1.0", f"    for _ in range({rng.randint(0, 3)}):",
+                      f"        {v} += {expression(rng, [*names, v], 2)}"]
+        elif kind < 0.34:
+            lines += [f"    {v} = x", "    n = 0", f"    while np.sum({v} * {v}) < 20.0 and n < 3:",
+                      f"        {v} = {v} * 1.3 + {expression(rng, names, 1)}", "        n = n + 1"]
+        elif kind < 0.4:
+            lines += ["    parts = []", "    for i in range(2):",
+                      f"        parts.append({expression(rng, names, 2)} * (i + 1.0))",
+                      f"    {v} = parts[0] + parts[1]"]
+        elif kind < 0.5:
             lines += [f"    if np.sum({rng.choice(names)}) > 0:",
                       f"        {v} = {expression(rng, names, 2)}",
                       "    else:", f"        {v} = {expression(rng, names, 2)}"]
@@ -47,7 +63,7 @@ def program(rng: random.Random) -> str:
             lines.append(f"    {v} = {expression(rng, names, 3)}")
         names.append(v)
     lines.append(f"    return {rng.choice(LOSSES).format(expression(rng, names, 2))}")
-    return "import numpy as np\n\n\n" + "\n".join(lines) + "\n"
+    return "import numpy as np\n\n\n" + HELPER + "\n\n" + "\n".join(lines) + "\n"
 
 
 def load(source: str, directory, seed: int):

@@ -106,3 +106,81 @@ def test_random_programs_in_every_mode(seed, tmp_path_factory):
     sg.differentiable(f)(*leaves).backward()
     assert_close(leaves[0].grad.numpy(), dx)
     assert_close(leaves[1].grad.numpy(), dy)
+
+
+# -- vectors and matrices: matmul, indexing, element writes, sorting -----------------------
+VECTOR = ["np.tanh({v})", "{W} @ {v}", "{v}[::-1]", "np.concatenate([{v}[:1], {v}[1:] * 2.0])",
+          "{v} * {v}[0]", "np.sum({W}, axis=0) * {v}", "np.stack([{v}, {v} * 0.5])[1]",
+          "np.cumsum({v})", "np.dot({v}, {W})", "np.max({W}, axis=1) + {v}",
+          "np.outer({v}, {v})[0]", "np.sort({v})", "np.clip({v}, -0.5, 0.5)"]
+MATRIX = ["{W} * 0.5", "{W}.T", "np.tanh({W})", "{W} @ {W}", "{W} + np.outer({v}, {v})",
+          "{W}[::-1]", "np.exp(0.2 * {W})"]
+
+
+def vector(rng: random.Random, vectors: list[str], matrices: list[str], depth: int) -> str:
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice(vectors)
+    return rng.choice(VECTOR).format(v=vector(rng, vectors, matrices, depth - 1),
+                                     W=matrix(rng, vectors, matrices, depth - 1))
+
+
+def matrix(rng: random.Random, vectors: list[str], matrices: list[str], depth: int) -> str:
+    if depth == 0 or rng.random() < 0.3:
+        return rng.choice(matrices)
+    return rng.choice(MATRIX).format(v=vector(rng, vectors, matrices, depth - 1),
+                                     W=matrix(rng, vectors, matrices, depth - 1))
+
+
+def linear_algebra_program(rng: random.Random) -> str:
+    lines, vectors, matrices = ["def f(x, W):"], ["x"], ["W"]
+    for k in range(rng.randint(1, 5)):
+        kind = rng.random()
+        if kind < 0.15:
+            lines += [f"    a{k} = {vector(rng, vectors, matrices, 2)}",
+                      f"    a{k}[1] = a{k}[0] * 2.0"]
+        elif kind < 0.3:
+            lines += [f"    a{k} = x * 1.0", "    for j in range(3):",
+                      f"        a{k}[j] = a{k}[j] * {vector(rng, vectors, matrices, 1)}[j]"]
+        elif kind < 0.45:
+            lines.append(f"    m{k} = {matrix(rng, vectors, matrices, 2)}")
+            matrices.append(f"m{k}")
+            continue
+        elif kind < 0.55:
+            lines += [f"    a{k} = x", "    for j in range(2):",
+                      f"        a{k} = np.tanh(W @ a{k} + {vector(rng, vectors, matrices, 1)})"]
+        else:
+            lines.append(f"    a{k} = {vector(rng, vectors, matrices, 3)}")
+        vectors.append(f"a{k}")
+    lines.append(f"    return np.sum({vector(rng, vectors, matrices, 2)} ** 2)"
+                 f" + np.mean({matrix(rng, vectors, matrices, 1)})")
+    return "import numpy as np\n\n\n" + "\n".join(lines) + "\n"
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_linear_algebra_programs(seed, tmp_path_factory):
+    rng = random.Random(seed)
+    source = linear_algebra_program(rng)
+    f = load(source, tmp_path_factory.mktemp("programs"), seed)
+    values = np.random.default_rng(seed)
+    x, W = values.standard_normal(3), 0.5 * values.standard_normal((3, 3))
+    try:
+        with np.errstate(all="ignore"):
+            value = f(x.copy(), W.copy())
+    except (ValueError, IndexError, AttributeError, TypeError):
+        return  # a program NumPy does not run (`.T` of a number, say)
+    if not np.isfinite(value) or abs(value) > 1e3:
+        return
+    try:
+        transformed = sg.grad(f, wrt=("x", "W"))
+    except sg.UnsupportedSyntaxError:
+        return  # a write into what may be a view: refused (tested in test_errors.py)
+    dx, dW = numerical_grad(f, (x, W), 0), numerical_grad(f, (x, W), 1)
+    if max(np.max(np.abs(dx)), np.max(np.abs(dW))) > 1e3:
+        return
+    gx, gW = transformed(x.copy(), W.copy())
+    assert_close(gx, dx)
+    assert_close(gW, dW)
+    tx, tW = values.standard_normal(3), values.standard_normal((3, 3))
+    _, tangent = sg.jvp(f, (x.copy(), W.copy()), (tx, tW))
+    assert_close(tangent, np.sum(dx * tx) + np.sum(dW * tW))

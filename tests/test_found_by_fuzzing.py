@@ -84,3 +84,37 @@ def test_calls_in_nested_loops_and_branches(n):
     y = np.array([0.3, -0.8])
     got = sg.grad(calls_in_nested_loops_and_a_branch)(y, n)
     assert_close(got, numerical_grad(calls_in_nested_loops_and_a_branch, (y, n), 0))
+
+
+def call_in_one_branch(x, y):
+    """Differentiated twice, the first gradient's saved values of `helper` exist on one path
+    only: their zero cotangent on the other path must not read them."""
+    if np.sum(x) > 0:
+        v1 = x * y
+    else:
+        v1 = helper(x ** 2, 0.7)
+    return np.sum(np.sin(v1))
+
+
+def set_in_a_loop_that_may_not_run(x, n):
+    total = 0.0
+    for i in range(n):
+        if i > 0:
+            v = helper(x, 0.5)
+            total = total + v
+    return total
+
+
+@pytest.mark.parametrize("x", [0.7, -0.4])
+def test_second_derivative_through_a_call_in_one_branch(x):
+    y = np.array([0.3, -1.2])
+    first = sg.grad(call_in_one_branch, wrt="x")
+    second = sg.grad(first, wrt="x")(x, y)
+    assert_close(second, (first(x + 1e-6, y) - first(x - 1e-6, y)) / 2e-6)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_second_derivative_through_a_loop_that_may_not_run(n):
+    first = sg.grad(set_in_a_loop_that_may_not_run, wrt="x")
+    second = sg.grad(first, wrt="x")(0.4, n)
+    assert_close(second, (first(0.4 + 1e-6, n) - first(0.4 - 1e-6, n)) / 2e-6)

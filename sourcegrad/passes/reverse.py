@@ -299,12 +299,13 @@ class ReverseMode:
         if not self.has_adjoint.get(id(stmt), True):
             plain = ast.If(test=stmt.test, body=self.forward_block(stmt.body),
                            orelse=self.forward_block(stmt.orelse) if stmt.orelse else [])
-            return [located(plain, stmt)]
+            return [*self._preinit(stmt), located(plain, stmt)]
         test_var = self._control_var(stmt, stmt.test)
         test_assign = located(assign(test_var, stmt.test, stmt), stmt)
         branch = ast.If(test=name(test_var), body=self.forward_block(stmt.body),
                         orelse=self.forward_block(stmt.orelse) if stmt.orelse else [])
-        return [test_assign, *self._push_control(stmt, test_var), located(branch, stmt)]
+        return [*self._preinit(stmt), test_assign, *self._push_control(stmt, test_var),
+                located(branch, stmt)]
 
     def _forward_for(self, stmt: ast.For) -> list[ast.stmt]:
         body = self.forward_block(stmt.body)
@@ -867,6 +868,7 @@ class ReverseMode:
         # copies: the zero fills below must not count as owned on the other side
         else_defined, else_owned = set(self.defined), set(self.owned)
         merged = body_defined | else_defined
+        self._bind_before(stmt, merged - (body_defined & else_defined))
         body += self._zero_fill(merged - body_defined, stmt)
         orelse += self._zero_fill(merged - else_defined, stmt)
         self.defined = merged
@@ -879,6 +881,18 @@ class ReverseMode:
             branch = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=name(test_var)),
                             body=orelse, orelse=[])
         return [*self._pop_control(stmt, test_var), located(branch, stmt)]
+
+    def _bind_before(self, stmt: ast.stmt, variables: set[str]) -> None:
+        """Variables whose cotangents are zero-filled at ``stmt`` (an ``if`` or a loop) but
+        that may be unbound there (assigned in one branch only, or in a loop that may not
+        run) are set to ``None`` before it in the forward sweep (before the outermost loop
+        around it: a value from an earlier iteration must survive); their zeros are ``None``."""
+        outermost = (self.placement.loops(stmt) or (stmt,))[0]
+        for var in sorted(variables):
+            if not self.placement.maybe_bound_before(stmt, var):
+                unbound = self.preinit.setdefault(id(outermost), [])
+                if var not in unbound:
+                    unbound.append(var)
 
     def _zero_fill(self, variables: set[str], like: ast.stmt) -> list[ast.stmt]:
         out = []
@@ -913,12 +927,14 @@ class ReverseMode:
         # the loop, so that the body's overwrites save the value for it
         for var in start_defined - end_defined:
             self._note_reads(stmt.body[0], [name(var)])
+        self._bind_before(stmt, start_defined - end_defined)
         body += self._zero_fill(start_defined - end_defined, stmt)
         self.defined, self.owned = set(start_defined), set(start_owned) & self.owned
         self.has_adjoint[id(stmt)] = _has_code(body)
         if not _has_code(body):
             self.defined, self.owned = entry_defined, entry_owned
             return []
+        self._bind_before(stmt, start_defined - entry_defined)
         prologue = self._zero_fill(start_defined - entry_defined, stmt)
         prologue += [ast.Assign(targets=[name(self.grad(var), True)],
                                 value=call("private_copy", self.grad_load(var)))

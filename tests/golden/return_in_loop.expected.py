@@ -5,6 +5,7 @@ def grad_return_in_loop(x):
     # for _ in range(10):
     sum_acc_gt_5_stack = []
     acc_stack = []
+    result = None
     n_iterations = 0
     for _ in range(10):
         n_iterations += 1

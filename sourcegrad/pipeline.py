@@ -156,7 +156,9 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
 
 def _callee_derivative(caller: ReverseAnalysis, callee: Any, active: tuple[str, ...]
                        ) -> CalleeDerivative:
-    key = f"{callee.__name__}:{','.join(active)}"
+    # by identity: generated callees share names (every variant of `helper`'s backward is
+    # `backward_helper`), and differentiating one variant for another gives wrong code
+    key = f"{callee.__name__}:{id(callee)}:{','.join(active)}"
     if key in caller.callee_functions:
         return caller.callee_functions[key]
     forward_fn, backward_fn = split_functions(callee, active)

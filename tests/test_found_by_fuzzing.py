@@ -118,3 +118,35 @@ def test_second_derivative_through_a_loop_that_may_not_run(n):
     first = sg.grad(set_in_a_loop_that_may_not_run, wrt="x")
     second = sg.grad(first, wrt="x")(0.4, n)
     assert_close(second, (first(0.4 + 1e-6, n) - first(0.4 - 1e-6, n)) / 2e-6)
+
+
+def make_scaled(scale):
+    def scaled(a):
+        return np.sin(a) * scale
+    return scaled
+
+
+double, triple = make_scaled(2.0), make_scaled(3.0)
+
+
+def two_functions_one_name(x):
+    """`double` and `triple` are both named `scaled`: each call needs its own derivative."""
+    return np.sum(double(x)) + np.sum(triple(x * x))
+
+
+def test_two_callees_with_the_same_name_get_their_own_derivatives():
+    x = np.array([0.3, -0.9])
+    got = sg.grad(two_functions_one_name)(x)
+    assert_close(got, numerical_grad(two_functions_one_name, (x,), 0))
+
+
+def test_second_derivative_through_variants_of_one_callee():
+    first = sg.grad(calls_in_nested_loops_and_a_branch, wrt="y")
+    y = np.array([0.3, -0.8])
+
+    def along(t):
+        return np.sum(first(y + t * np.array([1.0, -0.5]), 3))
+
+    hvp_fd = (along(1e-6) - along(-1e-6)) / 2e-6
+    hessian = sg.hessian(calls_in_nested_loops_and_a_branch, wrt="y")(y, 3)
+    assert_close(np.sum(hessian @ np.array([1.0, -0.5])), hvp_fd)

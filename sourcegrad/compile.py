@@ -104,7 +104,9 @@ def _guard(tree: ast.Module, name: str) -> None:
             node.lineno = node.end_lineno = last
             node.col_offset = node.end_col_offset = 0
     guard.lineno, guard.end_lineno = first, last
-    guard.col_offset, guard.end_col_offset = fdef.body[0].col_offset, 0
+    # ends where the body ends: a one-line body must not end before it starts
+    guard.col_offset = fdef.body[0].col_offset
+    guard.end_col_offset = fdef.body[-1].end_col_offset or 0
     fdef.body = [guard]
 
 

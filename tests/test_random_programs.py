@@ -36,12 +36,12 @@ def expression(rng: random.Random, names: list[str], depth: int) -> str:
                              for _ in range(template.count("{}"))])
 
 
-def program(rng: random.Random) -> str:
+def program(rng: random.Random, reductions: list[str] = REDUCTIONS) -> str:
     lines, names = ["def f(x, y):"], ["x", "y"]
     for k in range(rng.randint(1, 5)):
         v, kind = f"v{k}", rng.random()
         if kind < 0.1:
-            lines.append(f"    {v} = {rng.choice(REDUCTIONS).format(expression(rng, names, 2))}")
+            lines.append(f"    {v} = {rng.choice(reductions).format(expression(rng, names, 2))}")
         elif kind < 0.2:
             lines += [f"    {v} = x", f"    for _ in range({rng.randint(0, 3)}):",
                       f"        {v} = {expression(rng, [*names, v], 2)}"]
@@ -106,6 +106,32 @@ def test_random_programs_in_every_mode(seed, tmp_path_factory):
     sg.differentiable(f)(*leaves).backward()
     assert_close(leaves[0].grad.numpy(), dx)
     assert_close(leaves[1].grad.numpy(), dy)
+
+
+# -- second derivatives: reverse over reverse, and forward over reverse --------------------
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_programs_twice(seed, tmp_path_factory):
+    rng = random.Random(seed)
+    full_reductions = [r for r in REDUCTIONS if "axis" not in r]  # x is a number here
+    f = load(program(rng, full_reductions), tmp_path_factory.mktemp("programs"), seed)
+    values = np.random.default_rng(seed)
+    x, y = float(values.standard_normal()), values.standard_normal(3)
+    try:
+        with np.errstate(all="ignore"):
+            value = f(x, y)
+    except ValueError:
+        return
+    if np.ndim(value) != 0 or not np.isfinite(value) or abs(value) > 1e3:
+        return
+    first = sg.grad(f, wrt="x")
+    if abs(first(x, y)) > 1e2:
+        return
+    expected = (first(x + 1e-5, y) - first(x - 1e-5, y)) / 2e-5
+    assert_close(sg.grad(first, wrt="x")(x, y), expected, rtol=1e-4, atol=1e-4)
+    hessian = sg.hessian(f, wrt="x")(x, y)  # shape x.shape + x.shape: ()
+    assert np.shape(hessian) == ()
+    assert_close(float(hessian), expected, rtol=1e-4, atol=1e-4)
 
 
 # -- vectors and matrices: matmul, indexing, element writes, sorting -----------------------

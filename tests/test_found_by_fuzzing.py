@@ -150,3 +150,23 @@ def test_second_derivative_through_variants_of_one_callee():
     hvp_fd = (along(1e-6) - along(-1e-6)) / 2e-6
     hessian = sg.hessian(calls_in_nested_loops_and_a_branch, wrt="y")(y, 3)
     assert_close(np.sum(hessian @ np.array([1.0, -0.5])), hvp_fd)
+
+
+def one_line_generated_body(x, y):
+    """Differentiated twice, one generated function has a one-line body, which the
+    provenance `try` wrapped with an invalid end position (compile refused it)."""
+    v0 = y * 1.0
+    if np.sum(x) > 0:
+        v1 = -(helper(1.5, x))
+    else:
+        v1 = helper(np.sin(v0), np.minimum(v0, v0))
+    v3 = np.max(helper(np.sqrt(np.sum(v0 ** 2) + 1.0), x))
+    return np.sum(helper(v3, v3) / (v1 ** 4 + 1.0)) * 0.5
+
+
+@pytest.mark.parametrize("x", [0.6, -0.6])
+def test_second_derivative_with_a_one_line_generated_body(x):
+    y = np.array([0.2, -0.4, 0.9])
+    first = sg.grad(one_line_generated_body, wrt="x")
+    second = sg.grad(first, wrt="x")(x, y)
+    assert_close(second, (first(x + 1e-6, y) - first(x - 1e-6, y)) / 2e-6, rtol=1e-4)

@@ -170,3 +170,15 @@ def test_second_derivative_with_a_one_line_generated_body(x):
     first = sg.grad(one_line_generated_body, wrt="x")
     second = sg.grad(first, wrt="x")(x, y)
     assert_close(second, (first(x + 1e-6, y) - first(x - 1e-6, y)) / 2e-6, rtol=1e-4)
+
+
+def reduces_a_number_over_an_axis(x, y):
+    """NumPy reduces a 0-d value over axis 0 to itself; `unreduce` raised here."""
+    return np.sum(np.sin(x * y)) + np.sum(np.where(x > 0, x ** 2, 0.5), axis=0)
+
+
+@pytest.mark.parametrize("x", [0.7, -0.7])
+def test_a_number_reduced_over_an_axis(x):
+    y = np.array([0.3, -1.1, 0.4])
+    got = sg.grad(reduces_a_number_over_an_axis, wrt="x")(x, y)
+    assert_close(got, numerical_grad(reduces_a_number_over_an_axis, (x, y), 0))

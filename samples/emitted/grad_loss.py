@@ -73,9 +73,12 @@ def unreduce(g, x, axis=None, keepdims=False):
     """Spread the cotangent of a reduction over ``axis`` back over the shape of ``x``."""
     if axis is None:
         return _spread_scalar(g, x)
+    shape = np.shape(x)
+    if shape == ():  # NumPy reduces a 0-d value over axis 0 or -1 to itself
+        return np.reshape(g, ())
     if not keepdims:
         g = np.expand_dims(g, axis)
-    return np.broadcast_to(g, np.shape(x))
+    return np.broadcast_to(g, shape)
 
 
 def _spread_scalar(g, x):

@@ -20,6 +20,7 @@ import builtins
 import hashlib
 import inspect
 import math
+import re
 import symtable
 import sys
 import textwrap
@@ -78,16 +79,15 @@ def source_hash(texts: Iterable[str]) -> str:
 
 def module_text(compiled: Any, header: Header) -> str:
     functions = generated_functions(compiled)
-    names = _emitted_names(functions)
-    defined = {name for fn_names in names.values() for name in fn_names}
+    names, renames = _emitted_names(functions)
     needs = _Needs()
     for fn in functions:
-        for name in sorted(_free_names(fn.source) - defined):
+        for name in sorted(_free_names(fn.source) - set(renames[id(fn)])):
             _provide(name, _value_seen_by(fn, name), fn.__name__, needs)
     head = [_docstring(header), _imports(needs.imports)]
     if needs.constants:
         head.append("".join(f"{n} = {v}\n" for n, v in sorted(needs.constants.items())))
-    blocks = [_renamed(fn, names[id(fn)]) for fn in functions]
+    blocks = [_renamed(fn, names[id(fn)], renames[id(fn)]) for fn in functions]
     blocks += list(needs.user_functions.values())
     if needs.helpers:
         blocks.append("# -- helpers copied from sourcegrad/rules/support.py " + "-" * 38 + "\n")
@@ -97,29 +97,43 @@ def module_text(compiled: Any, header: Header) -> str:
     return "\n".join(head) + "\n\n" + "\n\n".join(b.rstrip("\n") + "\n" for b in blocks)
 
 
-def _emitted_names(functions: list[Any]) -> dict[int, list[str]]:
-    """The names each generated function is called by. A callee's derivative is bound under
-    a fresh name in its caller (``backward_helper_2`` when ``helper`` is differentiated for
-    two sets of arguments), while its own ``def`` keeps the plain one."""
-    names: dict[int, list[str]] = {id(functions[0]): [functions[0].__name__]}
-    owner: dict[str, Any] = {functions[0].__name__: functions[0]}
+def _emitted_names(functions: list[Any]) -> tuple[dict[int, str], dict[int, dict[str, str]]]:
+    """One module-level name per generated function, and for each function, the names it
+    calls generated functions by -> their names in the module.
+
+    Each caller binds its callees' derivatives under names of its own (``backward_helper``,
+    ``backward_helper_2`` when ``helper`` is differentiated for two sets of arguments), so
+    two callers may give one name to different functions: the later one gets a fresh name,
+    in its ``def`` and in its callers."""
+    names: dict[int, str] = {id(functions[0]): functions[0].__name__}
+    taken = {functions[0].__name__}
+    renames: dict[int, dict[str, str]] = {}
     for fn in functions:
+        calls = renames.setdefault(id(fn), {})
         for name in sorted(_free_names(fn.source)):
             value = _value_seen_by(fn, name)
             if not any(value is other for other in functions):
                 continue
-            if owner.setdefault(name, value) is not value:
-                raise EmitError(f"two generated functions would both be named `{name}`; "
-                                "emit each derivative from its own file")
-            if name not in names.setdefault(id(value), []):
-                names[id(value)].append(name)
-    return names
+            if id(value) not in names:
+                fresh, k = name, 2
+                while fresh in taken:
+                    fresh, k = f"{name}_{k}", k + 1
+                names[id(value)] = fresh
+                taken.add(fresh)
+            calls[name] = names[id(value)]
+    return names, renames
 
 
-def _renamed(fn: Any, names: list[str]) -> str:
-    """``fn``'s source defining ``names[0]``, and the other names as aliases of it."""
-    source = fn.source.replace(f"def {fn.__name__}(", f"def {names[0]}(", 1)
-    return source + "".join(f"\n\n{alias} = {names[0]}\n" for alias in names[1:])
+def _renamed(fn: Any, name: str, calls: dict[str, str]) -> str:
+    """``fn``'s source defining ``name`` and calling generated functions by their module
+    names (code lines only: the comments quote the user's code)."""
+    lines = fn.source.replace(f"def {fn.__name__}(", f"def {name}(", 1).split("\n")
+    changed = {old: new for old, new in calls.items() if old != new}
+    if changed:
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, changed)) + r")\b")
+        lines = [line if line.lstrip().startswith("#")
+                 else pattern.sub(lambda m: changed[m.group(1)], line) for line in lines]
+    return "\n".join(lines)
 
 
 def _docstring(header: Header) -> str:

@@ -67,6 +67,14 @@ def user_file(tmp_path):
             return np.sum(scaled(x, 2.0)) + np.sum(scaled(x, w))
 
 
+        def inner_scaled(x, w):
+            return scaled(x, 2.0) * w
+
+
+        def outer_scaled(x, w):  # each calls its own `backward_scaled`: two functions
+            return np.sum(inner_scaled(x, w)) + np.sum(scaled(x, w))
+
+
         def keyword_only(x, w=2.0, *, scale=0.5):
             return np.sum(np.sin(x) * w * scale ** 2)
 
@@ -302,6 +310,22 @@ def test_a_callee_differentiated_two_ways_is_emitted_under_both_names(tmp_path,
     assert "def backward_scaled_2(" in out.read_text()
     np.testing.assert_allclose(gx, np.cos(x) * (2.0 + w))
     np.testing.assert_allclose(gw, np.sin(x))
+
+
+def test_two_callers_naming_different_derivatives_alike_get_distinct_names(
+        tmp_path, private_cache_dir, user_file):
+    out = tmp_path / "grad_outer.py"
+    done = sourcegrad("emit", f"{user_file}:outer_scaled", "--wrt", "x,w", "-o", str(out),
+                      cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert "def backward_scaled(" in text and "def backward_scaled_2(" in text
+    namespace = {}
+    exec(compile(text, str(out), "exec"), namespace)
+    x, w = np.array([0.3, -1.2]), np.array([0.5, 2.0])
+    gx, gw = namespace["grad_outer_scaled"](x, w)
+    np.testing.assert_allclose(gx, np.cos(x) * (2.0 * w + w))
+    np.testing.assert_allclose(gw, np.sin(x) * 2.0 + np.sin(x))
 
 
 def test_emit_refuses_a_global_it_cannot_write(capsys, user_file):

@@ -27,7 +27,7 @@ def release_dead_values(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: 
     """``adjoint`` with ``del`` statements after each variable's last use; ``keep`` are the
     names read after the sweep or never worth releasing."""
     bound = assigned_at_top(forward)
-    small = _views_and_shapes(forward + adjoint)
+    small = views_and_shapes(forward + adjoint)
     read = [_names(stmt) for stmt in adjoint]
     last_use: dict[str, int] = {}
     for i, names in enumerate(read):
@@ -65,7 +65,7 @@ def _names(stmt: ast.stmt) -> set[str]:
     return {node.id for node in names_in(stmt)}
 
 
-def _views_and_shapes(stmts: list[ast.stmt]) -> set[str]:
+def views_and_shapes(stmts: list[ast.stmt]) -> set[str]:
     """Variables assigned a ``shape_only(...)`` or an ``unreduce(...)`` (a read-only view
     that repeats a reduced array): releasing them frees next to nothing."""
     out: set[str] = set()

@@ -47,8 +47,9 @@ from ..rules.methods import VIEW_PRIMITIVES
 from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
-from .release import release_dead_values
+from .release import release_dead_values, views_and_shapes
 from .saving import STACK, Placement, assigned_names, overwrites
+from .schedule import sink_definitions
 from .shape_only import SHAPE_ARGUMENTS, keep_only_shapes
 from .shapes import ShapeFacts, shapes_from_parameters
 
@@ -155,7 +156,9 @@ class ReverseMode:
                                    keep=set(self.params) | returned | self.shapes.scalars,
                                    saving_stacks=set(self.stacks.values()))
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
-        adjoint = release_dead_values(forward, adjoint, keep=self._never_released(returned))
+        never_released = self._never_released(returned)
+        adjoint = sink_definitions(adjoint, never_released | views_and_shapes(forward + adjoint))
+        adjoint = release_dead_values(forward, adjoint, keep=never_released)
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
             output_grad = self.grad_names[output.id]

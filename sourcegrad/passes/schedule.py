@@ -1,0 +1,161 @@
+"""Compute each cotangent just before the statement that needs it.
+
+The reverse sweep writes a rule's cotangents where the rule is reached: both halves of the
+product rule at once, though one may only be read at the end of the line's adjoint. Held
+until then, it is one more array alive at the sweep's peak (a Gaussian-windowed sum's
+gradient held five arrays where a hand-written one holds three). A careful person computes
+each cotangent where it is used, after the values that die first have been released.
+
+A definition moves down, within the block of its provenance comment, to just before its
+only reader, when:
+
+- it is a pure expression (arithmetic, NumPy and ``math`` functions, sourcegrad's helpers)
+  assigned once to a name read once;
+- nothing it crosses rebinds, writes into or updates any name it reads, and it crosses no
+  compound statement and no statement that is a bare call (such as ``np.add.at``);
+- moving it keeps no more memory alive: it may keep at most one operand alive for longer,
+  and then only if it is elementwise arithmetic, whose result is at least that operand's
+  size (it is that operand's place the result takes).
+
+Parameters, returned gradients, scalars and stacks are never released, and ``unreduce`` views
+and ``shape_only`` placeholders hold next to nothing: keeping them alive longer costs
+nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+
+from ..codegen.printer import is_comment
+from ..codegen.walk import names_in, walk
+from ..rules import support
+
+_PURE_HELPERS = frozenset(n for n in dir(support) if not n.startswith("_") and isinstance(
+    getattr(support, n), types.FunctionType))
+_PURE_MODULES = frozenset({"np", "math"})
+_IMPURE_SUBMODULES = frozenset({"random"})
+
+
+def sink_definitions(stmts: list[ast.stmt], small: set[str]) -> list[ast.stmt]:
+    """``stmts`` (a backward sweep) with single-use definitions moved down to their use;
+    ``small`` are the names whose values are never released or hold next to nothing."""
+    loads, stores = _counts(stmts)
+    once = {var for var, count in stores.items() if count == 1 and loads.get(var) == 1}
+    return _sink_block(stmts, once, small)
+
+
+def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str]) -> list[ast.stmt]:
+    out = list(stmts)
+    for stmt in out:
+        if isinstance(stmt, (ast.If, ast.For, ast.While)):
+            stmt.body = _sink_block(stmt.body, once, small)
+            stmt.orelse = _sink_block(stmt.orelse, once, small)
+    for i in reversed(range(len(out))):
+        target = _defined(out[i], once)
+        if target is None or target in small:
+            continue  # (a scalar's cotangent: nothing to gain)
+        use = _reader(out, i, target)
+        if use is not None and use > i + 1 and _worth_moving(out, i, use, small):
+            out.insert(use - 1, out.pop(i))
+    return out
+
+
+def _counts(stmts: list[ast.stmt]) -> tuple[dict[str, int], dict[str, int]]:
+    loads: dict[str, int] = {}
+    stores: dict[str, int] = {}
+    for stmt in stmts:
+        for node in names_in(stmt):
+            if isinstance(node.ctx, ast.Load):
+                loads[node.id] = loads.get(node.id, 0) + 1
+            else:
+                stores[node.id] = stores.get(node.id, 0) + 1
+        for node in walk(stmt):
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                loads[node.target.id] = loads.get(node.target.id, 0) + 1  # read in place
+    return loads, stores
+
+
+def _defined(stmt: ast.stmt, once: set[str]) -> str | None:
+    """The name ``stmt`` defines, if it is a pure single-use definition."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in once):
+        return None
+    return stmt.targets[0].id if _is_pure(stmt.value) else None
+
+
+def _is_pure(expr: ast.expr) -> bool:
+    for node in walk(expr):
+        if isinstance(node, ast.Call) and not _is_pure_function(node.func):
+            return False
+        if isinstance(node, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda)):
+            return False
+    return True
+
+
+def _is_pure_function(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id in _PURE_HELPERS
+    path: list[str] = []
+    while isinstance(func, ast.Attribute):
+        path.append(func.attr)
+        func = func.value
+    return (isinstance(func, ast.Name) and func.id in _PURE_MODULES
+            and not _IMPURE_SUBMODULES & set(path))
+
+
+def _reader(stmts: list[ast.stmt], i: int, var: str) -> int | None:
+    """Where ``var``, defined at ``i``, is read: a later statement of the same comment's
+    block, with nothing in between that the definition cannot cross."""
+    operands = _operands(stmts[i])
+    for j in range(i + 1, len(stmts)):
+        stmt = stmts[j]
+        if is_comment(stmt):
+            return None
+        if any(node.id == var for node in names_in(stmt)):
+            return j
+        if _is_barrier(stmt, operands):
+            return None
+    return None
+
+
+def _operands(stmt: ast.Assign) -> set[str]:
+    return {node.id for node in names_in(stmt.value)} - _PURE_MODULES - _PURE_HELPERS
+
+
+def _is_barrier(stmt: ast.stmt, operands: set[str]) -> bool:
+    if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
+        return True  # compound statements, bare calls, deletions, returns
+    if any(not _is_pure_function(node.func) for node in walk(stmt)
+           if isinstance(node, ast.Call)):
+        return True  # a call that may change what it is given (or a stack)
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    written = {node.id for target in targets for node in names_in(target)}
+    return bool(written & operands)
+
+
+def _worth_moving(stmts: list[ast.stmt], i: int, use: int, small: set[str]) -> bool:
+    """Moving ``stmts[i]`` to just before ``use`` keeps no more memory alive."""
+    stmt = stmts[i]
+    longer = [var for var in _operands(stmt) - small if _last_read(stmts, var, i) < use]
+    if not longer:
+        return True
+    return len(longer) == 1 and _is_elementwise_arithmetic(stmt.value)
+
+
+def _last_read(stmts: list[ast.stmt], var: str, start: int) -> int:
+    last = start
+    for j in range(start + 1, len(stmts)):
+        if any(node.id == var for node in names_in(stmts[j])):
+            last = j
+    return last
+
+
+def _is_elementwise_arithmetic(expr: ast.expr) -> bool:
+    """Operators on names and numbers only, no ``@``: the result broadcasts its operands."""
+    return all(isinstance(node, _ARITHMETIC) and not isinstance(node, ast.MatMult)
+               for node in walk(expr))
+
+
+_ARITHMETIC = (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.operator, ast.unaryop,
+               ast.expr_context)

@@ -182,3 +182,30 @@ def test_a_number_reduced_over_an_axis(x):
     y = np.array([0.3, -1.1, 0.4])
     got = sg.grad(reduces_a_number_over_an_axis, wrt="x")(x, y)
     assert_close(got, numerical_grad(reduces_a_number_over_an_axis, (x, y), 0))
+
+
+def writes_through_a_view_of_a_view(x):
+    """`a0[::-1][::-1]` is `a0` itself: the write changes `a0`, which the loss reads. The
+    view was missed (only a view of a named array was looked for) and the gradient was
+    silently wrong; now the write is refused, as a write through a one-step view is."""
+    a0 = np.concatenate([x[:1], x[1:] * 2.0])
+    a1 = a0[::-1][::-1]
+    a1[1] = a1[0] * 2.0
+    return np.sum(np.cumsum(a0) ** 2)
+
+
+def writes_into_a_view_of_a_fresh_array(x):
+    v = (x * 2.0)[::-1]
+    v[0] = v[1] * 3.0
+    return np.sum(v ** 2)
+
+
+def test_a_write_through_a_view_of_a_view_is_refused():
+    with pytest.raises(sg.UnsupportedSyntaxError, match="may be a view of `a0`"):
+        sg.grad(writes_through_a_view_of_a_view)(np.array([0.3, -0.2, 0.5]))
+
+
+def test_a_write_into_a_view_of_a_fresh_array_is_still_differentiated():
+    x = np.array([0.3, -0.2, 0.5])
+    assert_close(sg.grad(writes_into_a_view_of_a_fresh_array)(x),
+                 numerical_grad(writes_into_a_view_of_a_fresh_array, (x,), 0))

@@ -147,8 +147,8 @@ class ReverseMode:
             self.needed = set().union(*self.reads.values()) if self.reads else set()
             self.recording = False
         forward = refold(forward, self.temporaries - self.needed)
-        adjoint = refold(adjoint, {self.grad_names[t] for t in self.temporaries
-                                   if t in self.grad_names}, only_names=True)
+        handed_on = {self.grad_names[t] for t in self.temporaries if t in self.grad_names}
+        adjoint = refold(adjoint, handed_on, only_names=True)
         adjoint = drop_round_trips(adjoint)
         returned = {n.id for n in walk(output) if isinstance(n, ast.Name)} if output else set()
         # known scalars are too small to be worth a line
@@ -158,6 +158,8 @@ class ReverseMode:
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         never_released = self._never_released(returned)
         adjoint = sink_definitions(adjoint, never_released | views_and_shapes(forward + adjoint))
+        # a cotangent handed on unchanged may now be next to its reader
+        adjoint = refold(adjoint, handed_on, only_names=True)
         adjoint = release_dead_values(forward, adjoint, keep=never_released)
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
@@ -212,8 +214,8 @@ class ReverseMode:
         for node in self.placement.statements.values():
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 op = self.resolver.classify(node.value)
-                base = next(iter(op.args.values()), None)
-                if isinstance(base, ast.Name) and base.id not in self.temporaries and (
+                base = _viewed(next(iter(op.args.values()), None))
+                if isinstance(base, ast.Name) and (
                     op.kind in (COPY, SUBSCRIPT)
                     or op.kind == RULE and op.callee in VIEW_PRIMITIVES
                 ):
@@ -225,9 +227,11 @@ class ReverseMode:
             if not isinstance(target, ast.Subscript):
                 continue
             var = stored_base(target)
-            base = views.get(var)
-            pair = {var, base}
-            if base and pair & self.activity.varied and pair & self.activity.useful:
+            # through the normal form's temporaries: `a[::-1][::-1]` is a view of `a`
+            # (a temporary itself is read by nothing else: writing into it is harmless)
+            shared = {var} | {b for b in _view_bases(var, views) if b not in self.temporaries}
+            base = next((b for b in _view_bases(var, views) if b in shared), None)
+            if base and shared & self.activity.varied and shared & self.activity.useful:
                 raise self.parsed.unsupported(
                     node, f"writing into `{var}`, which may be a view of `{base}` (the "
                     "write would change both, and the gradient cannot follow shared memory)",
@@ -1096,3 +1100,21 @@ def _has_code(stmts: list[ast.stmt]) -> bool:
 
 
 __all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult"]
+
+
+def _view_bases(var: str, views: dict[str, str]) -> list[str]:
+    """The arrays ``var`` may be a view of: its base, that base's base, and so on."""
+    bases: list[str] = []
+    while var in views and views[var] not in bases and views[var] != var:
+        var = views[var]
+        bases.append(var)
+    return bases
+
+
+def _viewed(expr: ast.expr | None) -> ast.expr | None:
+    """The array ``expr`` shows part of: ``a`` for ``a[::-1][1:]`` or ``a.T[0]`` (statements
+    outside differentiation are not split into single operations)."""
+    while isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Attribute)
+                                              and expr.attr in ("T", "mT")):
+        expr = expr.value
+    return expr

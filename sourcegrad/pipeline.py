@@ -41,6 +41,7 @@ from .passes import desugar, normalize, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables
+from .passes.shape_only import shapes_instead_of_values
 from .passes.shapes import shape_facts
 from .passes.unused_values import drop_unused_scalars
 from .rules import support
@@ -184,6 +185,7 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
                                                             analysis.scalars)
             if output.id in dropped:
                 seed = ast.Constant(1.0)
+                forward = shapes_instead_of_values(forward, adjoint)
         forward = [*forward, assign(result.output_grad, seed, fdef)]
     body = [*forward, *adjoint]
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]

@@ -12,7 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sourcegrad as sg
-from sourcegrad.rules.support import ShapeOf, shape_only, unbroadcast, unreduce, zeros_like_grad
+from sourcegrad.rules.support import (
+    ShapeOf,
+    shape_of_elementwise,
+    shape_only,
+    unbroadcast,
+    unreduce,
+    zeros_like_grad,
+)
 
 from .fd import assert_close, numerical_grad
 
@@ -67,7 +74,11 @@ def test_values_read_as_arrays_are_kept_whole():
     source = sg.source(broadcast_partner, wrt=("x", "y"))
     # tanh's adjoint reads its output: kept whole; the sum's only reaches `unreduce`
     assert "tanh_x_times_y = shape_only(" not in source
-    assert "tanh_x_times_y_plus_x = shape_only(tanh_x_times_y_plus_x)" in source
+    assert "tanh_x_times_y = np.tanh(x * y)" in source
+    # the sum itself is only wanted for its shape, once the mean is not computed
+    assert "tanh_x_times_y_plus_x = shape_of_elementwise(tanh_x_times_y, x)" in source
+    assert "tanh_x_times_y_plus_x = shape_only(" in sg.source(
+        sg.value_and_grad(broadcast_partner, wrt=("x", "y")))
 
 
 def test_shape_of_answers_shape_questions():
@@ -135,3 +146,96 @@ def pops_its_own_list(x):
 def test_the_users_own_lists_keep_their_values():
     x = np.random.default_rng(4).standard_normal(3)
     assert_close(sg.grad(pops_its_own_list)(x), numerical_grad(pops_its_own_list, (x,), 0))
+
+
+# -- shapes worked out instead of computed (``shapes_instead_of_values``) --------------------
+_OPERATORS = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide,
+              "**": np.power}
+_DTYPES = [np.float16, np.float32, np.float64, np.int32, np.int64, np.complex64]
+
+
+def _operand(kind, shape, dtype):
+    if kind == "python float":
+        return 1.5
+    if kind == "python int":
+        return 2
+    value = np.ones(shape, dtype=dtype)
+    return shape_only(value) if kind == "shape" else value
+
+
+@settings(max_examples=200, deadline=None)
+@given(op=st.sampled_from(sorted(_OPERATORS)),
+       kinds=st.tuples(*[st.sampled_from(["array", "shape", "python float", "python int"])] * 2),
+       shapes=st.sampled_from([((3, 1), (4,)), ((), (2, 3)), ((2, 3), (2, 3)), ((5,), ())]),
+       dtypes=st.tuples(st.sampled_from(_DTYPES), st.sampled_from(_DTYPES)))
+def test_shape_of_elementwise_is_what_numpy_computes(op, kinds, shapes, dtypes):
+    a, b = (_operand(k, s, d) for k, s, d in zip(kinds, shapes, dtypes, strict=True))
+    actual = _OPERATORS[op](*(np.ones(x.shape, x.dtype) if type(x) is ShapeOf else x
+                              for x in (a, b)))
+    predicted = shape_of_elementwise(a, b)
+    assert predicted.shape == np.shape(actual)
+    # what the dtype decides is the gradient's dtype: the result's own if float or complex,
+    # float64 otherwise (an integer division's float64 result included)
+    assert _gradient_dtype(predicted.dtype) == _gradient_dtype(np.result_type(actual))
+
+
+def _gradient_dtype(dtype):
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
+
+
+def squared_error(w, x, y):
+    return np.mean((x @ w - y) ** 2)
+
+
+def logistic(w, x, y):
+    z = x @ w
+    return np.mean(np.logaddexp(0.0, z) - y * z)
+
+
+@pytest.mark.parametrize("fun", [squared_error, logistic])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_loss_read_only_for_its_shape_is_not_computed(fun, dtype):
+    rng = np.random.default_rng(5)
+    w, x = rng.standard_normal(3).astype(dtype), rng.standard_normal((6, 3)).astype(dtype)
+    y = (rng.standard_normal(6) > 0).astype(dtype)
+    source = sg.source(fun)
+    assert "shape_of_elementwise(" in source and "** 2\n" not in source
+    got = sg.grad(fun)(w, x, y)
+    assert got.dtype == dtype
+    expected = numerical_grad(fun, (w.astype(np.float64), x.astype(np.float64),
+                                    y.astype(np.float64)), 0)
+    if dtype == np.float64:
+        assert_close(got, expected)
+    else:
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+def read_again_later(x, y):
+    # broadcast: no parameter has the shape of what follows
+    e = x * y
+    return np.mean(e * 3.0 + np.tanh(e))
+
+
+def test_a_value_read_elsewhere_is_still_computed():
+    source = sg.source(read_again_later, wrt=("x", "y"))
+    # `e * 3.0` and the sum are only wanted for their shapes; `e` itself feeds the tanh
+    assert "e_times_3 = shape_of_elementwise(e, 3.0)" in source
+    assert "e = x * y" in source and "tanh_e = np.tanh(e)" in source
+    rng = np.random.default_rng(6)
+    x, y = rng.standard_normal((3, 1)), rng.standard_normal(4)
+    got = sg.grad(read_again_later, wrt=("x", "y"))(x, y)
+    for i in range(2):
+        assert_close(got[i], numerical_grad(read_again_later, (x, y), i))
+
+
+def dead_arrays(x):
+    e = (x - 1.0) * 2.0
+    return np.mean(e * 3.0 + np.tanh(e))
+
+
+def test_an_array_nothing_reads_is_not_computed():
+    source = sg.source(dead_arrays)
+    # the mean's cotangent is spread over `x`'s shape: `e * 3.0` is read by nothing
+    assert not any(line.strip().startswith("e_times_3") for line in source.splitlines())
+    x = np.linspace(0.5, 1.5, 4)
+    assert_close(sg.grad(dead_arrays)(x), numerical_grad(dead_arrays, (x,), 0))

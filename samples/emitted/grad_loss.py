@@ -19,9 +19,8 @@ def grad_loss(w, b, x, y):
     prediction = np.tanh(x_at_w + b)
     # return np.mean((prediction - y) ** 2)
     prediction_minus_y = prediction - y
-    prediction_minus_y_sq = prediction_minus_y ** 2
+    prediction_minus_y_sq = shape_of_elementwise(prediction_minus_y, 2)
     # the backward sweep reads only the shapes of these: let their elements go
-    prediction_minus_y_sq = shape_only(prediction_minus_y_sq)
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
@@ -195,3 +194,21 @@ class ShapeOf:
 def shape_only(x):
     """``x``'s ``ShapeOf`` for an array; anything else (a number, a list) stays as it is."""
     return ShapeOf(x.shape, x.dtype) if type(x) is np.ndarray else x
+
+
+def shape_of_elementwise(*operands):
+    """The ``ShapeOf`` of an elementwise arithmetic result of ``operands`` (arrays, numbers,
+    ``ShapeOf``s), worked out without computing it: the broadcast shape, and the dtype
+    NumPy's promotion gives (Python numbers are weak, as in the arithmetic itself). Only
+    the gradient's dtype is read from it, so an integer division's integer dtype here (its
+    result is float64) gives the same float64 gradient."""
+    shapes, dtypes = [], []
+    for x in operands:
+        if type(x) in (float, int, complex, bool):
+            dtypes.append(x)
+            continue
+        if type(x) is not ShapeOf and type(x) is not np.ndarray:
+            x = np.asarray(x)
+        shapes.append(x.shape)
+        dtypes.append(x.dtype)
+    return ShapeOf(np.broadcast_shapes(*shapes), np.result_type(*dtypes))

@@ -76,7 +76,7 @@ def _refold_block(stmts: list[ast.stmt], candidates: set[str], only_names: bool
 
 def _substitute_once(stmt: ast.stmt, var: str, value: ast.expr) -> bool:
     """Replace the load of ``var`` in ``stmt``'s own expressions (not in nested blocks)."""
-    if isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)):
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)):
         roots = [stmt.value]
     elif isinstance(stmt, (ast.If, ast.While)):
         roots = [stmt.test]
@@ -96,7 +96,7 @@ def _substitute_once(stmt: ast.stmt, var: str, value: ast.expr) -> bool:
                         if isinstance(item, ast.Name) and item.id == var:
                             child[i] = value
                             return True
-    if isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) and isinstance(
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and isinstance(
             stmt.value, ast.Name) and stmt.value.id == var:
         stmt.value = value
         return True

@@ -25,16 +25,10 @@ nothing.
 from __future__ import annotations
 
 import ast
-import types
 
 from ..codegen.printer import is_comment
 from ..codegen.walk import names_in, walk
-from ..rules import support
-
-_PURE_HELPERS = frozenset(n for n in dir(support) if not n.startswith("_") and isinstance(
-    getattr(support, n), types.FunctionType))
-_PURE_MODULES = frozenset({"np", "math"})
-_IMPURE_SUBMODULES = frozenset({"random"})
+from .purity import PURE_HELPERS, PURE_MODULES, is_pure, is_pure_call
 
 
 def sink_definitions(stmts: list[ast.stmt], small: set[str]) -> list[ast.stmt]:
@@ -81,27 +75,7 @@ def _defined(stmt: ast.stmt, once: set[str]) -> str | None:
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in once):
         return None
-    return stmt.targets[0].id if _is_pure(stmt.value) else None
-
-
-def _is_pure(expr: ast.expr) -> bool:
-    for node in walk(expr):
-        if isinstance(node, ast.Call) and not _is_pure_function(node.func):
-            return False
-        if isinstance(node, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda)):
-            return False
-    return True
-
-
-def _is_pure_function(func: ast.expr) -> bool:
-    if isinstance(func, ast.Name):
-        return func.id in _PURE_HELPERS
-    path: list[str] = []
-    while isinstance(func, ast.Attribute):
-        path.append(func.attr)
-        func = func.value
-    return (isinstance(func, ast.Name) and func.id in _PURE_MODULES
-            and not _IMPURE_SUBMODULES & set(path))
+    return stmt.targets[0].id if is_pure(stmt.value) else None
 
 
 def _reader(stmts: list[ast.stmt], i: int, var: str) -> int | None:
@@ -120,14 +94,13 @@ def _reader(stmts: list[ast.stmt], i: int, var: str) -> int | None:
 
 
 def _operands(stmt: ast.Assign) -> set[str]:
-    return {node.id for node in names_in(stmt.value)} - _PURE_MODULES - _PURE_HELPERS
+    return {node.id for node in names_in(stmt.value)} - PURE_MODULES - PURE_HELPERS
 
 
 def _is_barrier(stmt: ast.stmt, operands: set[str]) -> bool:
     if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
         return True  # compound statements, bare calls, deletions, returns
-    if any(not _is_pure_function(node.func) for node in walk(stmt)
-           if isinstance(node, ast.Call)):
+    if any(not is_pure_call(node) for node in walk(stmt) if isinstance(node, ast.Call)):
         return True  # a call that may change what it is given (or a stack)
     targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
     written = {node.id for target in targets for node in names_in(target)}

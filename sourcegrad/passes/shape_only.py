@@ -17,6 +17,12 @@ position and keeps only a ``shape_only(...)`` of them (see ``rules/support.py``)
 Parameters and the returned value are never touched (the caller holds them anyway, and the
 generated code returns them). The decision is made on the generated code itself, so it holds
 whatever rule or pass produced a read: a read anywhere else keeps the whole value.
+
+Once ``sg.grad`` stops computing the loss it does not return (``unused_values.py``), the
+values only that loss read may be wanted for their shapes alone: ``np.mean((p - y) ** 2)``
+computed the square to spread the mean's cotangent over its shape.
+``shapes_instead_of_values`` then works such a shape out from the operands
+(``shape_of_elementwise(p_minus_y, 2)``) instead of computing the elements.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ from __future__ import annotations
 import ast
 
 from ..codegen.printer import comment
+from ..codegen.walk import names_in, walk
 from .desugar import assign, call, name
+from .refold import tidy
 from .release import assigned_at_top
 
 # helper -> the positions of its arguments that it reads only the shape (and dtype) of
@@ -34,6 +42,9 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "reduced_count": (0, 1),
     "zeros_like_grad": (0,),
 }
+
+# NumPy functions that read only the shape of their argument (``ShapeOf`` answers them)
+NUMPY_SHAPE_FUNCTIONS = frozenset({"size", "shape", "ndim"})
 
 WHY = "the backward sweep reads only the shapes of these: let their elements go"
 
@@ -61,6 +72,95 @@ def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set
     like = forward[-1] if forward else adjoint[0]
     freeing = [assign(var, call("shape_only", name(var)), like) for var in left_behind]
     return [*forward, comment(WHY), *freeing]
+
+
+def shapes_instead_of_values(forward: list[ast.stmt], adjoint: list[ast.stmt]
+                             ) -> list[ast.stmt]:
+    """``forward`` with elementwise arithmetic whose result is read only for its shape (by
+    the backward sweep, or by other such arithmetic) rewritten as ``shape_of_elementwise``
+    of its operands, and those values' ``shape_only`` lines gone."""
+    _, value_reads = shape_reads(adjoint)
+    stores: dict[str, int] = {}
+    for stmt in forward:
+        for node in names_in(stmt):
+            if not isinstance(node.ctx, ast.Load):
+                stores[node.id] = stores.get(node.id, 0) + 1
+    placeholders = {var: stmt for stmt in forward if (var := _placeholder(stmt)) is not None}
+    definitions: dict[str, ast.Assign] = {}
+    for stmt in forward:
+        var = _elementwise_definition(stmt)
+        if var is not None and var not in value_reads and (
+                stores[var] == 1 + (var in placeholders)):
+            definitions[var] = stmt
+    shaped = _read_only_for_shapes(forward, definitions, placeholders)
+    if not shaped:
+        return forward
+    out: list[ast.stmt] = []
+    for stmt in forward:
+        if placeholders.get(_placeholder(stmt)) is stmt and _placeholder(stmt) in shaped:
+            continue
+        var = _elementwise_definition(stmt)
+        if var in shaped:
+            operands = [node for node in walk(stmt.value)
+                        if isinstance(node, (ast.Name, ast.Constant))]
+            stmt = assign(var, call("shape_of_elementwise", *operands), stmt)
+        out.append(stmt)
+    return tidy(out)
+
+
+def _read_only_for_shapes(forward: list[ast.stmt], definitions: dict[str, ast.Assign],
+                          placeholders: dict[str, ast.stmt]) -> set[str]:
+    """The defined variables that the forward sweep reads only in their ``shape_only``
+    line and in the definitions of others of them: a greatest fixed point."""
+    readers: dict[str, list[ast.stmt]] = {}
+    for stmt in forward:
+        for node in names_in(stmt):
+            if isinstance(node.ctx, ast.Load):
+                readers.setdefault(node.id, []).append(stmt)
+    shaped = set(definitions)
+    changed = True
+    while changed:
+        changed = False
+        for var in sorted(shaped):
+            allowed = {id(definitions[w]) for w in shaped} | {id(placeholders.get(var))}
+            if any(id(stmt) not in allowed for stmt in readers.get(var, [])):
+                shaped.discard(var)
+                changed = True
+    return shaped
+
+
+_ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+
+
+def _elementwise_definition(stmt: ast.stmt) -> str | None:
+    """``v`` for ``v = a * b`` (``+ - * /``, a power with a constant exponent, a negation,
+    of names and numbers)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    value = stmt.value
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        operands = [value.operand]
+    elif isinstance(value, ast.BinOp) and (isinstance(value.op, _ELEMENTWISE) or (
+            isinstance(value.op, ast.Pow) and isinstance(value.right, ast.Constant)
+            and isinstance(value.right.value, float | int) and value.right.value >= 0)):
+        operands = [value.left, value.right]
+    else:
+        return None
+    if all(isinstance(x, ast.Name) or (isinstance(x, ast.Constant) and type(x.value) in (
+            float, int)) for x in operands):
+        return stmt.targets[0].id
+    return None
+
+
+def _placeholder(stmt: ast.stmt) -> str | None:
+    """``v`` for ``v = shape_only(v)``."""
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and isinstance(
+            stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and (
+            stmt.value.func.id == "shape_only") and len(stmt.value.args) == 1 and isinstance(
+            stmt.value.args[0], ast.Name) and stmt.value.args[0].id == stmt.targets[0].id:
+        return stmt.targets[0].id
+    return None
 
 
 def shape_reads(adjoint: list[ast.stmt]) -> tuple[set[str], set[str]]:
@@ -112,6 +212,10 @@ class _Reads:
 def _shape_positions(node: ast.AST) -> tuple[int, ...]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return SHAPE_ARGUMENTS.get(node.func.id, ())
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(
+            node.func.value, ast.Name) and node.func.value.id == "np" and (
+            node.func.attr in NUMPY_SHAPE_FUNCTIONS) and not node.keywords:
+        return (0,)
     return ()
 
 

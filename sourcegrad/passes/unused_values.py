@@ -5,7 +5,9 @@ reduction: ``np.mean(...)``): its cotangent seed is 1 and its shape is ``()``, s
 backward sweep reads nothing of its value. The forward sweep then stops where a hand-written
 gradient would, before the last reduction (on a small loss, ``np.mean`` costs as much as
 the rest of the backward sweep). The same holds, in turn, for the scalars that only the
-dropped statements read (``-np.sum(...)`` before a division by the batch size).
+dropped statements read (``-np.sum(...)`` before a division by the batch size), and for the
+arrays they read that the backward sweep does not (``e * 3.0`` in ``np.mean(e * 3.0 +
+np.tanh(e))``, when the mean's cotangent is spread over the parameter's shape).
 
 A dropped scalar read by the backward sweep for its shape (``unbroadcast(g, loss)``) is
 read as ``1.0``, a stand-in of shape ``()``; ``reduced_count(x, loss)`` becomes
@@ -18,6 +20,7 @@ import ast
 
 from ..codegen.clone import clone
 from ..codegen.walk import names_in
+from .purity import is_pure
 from .refold import tidy
 from .shape_only import shape_reads
 
@@ -43,8 +46,10 @@ def drop_unused_scalars(forward: list[ast.stmt], adjoint: list[ast.stmt], output
     while candidates:
         var = candidates.pop()
         stmt = assigned.get(var)
-        if var in dropped or var not in scalars or stmt is None or var in value_reads:
+        if var in dropped or stmt is None or var in value_reads:
             continue
+        if var not in scalars and (var in shape_only or not stmt.pure):
+            continue  # an array: dropped only if nothing reads even its shape
         if any(r.target not in dropped for r in readers.get(var, []) if r is not stmt):
             continue
         dropped.add(var)
@@ -62,6 +67,7 @@ class _Names:
 
     def __init__(self, stmt: ast.stmt) -> None:
         self.target = _target(stmt)
+        self.pure = isinstance(stmt, ast.Assign) and is_pure(stmt.value)
         found = list(names_in(stmt))
         self.stores = {n.id for n in found if not isinstance(n.ctx, ast.Load)}
         self.loads = {n.id for n in found if isinstance(n.ctx, ast.Load)}

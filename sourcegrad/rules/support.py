@@ -243,6 +243,24 @@ def shape_only(x):
     return ShapeOf(x.shape, x.dtype) if type(x) is np.ndarray else x
 
 
+def shape_of_elementwise(*operands):
+    """The ``ShapeOf`` of an elementwise arithmetic result of ``operands`` (arrays, numbers,
+    ``ShapeOf``s), worked out without computing it: the broadcast shape, and the dtype
+    NumPy's promotion gives (Python numbers are weak, as in the arithmetic itself). Only
+    the gradient's dtype is read from it, so an integer division's integer dtype here (its
+    result is float64) gives the same float64 gradient."""
+    shapes, dtypes = [], []
+    for x in operands:
+        if type(x) in (float, int, complex, bool):
+            dtypes.append(x)
+            continue
+        if type(x) is not ShapeOf and type(x) is not np.ndarray:
+            x = np.asarray(x)
+        shapes.append(x.shape)
+        dtypes.append(x.dtype)
+    return ShapeOf(np.broadcast_shapes(*shapes), np.result_type(*dtypes))
+
+
 def add_grads(a, b):
     """``a + b`` for gradients that may be lists, tuples or dicts of arrays."""
     if isinstance(a, dict):

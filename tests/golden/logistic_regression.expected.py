@@ -4,12 +4,10 @@ def grad_logistic_loss(w, b, X, y):
     z = X_at_w + b
     # return np.mean(np.logaddexp(0.0, z) - y * z)
     logaddexp_0 = np.logaddexp(0.0, z)
-    y_times_z = y * z
-    logaddexp_0_minus_y = logaddexp_0 - y_times_z
+    y_times_z = shape_of_elementwise(y, z)
+    logaddexp_0_minus_y = shape_of_elementwise(logaddexp_0, y_times_z)
     # the backward sweep reads only the shapes of these: let their elements go
     X_at_w = shape_only(X_at_w)
-    logaddexp_0_minus_y = shape_only(logaddexp_0_minus_y)
-    y_times_z = shape_only(y_times_z)
     grad_logistic_loss_value = 1.0
     # return np.mean(np.logaddexp(0.0, z) - y * z)
     grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value / np.size(logaddexp_0_minus_y), logaddexp_0_minus_y)

@@ -2,9 +2,7 @@ def grad_straight(x, w):
     # h = np.tanh(x @ w)
     h = np.tanh(x @ w)
     # return np.sum(h ** 2)
-    h_sq = h ** 2
-    # the backward sweep reads only the shapes of these: let their elements go
-    h_sq = shape_only(h_sq)
+    h_sq = shape_of_elementwise(h, 2)
     grad_straight_value = 1.0
     # return np.sum(h ** 2)
     grad_h_sq = unreduce(grad_straight_value, h_sq)

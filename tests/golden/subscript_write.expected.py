@@ -13,14 +13,13 @@ def grad_subscript_write(x):
     y_0_plus_x_2 = y_0 + x_2
     y[3] = y_0_plus_x_2
     # return np.sum(y * y)
-    y_times_y = y * y
+    y_times_y = shape_of_elementwise(y, y)
     # the backward sweep reads only the shapes of these: let their elements go
     x_1_times_2 = shape_only(x_1_times_2)
     x_2 = shape_only(x_2)
     x_slice_sq = shape_only(x_slice_sq)
     y_0 = shape_only(y_0)
     y_0_plus_x_2 = shape_only(y_0_plus_x_2)
-    y_times_y = shape_only(y_times_y)
     grad_subscript_write_value = 1.0
     # return np.sum(y * y)
     grad_y_times_y = unreduce(grad_subscript_write_value, y_times_y)

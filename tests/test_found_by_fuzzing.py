@@ -184,6 +184,26 @@ def test_a_number_reduced_over_an_axis(x):
     assert_close(got, numerical_grad(reduces_a_number_over_an_axis, (x, y), 0))
 
 
+def sine_times(a, b):
+    return np.sin(a) * b + a
+
+
+def sums_a_number_over_an_axis(x, y):
+    # what the callee returns is not known to be a number: `unreduce` meets a 0-d value,
+    # with a cotangent that depends on `x`
+    v = np.sum(sine_times(1.5, x ** 3), axis=0)
+    return np.sum(np.sin(x * y) * v)
+
+
+@pytest.mark.parametrize("x", [0.7, -0.7])
+def test_second_derivative_through_a_number_reduced_over_an_axis(x):
+    """The adjoint of that `unreduce` (`reduce_like`) raised on a 0-d cotangent."""
+    y = np.array([0.3, -1.1, 0.4])
+    first = sg.grad(sums_a_number_over_an_axis, wrt="x")
+    second = sg.grad(first, wrt="x")(x, y)
+    assert_close(second, (first(x + 1e-6, y) - first(x - 1e-6, y)) / 2e-6, rtol=1e-4)
+
+
 def writes_through_a_view_of_a_view(x):
     """`a0[::-1][::-1]` is `a0` itself: the write changes `a0`, which the loss reads. The
     view was missed (only a view of a named array was looked for) and the gradient was

@@ -75,6 +75,8 @@ def _spread_scalar(g, x):
 def reduce_like(g, cotangent, axis=None, keepdims=False):
     """Sum ``g`` (shaped like ``unreduce``'s output) back to the shape of ``cotangent``:
     the adjoint of ``unreduce(cotangent, x, axis, keepdims)``, for second derivatives."""
+    if np.ndim(g) == 0:  # a number reduced over an axis was itself: so is its cotangent
+        return np.reshape(g, np.shape(cotangent))
     if axis is not None and not keepdims:
         return np.reshape(unbroadcast(g, np.expand_dims(cotangent, axis)), np.shape(cotangent))
     return unbroadcast(g, cotangent)

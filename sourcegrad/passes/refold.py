@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..codegen.walk import names_in, statements, walk
+from .desugar import located
 
 
 def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
@@ -64,13 +65,17 @@ def _refold_block(stmts: list[ast.stmt], candidates: set[str], only_names: bool
                 setattr(stmt, field, _refold_block(getattr(stmt, field), candidates,
                                                    only_names))
         previous = out[-1] if out else None
-        if (isinstance(previous, ast.Assign) and isinstance(previous.targets[0], ast.Name)
-                and previous.targets[0].id in candidates
-                and (not only_names or isinstance(previous.value, ast.Name))
-                and _substitute_once(stmt, previous.targets[0].id, previous.value)):
+        if not (isinstance(previous, ast.Assign) and isinstance(previous.targets[0], ast.Name)
+                and previous.targets[0].id in candidates):
+            out.append(stmt)
+        elif (not only_names or isinstance(previous.value, ast.Name)) and _substitute_once(
+                stmt, previous.targets[0].id, previous.value):
             out[-1] = stmt
-            continue
-        out.append(stmt)
+        elif _copy_names(stmt) and _copy_names(stmt)[1] == previous.targets[0].id:
+            # `t = f(x)` then `a = t`: `a = f(x)`
+            out[-1] = located(ast.Assign(targets=stmt.targets, value=previous.value), stmt)
+        else:
+            out.append(stmt)
     return out
 
 

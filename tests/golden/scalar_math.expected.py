@@ -27,9 +27,7 @@ def grad_scalar_math(x, y):
         grad_z += grad_z_times_c * 0.9
     # z = math.sin(x) * math.exp(y) + math.sqrt(x * x + 1.0)
     grad_sin_x_times_exp_y = grad_z
-    grad_x_times_x_plus_1 = grad_z / (2 * sqrt_x_times_x_plus_1)
-    grad_x_times_x = grad_x_times_x_plus_1
-    del grad_x_times_x_plus_1
+    grad_x_times_x = grad_z / (2 * sqrt_x_times_x_plus_1)
     grad_x = grad_x_times_x * x
     grad_x += grad_x_times_x * x
     del grad_x_times_x

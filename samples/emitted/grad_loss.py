@@ -201,14 +201,28 @@ def shape_of_elementwise(*operands):
     ``ShapeOf``s), worked out without computing it: the broadcast shape, and the dtype
     NumPy's promotion gives (Python numbers are weak, as in the arithmetic itself). Only
     the gradient's dtype is read from it, so an integer division's integer dtype here (its
-    result is float64) gives the same float64 gradient."""
-    shapes, dtypes = [], []
+    result is float64) gives the same float64 gradient. Cheaper than the arithmetic on a
+    thousand elements: ``np.broadcast_shapes`` and ``np.result_type`` only when needed."""
+    # a Python number of this type leaves an array of these dtype kinds its dtype
+    absorbed_by = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
+    shape = dtype = None
+    numbers = []
     for x in operands:
-        if type(x) in (float, int, complex, bool):
-            dtypes.append(x)
+        if type(x) in absorbed_by:
+            numbers.append(x)
             continue
-        if type(x) is not ShapeOf and type(x) is not np.ndarray:
+        if type(x) is not np.ndarray and type(x) is not ShapeOf:
             x = np.asarray(x)
-        shapes.append(x.shape)
-        dtypes.append(x.dtype)
-    return ShapeOf(np.broadcast_shapes(*shapes), np.result_type(*dtypes))
+        if shape is None:
+            shape, dtype = x.shape, x.dtype
+            continue
+        if x.shape != shape:
+            shape = np.broadcast_shapes(shape, x.shape)
+        if x.dtype != dtype:
+            dtype = np.result_type(dtype, x.dtype)
+    if dtype is None:
+        return ShapeOf((), np.result_type(*numbers))
+    for number in numbers:
+        if dtype.kind not in absorbed_by[type(number)]:
+            dtype = np.result_type(dtype, number)
+    return ShapeOf(shape, dtype)

@@ -252,10 +252,12 @@ def shape_of_elementwise(*operands):
     the gradient's dtype is read from it, so an integer division's integer dtype here (its
     result is float64) gives the same float64 gradient. Cheaper than the arithmetic on a
     thousand elements: ``np.broadcast_shapes`` and ``np.result_type`` only when needed."""
+    # a Python number of this type leaves an array of these dtype kinds its dtype
+    absorbed_by = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
     shape = dtype = None
     numbers = []
     for x in operands:
-        if type(x) in _ABSORBED_BY:
+        if type(x) in absorbed_by:
             numbers.append(x)
             continue
         if type(x) is not np.ndarray and type(x) is not ShapeOf:
@@ -270,13 +272,9 @@ def shape_of_elementwise(*operands):
     if dtype is None:
         return ShapeOf((), np.result_type(*numbers))
     for number in numbers:
-        if dtype.kind not in _ABSORBED_BY[type(number)]:
+        if dtype.kind not in absorbed_by[type(number)]:
             dtype = np.result_type(dtype, number)
     return ShapeOf(shape, dtype)
-
-
-# a Python number of this type leaves an array of these dtype kinds its dtype
-_ABSORBED_BY = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
 
 
 def add_grads(a, b):

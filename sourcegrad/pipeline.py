@@ -41,7 +41,7 @@ from .passes import desugar, normalize, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables
-from .passes.shape_only import shapes_instead_of_values
+from .passes.shape_only import shape_reads, shapes_instead_of_values
 from .passes.shapes import shape_facts
 from .passes.unused_values import drop_unused_scalars
 from .rules import support
@@ -181,11 +181,12 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
     if result.output_grad is not None:
         seed: ast.expr = call("scalar_seed", name(output.id))
         if not with_value:  # the value is not returned: compute it only if the sweep needs it
+            reads = shape_reads(adjoint)
             forward, adjoint, dropped = drop_unused_scalars(forward, adjoint, output.id,
-                                                            analysis.scalars)
+                                                            analysis.scalars, reads)
             if output.id in dropped:
                 seed = ast.Constant(1.0)
-                forward = shapes_instead_of_values(forward, adjoint)
+                forward = shapes_instead_of_values(forward, value_reads=reads[1])
         forward = [*forward, assign(result.output_grad, seed, fdef)]
     body = [*forward, *adjoint]
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]

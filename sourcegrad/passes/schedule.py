@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 
 from ..codegen.printer import is_comment
-from ..codegen.walk import names_in, walk
+from ..codegen.walk import names_in, statements, walk
 from .purity import PURE_HELPERS, PURE_MODULES, is_pure, is_pure_call
 
 
@@ -45,13 +45,15 @@ def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str]) -> list[
         if isinstance(stmt, (ast.If, ast.For, ast.While)):
             stmt.body = _sink_block(stmt.body, once, small)
             stmt.orelse = _sink_block(stmt.orelse, once, small)
+    names = [{node.id for node in names_in(stmt)} for stmt in out]  # moved along
     for i in reversed(range(len(out))):
         target = _defined(out[i], once)
         if target is None or target in small:
             continue  # (a scalar's cotangent: nothing to gain)
-        use = _reader(out, i, target)
-        if use is not None and use > i + 1 and _worth_moving(out, i, use, small):
+        use = _reader(out, names, i, target)
+        if use is not None and use > i + 1 and _worth_moving(out[i], names, i, use, small):
             out.insert(use - 1, out.pop(i))
+            names.insert(use - 1, names.pop(i))
     return out
 
 
@@ -64,7 +66,7 @@ def _counts(stmts: list[ast.stmt]) -> tuple[dict[str, int], dict[str, int]]:
                 loads[node.id] = loads.get(node.id, 0) + 1
             else:
                 stores[node.id] = stores.get(node.id, 0) + 1
-        for node in walk(stmt):
+        for node in statements(stmt):
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
                 loads[node.target.id] = loads.get(node.target.id, 0) + 1  # read in place
     return loads, stores
@@ -78,7 +80,7 @@ def _defined(stmt: ast.stmt, once: set[str]) -> str | None:
     return stmt.targets[0].id if is_pure(stmt.value) else None
 
 
-def _reader(stmts: list[ast.stmt], i: int, var: str) -> int | None:
+def _reader(stmts: list[ast.stmt], names: list[set[str]], i: int, var: str) -> int | None:
     """Where ``var``, defined at ``i``, is read: a later statement of the same comment's
     block, with nothing in between that the definition cannot cross."""
     operands = _operands(stmts[i])
@@ -86,7 +88,7 @@ def _reader(stmts: list[ast.stmt], i: int, var: str) -> int | None:
         stmt = stmts[j]
         if is_comment(stmt):
             return None
-        if any(node.id == var for node in names_in(stmt)):
+        if var in names[j]:
             return j
         if _is_barrier(stmt, operands):
             return None
@@ -107,21 +109,17 @@ def _is_barrier(stmt: ast.stmt, operands: set[str]) -> bool:
     return bool(written & operands)
 
 
-def _worth_moving(stmts: list[ast.stmt], i: int, use: int, small: set[str]) -> bool:
-    """Moving ``stmts[i]`` to just before ``use`` keeps no more memory alive."""
-    stmt = stmts[i]
-    longer = [var for var in _operands(stmt) - small if _last_read(stmts, var, i) < use]
+def _worth_moving(stmt: ast.Assign, names: list[set[str]], i: int, use: int, small: set[str]
+                  ) -> bool:
+    """Moving ``stmt``, at ``i``, to just before ``use`` keeps no more memory alive."""
+    longer = [var for var in _operands(stmt) - small if _last_read(names, var, i) < use]
     if not longer:
         return True
     return len(longer) == 1 and _is_elementwise_arithmetic(stmt.value)
 
 
-def _last_read(stmts: list[ast.stmt], var: str, start: int) -> int:
-    last = start
-    for j in range(start + 1, len(stmts)):
-        if any(node.id == var for node in names_in(stmts[j])):
-            last = j
-    return last
+def _last_read(names: list[set[str]], var: str, start: int) -> int:
+    return max((j for j in range(start + 1, len(names)) if var in names[j]), default=start)
 
 
 def _is_elementwise_arithmetic(expr: ast.expr) -> bool:

@@ -74,12 +74,12 @@ def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set
     return [*forward, comment(WHY), *freeing]
 
 
-def shapes_instead_of_values(forward: list[ast.stmt], adjoint: list[ast.stmt]
+def shapes_instead_of_values(forward: list[ast.stmt], value_reads: set[str]
                              ) -> list[ast.stmt]:
     """``forward`` with elementwise arithmetic whose result is read only for its shape (by
     the backward sweep, or by other such arithmetic) rewritten as ``shape_of_elementwise``
-    of its operands, and those values' ``shape_only`` lines gone."""
-    _, value_reads = shape_reads(adjoint)
+    of its operands, and those values' ``shape_only`` lines gone; ``value_reads`` are the
+    names the backward sweep reads otherwise than for their shapes."""
     stores: dict[str, int] = {}
     for stmt in forward:
         for node in names_in(stmt):

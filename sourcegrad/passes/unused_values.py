@@ -22,21 +22,21 @@ from ..codegen.clone import clone
 from ..codegen.walk import names_in
 from .purity import is_pure
 from .refold import tidy
-from .shape_only import shape_reads
 
 STAND_IN = 1.0  # any Python scalar: only its shape, (), is read
 
 
 def drop_unused_scalars(forward: list[ast.stmt], adjoint: list[ast.stmt], output: str,
-                        scalars: set[str]) -> tuple[list[ast.stmt], list[ast.stmt], set[str]]:
+                        scalars: set[str], reads: tuple[set[str], set[str]]
+                        ) -> tuple[list[ast.stmt], list[ast.stmt], set[str]]:
     """``forward`` without the statements computing ``output`` (a known scalar) and the known
     scalars only those statements read, ``adjoint`` reading ``STAND_IN`` for them, and the
-    names dropped."""
+    names dropped; ``reads`` is ``shape_reads(adjoint)``."""
     names = [_Names(stmt) for stmt in forward]
     assigned = _assigned_once(names)
     if output not in scalars or output not in assigned:
         return forward, adjoint, set()
-    shape_only, value_reads = shape_reads(adjoint)
+    shape_only, value_reads = reads
     readers: dict[str, list[_Names]] = {}  # variable -> the forward statements reading it
     for stmt in names:
         for var in stmt.loads:
@@ -48,7 +48,7 @@ def drop_unused_scalars(forward: list[ast.stmt], adjoint: list[ast.stmt], output
         stmt = assigned.get(var)
         if var in dropped or stmt is None or var in value_reads:
             continue
-        if var not in scalars and (var in shape_only or not stmt.pure):
+        if var not in scalars and (var in shape_only or not is_pure(stmt.stmt.value)):
             continue  # an array: dropped only if nothing reads even its shape
         if any(r.target not in dropped for r in readers.get(var, []) if r is not stmt):
             continue
@@ -67,7 +67,7 @@ class _Names:
 
     def __init__(self, stmt: ast.stmt) -> None:
         self.target = _target(stmt)
-        self.pure = isinstance(stmt, ast.Assign) and is_pure(stmt.value)
+        self.stmt = stmt
         found = list(names_in(stmt))
         self.stores = {n.id for n in found if not isinstance(n.ctx, ast.Load)}
         self.loads = {n.id for n in found if isinstance(n.ctx, ast.Load)}

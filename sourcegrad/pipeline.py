@@ -186,7 +186,8 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
                                                             analysis.scalars, reads)
             if output.id in dropped:
                 seed = ast.Constant(1.0)
-                forward = shapes_instead_of_values(forward, value_reads=reads[1])
+                forward, adjoint = shapes_instead_of_values(forward, adjoint,
+                                                            value_reads=reads[1])
         forward = [*forward, assign(result.output_grad, seed, fdef)]
     body = [*forward, *adjoint]
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]

@@ -19,12 +19,11 @@ def grad_loss(w, b, x, y):
     prediction = np.tanh(x_at_w + b)
     # return np.mean((prediction - y) ** 2)
     prediction_minus_y = prediction - y
-    prediction_minus_y_sq = shape_of_elementwise(prediction_minus_y, 2)
     # the backward sweep reads only the shapes of these: let their elements go
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y_sq), prediction_minus_y_sq)
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y), prediction_minus_y)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
@@ -194,35 +193,3 @@ class ShapeOf:
 def shape_only(x):
     """``x``'s ``ShapeOf`` for an array; anything else (a number, a list) stays as it is."""
     return ShapeOf(x.shape, x.dtype) if type(x) is np.ndarray else x
-
-
-def shape_of_elementwise(*operands):
-    """The ``ShapeOf`` of an elementwise arithmetic result of ``operands`` (arrays, numbers,
-    ``ShapeOf``s), worked out without computing it: the broadcast shape, and the dtype
-    NumPy's promotion gives (Python numbers are weak, as in the arithmetic itself). Only
-    the gradient's dtype is read from it, so an integer division's integer dtype here (its
-    result is float64) gives the same float64 gradient. Cheaper than the arithmetic on a
-    thousand elements: ``np.broadcast_shapes`` and ``np.result_type`` only when needed."""
-    # a Python number of this type leaves an array of these dtype kinds its dtype
-    absorbed_by = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
-    shape = dtype = None
-    numbers = []
-    for x in operands:
-        if type(x) in absorbed_by:
-            numbers.append(x)
-            continue
-        if type(x) is not np.ndarray and type(x) is not ShapeOf:
-            x = np.asarray(x)
-        if shape is None:
-            shape, dtype = x.shape, x.dtype
-            continue
-        if x.shape != shape:
-            shape = np.broadcast_shapes(shape, x.shape)
-        if x.dtype != dtype:
-            dtype = np.result_type(dtype, x.dtype)
-    if dtype is None:
-        return ShapeOf((), np.result_type(*numbers))
-    for number in numbers:
-        if dtype.kind not in absorbed_by[type(number)]:
-            dtype = np.result_type(dtype, number)
-    return ShapeOf(shape, dtype)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codegen.clone import clone
 from ..codegen.printer import comment
 from ..codegen.walk import names_in, walk
 from .desugar import assign, call, name
@@ -74,12 +75,15 @@ def keep_only_shapes(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: set
     return [*forward, comment(WHY), *freeing]
 
 
-def shapes_instead_of_values(forward: list[ast.stmt], value_reads: set[str]
-                             ) -> list[ast.stmt]:
+def shapes_instead_of_values(forward: list[ast.stmt], adjoint: list[ast.stmt],
+                             value_reads: set[str]) -> tuple[list[ast.stmt], list[ast.stmt]]:
     """``forward`` with elementwise arithmetic whose result is read only for its shape (by
     the backward sweep, or by other such arithmetic) rewritten as ``shape_of_elementwise``
     of its operands, and those values' ``shape_only`` lines gone; ``value_reads`` are the
-    names the backward sweep reads otherwise than for their shapes."""
+    names the backward sweep reads otherwise than for their shapes.
+
+    Where the result has the shape of its one array operand (``h ** 2``, ``-h``), reads of
+    it read the operand instead (``unreduce(g, h)``), and the line goes."""
     stores: dict[str, int] = {}
     for stmt in forward:
         for node in names_in(stmt):
@@ -94,18 +98,73 @@ def shapes_instead_of_values(forward: list[ast.stmt], value_reads: set[str]
             definitions[var] = stmt
     shaped = _read_only_for_shapes(forward, definitions, placeholders)
     if not shaped:
-        return forward
+        return forward, adjoint
+    same = _same_shape_operands(definitions, shaped, stores, placeholders, adjoint)
     out: list[ast.stmt] = []
     for stmt in forward:
-        if placeholders.get(_placeholder(stmt)) is stmt and _placeholder(stmt) in shaped:
+        var = _placeholder(stmt)
+        if var in shaped and placeholders[var] is stmt:
             continue
         var = _elementwise_definition(stmt)
+        if var in same:
+            continue
         if var in shaped:
             operands = [node for node in walk(stmt.value)
                         if isinstance(node, (ast.Name, ast.Constant))]
             stmt = assign(var, call("shape_of_elementwise", *operands), stmt)
-        out.append(stmt)
-    return tidy(out)
+        out.append(_renamed(stmt, same))
+    return tidy(out), [_renamed(stmt, same) for stmt in adjoint]
+
+
+def _same_shape_operands(definitions: dict[str, ast.Assign], shaped: set[str],
+                         stores: dict[str, int], placeholders: dict[str, ast.stmt],
+                         adjoint: list[ast.stmt]) -> dict[str, str]:
+    """``v -> a`` for the shape-only ``v = a ** 2`` (one array operand, Python numbers):
+    ``v``'s shape is ``a``'s, and so is its gradient's dtype. Only where ``a`` is bound once
+    in the forward sweep, never in the backward sweep, and not released before the backward
+    sweep's last read of ``v``."""
+    last_read: dict[str, int] = {}
+    released: dict[str, int] = {}
+    rebound: set[str] = set()
+    for i, stmt in enumerate(adjoint):
+        for node in names_in(stmt):
+            if isinstance(node.ctx, ast.Load):
+                last_read[node.id] = i
+            elif isinstance(node.ctx, ast.Del):
+                released.setdefault(node.id, i)
+            else:
+                rebound.add(node.id)
+    same: dict[str, str] = {}
+    for var, stmt in definitions.items():  # in the forward sweep's order: chains resolve
+        operand = _only_array_operand(stmt.value) if var in shaped else None
+        if operand is None:
+            continue
+        operand = same.get(operand, operand)
+        if (stores.get(operand, 0) <= 1 + (operand in placeholders) and operand not in rebound
+                and released.get(operand, len(adjoint)) > last_read.get(var, -1)):
+            same[var] = operand
+            last_read[operand] = max(last_read.get(operand, -1), last_read.get(var, -1))
+    return same
+
+
+def _only_array_operand(value: ast.expr) -> str | None:
+    """``a`` for ``a ** 2``, ``2.0 * a`` or ``-a``: one name, and ints or floats."""
+    operands = [value.operand] if isinstance(value, ast.UnaryOp) else [value.left, value.right]
+    names = [x.id for x in operands if isinstance(x, ast.Name)]
+    numbers = [x for x in operands if isinstance(x, ast.Constant)
+               and type(x.value) in (int, float)]
+    return names[0] if len(names) == 1 and len(names) + len(numbers) == len(operands) else None
+
+
+def _renamed(stmt: ast.stmt, same: dict[str, str]) -> ast.stmt:
+    """``stmt`` reading ``same[v]`` for each ``v`` (a copy, if there is any to rename)."""
+    if not any(node.id in same for node in names_in(stmt)):
+        return stmt
+    stmt = clone(stmt)
+    for node in names_in(stmt):
+        if node.id in same and isinstance(node.ctx, ast.Load):
+            node.id = same[node.id]
+    return stmt
 
 
 def _read_only_for_shapes(forward: list[ast.stmt], definitions: dict[str, ast.Assign],

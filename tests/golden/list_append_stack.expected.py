@@ -11,12 +11,11 @@ def grad_list_append_stack(x):
         hs.append(h)
     # return np.sum(np.stack(hs) ** 2)
     stack_hs = np.stack(hs)
-    stack_hs_sq = shape_of_elementwise(stack_hs, 2)
     # the backward sweep reads only the shapes of these: let their elements go
     h = shape_only(h)
     grad_list_append_stack_value = 1.0
     # return np.sum(np.stack(hs) ** 2)
-    grad_stack_hs_sq = unreduce(grad_list_append_stack_value, stack_hs_sq)
+    grad_stack_hs_sq = unreduce(grad_list_append_stack_value, stack_hs)
     grad_stack_hs = grad_stack_hs_sq * 2 * stack_hs
     del stack_hs
     grad_hs = list(np.moveaxis(grad_stack_hs, 0, 0))

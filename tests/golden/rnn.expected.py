@@ -15,10 +15,9 @@ def grad_rnn_loss(Wx, Wh, xs, target):
         h = np.tanh(xs_t_at_Wx_plus_h_at_Wh)
     # return np.sum((h - target) ** 2)
     h_minus_target = h - target
-    h_minus_target_sq = shape_of_elementwise(h_minus_target, 2)
     grad_rnn_loss_value = 1.0
     # return np.sum((h - target) ** 2)
-    grad_h_minus_target_sq = unreduce(grad_rnn_loss_value, h_minus_target_sq)
+    grad_h_minus_target_sq = unreduce(grad_rnn_loss_value, h_minus_target)
     grad_h_minus_target = grad_h_minus_target_sq * 2 * h_minus_target
     del h_minus_target
     grad_h = unbroadcast(grad_h_minus_target, h)

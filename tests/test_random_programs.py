@@ -16,12 +16,32 @@ from .fd import assert_close, numerical_grad
 
 UNARY = ["np.sin({})", "np.tanh({})", "np.exp(0.3 * {})", "({}) ** 2", "-({})", "np.cos({})",
          "np.sqrt(({}) ** 2 + 1.0)", "np.log(({}) ** 2 + 1.0)", "np.abs({})", "helper({}, 0.7)",
-         "np.maximum({}, 0.2)"]
+         "np.maximum({}, 0.2)", "np.clip({}, -0.9, 0.8)", "np.cumsum({}, axis=-1)",
+         "np.sort({}, axis=-1)", "np.max({}, axis=-1, keepdims=True)",
+         "np.min({}, axis=0, keepdims=True)", "np.prod(np.tanh({}), axis=-1, keepdims=True)",
+         "np.linalg.norm({}) * 0.5", "math.tanh(np.mean({}))", "twice({})",
+         "helper(b=0.3, a={})", "np.cumprod(np.tanh({}), axis=0)"]
 BINARY = ["({}) + ({})", "({}) - ({})", "({}) * ({})", "({}) * 0.5 + ({})", "helper({}, {})",
-          "np.where(({}) > 0, {}, 0.5)", "np.minimum({}, {})", "({}) / (({}) ** 2 + 1.0)"]
-HELPER = "def helper(a, b):\n    return np.sin(a) * b + a\n"
+          "np.where(({}) > 0, {}, 0.5)", "np.minimum({}, {})", "({}) / (({}) ** 2 + 1.0)",
+          "np.where(({}) > ({}), {}, {})", "({}) if np.sum({}) > 0 else ({})",
+          "np.clip({}, -1.0, np.abs({}) + 0.1)", "np.hypot({}, {})",
+          "np.arctan2({}, ({}) ** 2 + 1.0)", "np.maximum({}, {})"]
+HELPER = """def helper(a, b):
+    return np.sin(a) * b + a
+
+
+def twice(a):
+    return helper(a, a * 0.5) + helper(b=0.3, a=a)
+
+
+def pair(a, b):
+    return a * b, a - np.tanh(b)
+"""
 REDUCTIONS = ["np.sum({})", "np.mean({})", "np.sum({}, axis=0)",
-              "np.mean({}, axis=-1, keepdims=True)", "np.max({})"]
+              "np.mean({}, axis=-1, keepdims=True)", "np.max({})",
+              "np.max({}, axis=0, keepdims=True)", "np.min({}, axis=-1)",
+              "np.prod(np.tanh({}) + 1.5)", "np.linalg.norm({})",
+              "np.sum(np.cumprod(np.tanh({}), axis=-1))"]
 LOSSES = ["np.sum({})", "np.mean({})", "np.sum({}) * 0.5", "-np.mean({}) / 3.0"]
 SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((3,), (2, 3)), ((2, 3), (2, 3))]
 
@@ -36,34 +56,99 @@ def expression(rng: random.Random, names: list[str], depth: int) -> str:
                              for _ in range(template.count("{}"))])
 
 
+# -- statements: each takes the names defined so far and the name to define ---------------
+def reduction(rng, names, v):
+    return [f"    {v} = {rng.choice(REDUCTIONS).format(expression(rng, names, 2))}"]
+
+
+def for_loop(rng, names, v):
+    return [f"    {v} = x", f"    for _ in range({rng.randint(0, 3)}):",
+            f"        {v} = {expression(rng, [*names, v], 2)}"]
+
+
+def augmented_loop(rng, names, v):
+    return [f"    {v} = y * 1.0", f"    for _ in range({rng.randint(0, 3)}):",
+            f"        {v} += {expression(rng, [*names, v], 2)}"]
+
+
+def while_loop(rng, names, v):
+    return [f"    {v} = x", "    n = 0", f"    while np.sum({v} * {v}) < 20.0 and n < 3:",
+            f"        {v} = {v} * 1.3 + {expression(rng, names, 1)}", "        n = n + 1"]
+
+
+def list_of_parts(rng, names, v):
+    return ["    parts = []", "    for i in range(2):",
+            f"        parts.append({expression(rng, names, 2)} * (i + 1.0))",
+            f"    {v} = parts[0] + parts[1]"]
+
+
+def branch(rng, names, v):
+    return [f"    if np.sum({rng.choice(names)}) > 0:",
+            f"        {v} = {expression(rng, names, 2)}",
+            "    else:", f"        {v} = {expression(rng, names, 2)}"]
+
+
+def loop_with_a_jump(rng, names, v):
+    jump = rng.choice(["break", "continue"])
+    return [f"    {v} = {rng.choice(names)} * 1.0", f"    for i in range({rng.randint(1, 4)}):",
+            f"        if np.sum({v}) > {rng.uniform(-1.0, 1.0):.2f}:", f"            {jump}",
+            f"        {v} = {expression(rng, [*names, v], 2)}"]
+
+
+def nested_loops(rng, names, v):
+    return [f"    {v} = {rng.choice(names)} * 1.0", "    for i in range(2):",
+            f"        for j in range({rng.randint(1, 2)}):",
+            f"            {v} = {v} * 0.5 + {expression(rng, names, 1)} * (i - j + 0.5)"]
+
+
+def loop_over_an_array(rng, names, v):
+    a, b = rng.choice(names), rng.choice(names)
+    header = rng.choice([f"for i, row in enumerate({a}):",
+                         f"for row, other in zip({a}, {b}):"])
+    term = "(i + 1.0)" if "enumerate" in header else "other"
+    return [f"    {v} = 0.0", f"    {header}",
+            f"        {v} = {v} + np.sin(row) * {term}"]
+
+
+def element_writes(rng, names, v):
+    lines = [f"    {v} = np.copy({expression(rng, names, 1)})"]
+    for _ in range(rng.randint(1, 2)):
+        lines.append(rng.choice([f"    {v}[0] = {v}[-1] * 2.0",
+                                 f"    {v}[0] += np.sum({expression(rng, names, 1)})",
+                                 f"    {v}[..., ::2] *= 0.5",
+                                 f"    {v}[-1] -= np.tanh({v}[0])"]))
+    return lines
+
+
+def unpacked_pair(rng, names, v):
+    return [f"    p, q = pair({expression(rng, names, 1)}, {expression(rng, names, 1)})",
+            f"    {v} = p * 0.5 + q"]
+
+
+def early_return(rng, names, v):
+    return [f"    if np.sum({rng.choice(names)}) > {rng.uniform(-1.0, 1.0):.2f}:",
+            f"        return {rng.choice(LOSSES).format(expression(rng, names, 2))}",
+            f"    {v} = {expression(rng, names, 2)}"]
+
+
+def plain(rng, names, v):
+    return [f"    {v} = {expression(rng, names, 3)}"]
+
+
+STATEMENTS = [(reduction, 10), (for_loop, 10), (augmented_loop, 7), (while_loop, 7),
+              (list_of_parts, 6), (branch, 10), (loop_with_a_jump, 6), (nested_loops, 4),
+              (loop_over_an_array, 5), (element_writes, 6), (unpacked_pair, 4),
+              (early_return, 4), (plain, 30)]
+
+
 def program(rng: random.Random) -> str:
     lines, names = ["def f(x, y):"], ["x", "y"]
+    makers, weights = zip(*STATEMENTS, strict=True)
     for k in range(rng.randint(1, 5)):
-        v, kind = f"v{k}", rng.random()
-        if kind < 0.1:
-            lines.append(f"    {v} = {rng.choice(REDUCTIONS).format(expression(rng, names, 2))}")
-        elif kind < 0.2:
-            lines += [f"    {v} = x", f"    for _ in range({rng.randint(0, 3)}):",
-                      f"        {v} = {expression(rng, [*names, v], 2)}"]
-        elif kind < 0.27:
-            lines += [f"    {v} = y * 1.0", f"    for _ in range({rng.randint(0, 3)}):",
-                      f"        {v} += {expression(rng, [*names, v], 2)}"]
-        elif kind < 0.34:
-            lines += [f"    {v} = x", "    n = 0", f"    while np.sum({v} * {v}) < 20.0 and n < 3:",
-                      f"        {v} = {v} * 1.3 + {expression(rng, names, 1)}", "        n = n + 1"]
-        elif kind < 0.4:
-            lines += ["    parts = []", "    for i in range(2):",
-                      f"        parts.append({expression(rng, names, 2)} * (i + 1.0))",
-                      f"    {v} = parts[0] + parts[1]"]
-        elif kind < 0.5:
-            lines += [f"    if np.sum({rng.choice(names)}) > 0:",
-                      f"        {v} = {expression(rng, names, 2)}",
-                      "    else:", f"        {v} = {expression(rng, names, 2)}"]
-        else:
-            lines.append(f"    {v} = {expression(rng, names, 3)}")
-        names.append(v)
+        lines += rng.choices(makers, weights)[0](rng, names, f"v{k}")
+        names.append(f"v{k}")
     lines.append(f"    return {rng.choice(LOSSES).format(expression(rng, names, 2))}")
-    return "import numpy as np\n\n\n" + HELPER + "\n\n" + "\n".join(lines) + "\n"
+    return "import math\n\nimport numpy as np\n\n\n" + HELPER + "\n\n" + "\n".join(lines) + "\n"
 
 
 def load(source: str, directory, seed: int):
@@ -86,8 +171,8 @@ def test_random_programs_in_every_mode(seed, tmp_path_factory):
     try:
         with np.errstate(all="ignore"):
             value = f(x, y)
-    except ValueError:  # an axis the value does not have: not a program NumPy runs
-        return
+    except (ValueError, IndexError, TypeError):  # an axis the value does not have, a write
+        return  # into a number, `math` of an array: not a program NumPy runs
     if np.ndim(value) != 0 or not np.isfinite(value) or abs(value) > 1e3:
         return  # not a scalar loss (a branch broadcast it), or too steep for differences
     dx, dy = numerical_grad(f, (x, y), 0), numerical_grad(f, (x, y), 1)
@@ -119,7 +204,7 @@ def test_random_programs_twice(seed, tmp_path_factory):
     try:
         with np.errstate(all="ignore"):
             value = f(x, y)
-    except ValueError:
+    except (ValueError, IndexError, TypeError):
         return
     if np.ndim(value) != 0 or not np.isfinite(value) or abs(value) > 1e3:
         return
@@ -137,11 +222,21 @@ def test_random_programs_twice(seed, tmp_path_factory):
 VECTOR = ["np.tanh({v})", "{W} @ {v}", "{v}[::-1]", "np.concatenate([{v}[:1], {v}[1:] * 2.0])",
           "{v} * {v}[0]", "np.sum({W}, axis=0) * {v}", "np.stack([{v}, {v} * 0.5])[1]",
           "np.cumsum({v})", "np.dot({v}, {W})", "np.max({W}, axis=1) + {v}",
-          "np.outer({v}, {v})[0]", "np.sort({v})", "np.clip({v}, -0.5, 0.5)"]
+          "np.outer({v}, {v})[0]", "np.sort({v})", "np.clip({v}, -0.5, 0.5)",
+          "np.einsum('ij,j->i', {W}, {v})", "{v}[np.array([2, 0, 1])]",
+          "np.where({v} > 0, {v}, {v} * 0.1)", "{v} * np.sum({v}[{v} > 0])",
+          "np.concatenate([{v}[::2], {v}[1:2]])", "{W}.reshape(9)[::3]",
+          "{v}.reshape(3, 1)[:, 0]", "{W}[:, 1] * {v}",
+          "{W}[np.array([0, 2, 1]), np.array([1, 1, 0])]",
+          "np.linalg.norm({v}) * {v}", "np.prod({v}) + {v}", "np.cumprod(np.tanh({v}))",
+          "np.min({W}, axis=0, keepdims=True)[0]", "np.linalg.solve({W} + 3.0 * np.eye(3), {v})",
+          "np.trace({W}) * {v}", "np.stack([{v}, {v} * 2.0], axis=1)[:, 1]", "{W}[1] - {v}"]
 MATRIX = ["{W} * 0.5", "{W}.T", "np.tanh({W})", "{W} @ {W}", "{W} + np.outer({v}, {v})",
-          "{W}[::-1]", "np.exp(0.2 * {W})"]
-
-
+          "{W}[::-1]", "np.exp(0.2 * {W})", "np.einsum('ij,kj->ik', {W}, {W})",
+          "{W}.reshape(9).reshape(3, 3)", "np.transpose({W})",
+          "np.linalg.inv({W} + 3.0 * np.eye(3))", "np.clip({W}, -0.4, 0.4)",
+          "np.sort({W}, axis=0)", "np.cumsum({W}, axis=1)",
+          "np.max({W}, axis=1, keepdims=True) * {W}", "np.where({W} > 0, {W}, 0.0)"]
 def vector(rng: random.Random, vectors: list[str], matrices: list[str], depth: int) -> str:
     if depth == 0 or rng.random() < 0.2:
         return rng.choice(vectors)
@@ -173,6 +268,18 @@ def linear_algebra_program(rng: random.Random) -> str:
         elif kind < 0.55:
             lines += [f"    a{k} = x", "    for j in range(2):",
                       f"        a{k} = np.tanh(W @ a{k} + {vector(rng, vectors, matrices, 1)})"]
+        elif kind < 0.62:
+            lines += [f"    a{k} = np.copy({vector(rng, vectors, matrices, 1)})",
+                      f"    a{k}[0] += np.sum({vector(rng, vectors, matrices, 1)})",
+                      f"    a{k}[::2] *= 0.5"]
+        elif kind < 0.69:
+            rows = matrix(rng, vectors, matrices, 1)
+            lines += [f"    a{k} = x * 0.0", f"    for i, row in enumerate({rows}):",
+                      f"        a{k} = a{k} + row * {vector(rng, vectors, matrices, 1)}[i]"]
+        elif kind < 0.74:
+            rows = matrix(rng, vectors, matrices, 1)
+            lines += [f"    a{k} = x * 0.0", f"    for row, c in zip({rows}, x):",
+                      f"        a{k} = a{k} + np.sin(row) * c"]
         else:
             lines.append(f"    a{k} = {vector(rng, vectors, matrices, 3)}")
         vectors.append(f"a{k}")

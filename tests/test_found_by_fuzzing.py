@@ -230,3 +230,15 @@ def test_a_write_into_a_view_of_a_fresh_array_is_still_differentiated():
     x = np.array([0.3, -0.2, 0.5])
     assert_close(sg.grad(writes_into_a_view_of_a_fresh_array)(x),
                  numerical_grad(writes_into_a_view_of_a_fresh_array, (x,), 0))
+
+
+def product_of_a_number_over_an_axis(x):
+    """NumPy takes the product of a 0-d value over axis -1 as the value itself; the
+    derivative's axis arithmetic divided by its zero dimensions (ZeroDivisionError)."""
+    return np.sum(np.prod(np.tanh(np.sum(x)), axis=-1, keepdims=True))
+
+
+def test_the_product_of_a_number_over_an_axis():
+    x = np.array([0.3, -0.2, 0.5])
+    assert_close(sg.grad(product_of_a_number_over_an_axis)(x),
+                 numerical_grad(product_of_a_number_over_an_axis, (x,), 0))

@@ -117,8 +117,9 @@ def _grad_dtype(x):
 
 
 def _axes(axis, ndim):
-    """``axis`` (None, an int or a tuple, negatives allowed) as a tuple of non-negative ints."""
-    if axis is None:
+    """``axis`` (None, an int or a tuple, negatives allowed) as a tuple of non-negative ints.
+    A 0-d value has none: NumPy reduces it over axis 0 or -1 to itself."""
+    if axis is None or ndim == 0:
         return tuple(range(ndim))
     return tuple([int(a) % ndim for a in np.atleast_1d(axis)])
 

@@ -242,3 +242,21 @@ def test_the_product_of_a_number_over_an_axis():
     x = np.array([0.3, -0.2, 0.5])
     assert_close(sg.grad(product_of_a_number_over_an_axis)(x),
                  numerical_grad(product_of_a_number_over_an_axis, (x,), 0))
+
+
+def choice_passed_by_keyword(x, y):
+    """`a if c else b` as a keyword argument stayed in the expression (only positional
+    arguments were searched for it), and the gradient and tangent were silently zero."""
+    return np.sum(helper(b=0.3, a=x if np.sum(x) > 0 else y))
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_conditional_expression_passed_by_keyword(sign):
+    x, y = sign * np.array([0.5, 0.2, 0.4]), np.array([[0.1], [0.3]])
+    dx, dy = (numerical_grad(choice_passed_by_keyword, (x, y), i) for i in (0, 1))
+    gx, gy = sg.grad(choice_passed_by_keyword, wrt=("x", "y"))(x, y)
+    assert_close(gx, dx)
+    assert_close(gy, dy)
+    tx, ty = np.array([1.0, -0.5, 0.3]), np.array([[0.7], [-0.2]])
+    _, tangent = sg.jvp(choice_passed_by_keyword, (x, y), (tx, ty))
+    assert_close(tangent, np.sum(dx * tx) + np.sum(dy * ty))

@@ -302,9 +302,16 @@ class _Desugar:
         out into statements."""
         before: list[ast.stmt] = []
 
+        def visit_item(item: ast.AST) -> ast.AST:
+            if isinstance(item, ast.keyword):  # `f(a=...)`: its value is an expression too
+                item.value = visit(item.value, False)
+                return item
+            return visit(item, False) if isinstance(item, ast.expr) else item
+
         def visit(node: ast.expr, is_top: bool) -> ast.expr:
             if self._calls_nested(node) and not (is_top and keep_call):
                 node.args = [visit(a, False) for a in node.args]
+                node.keywords = [visit_item(k) for k in node.keywords]
                 temp = self.namer.fresh(f"{node.func.id}_result")
                 before.extend(self._inline(node, name(temp, True), like))
                 return name(temp)
@@ -322,8 +329,7 @@ class _Desugar:
                 if isinstance(value, ast.expr):
                     setattr(node, field, visit(value, False))
                 elif isinstance(value, list):
-                    setattr(node, field, [visit(v, False) if isinstance(v, ast.expr) else v
-                                          for v in value])
+                    setattr(node, field, [visit_item(v) for v in value])
             return node
 
         result = visit(expr, top)

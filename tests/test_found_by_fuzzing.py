@@ -260,3 +260,22 @@ def test_a_conditional_expression_passed_by_keyword(sign):
     tx, ty = np.array([1.0, -0.5, 0.3]), np.array([[0.7], [-0.2]])
     _, tangent = sg.jvp(choice_passed_by_keyword, (x, y), (tx, ty))
     assert_close(tangent, np.sum(dx * tx) + np.sum(dy * ty))
+
+
+def shape_changes_in_one_branch(x, y):
+    """`v` is `y`-shaped before the `if` and `x`-shaped after its body: the zeros for its
+    cotangent above the `if` took the shape it had after it (a gradient of the wrong shape);
+    break and continue in loops become such branches."""
+    v = y
+    if np.sum(y) < 0:
+        v = x
+    return np.sum(np.sin(v) * v)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_zeros_for_a_variable_set_in_one_branch_take_its_shape_before_the_branch(sign):
+    x, y = np.array([0.3, -0.2, 0.5]), sign * np.array([[0.4, 0.1, 0.7], [0.2, 0.9, 0.3]])
+    gx, gy = sg.grad(shape_changes_in_one_branch, wrt=("x", "y"))(x, y)
+    assert gy.shape == y.shape
+    assert_close(gx, numerical_grad(shape_changes_in_one_branch, (x, y), 0))
+    assert_close(gy, numerical_grad(shape_changes_in_one_branch, (x, y), 1))

@@ -875,7 +875,11 @@ class ReverseMode:
         # copies: the zero fills below must not count as owned on the other side
         else_defined, else_owned = set(self.defined), set(self.owned)
         merged = body_defined | else_defined
-        self._bind_before(stmt, merged - (body_defined & else_defined))
+        zero_filled = merged - (body_defined & else_defined)
+        self._bind_before(stmt, zero_filled)
+        # the zeros take the shape each variable had before the `if`: a read by the `if`,
+        # so that an overwrite in a branch saves the value for it
+        self._note_reads(stmt, [name(var) for var in zero_filled])
         body += self._zero_fill(merged - body_defined, stmt)
         orelse += self._zero_fill(merged - else_defined, stmt)
         self.defined = merged

@@ -108,6 +108,8 @@ class Placement:
             return False
         if set(map(id, place.loops)) & set(map(id, here.loops)):
             return True
+        if isinstance(self.statements[reader], ast.If) and encloses(place.path, here.path):
+            return True  # the zeros an `if`'s adjoint fills in come after its branches'
         return runs_before(place.path, here.path)
 
     def maybe_bound_before(self, stmt: ast.stmt, var: str) -> bool:
@@ -152,6 +154,10 @@ class Placement:
             ):
                 return False
         return True
+
+
+def encloses(outer: tuple[int, ...], inner: tuple[int, ...]) -> bool:
+    return len(inner) > len(outer) and inner[: len(outer)] == outer
 
 
 def runs_before(first: tuple[int, ...], second: tuple[int, ...]) -> bool:

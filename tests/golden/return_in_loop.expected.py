@@ -3,6 +3,7 @@ def grad_return_in_loop(x):
     returned = False
     acc = x
     # for _ in range(10):
+    result_stack = []
     sum_acc_gt_5_stack = []
     acc_stack = []
     result = None
@@ -18,13 +19,16 @@ def grad_return_in_loop(x):
         sum_acc_gt_5_stack.append(sum_acc_gt_5)
         if sum_acc_gt_5:
             # return np.sum(acc * x)
-            result = np.sum(acc * x)
+            acc_times_x = acc * x
+            result_stack.append(result)
+            result = np.sum(acc_times_x)
             returned = True
             break
     # return np.sum(acc)
     not_returned = not returned
     if not_returned:
         # return np.sum(acc)
+        result_old = result
         result = np.sum(acc)
     grad_return_in_loop_value = 1.0
     # return np.sum(acc)
@@ -32,6 +36,7 @@ def grad_return_in_loop(x):
     if not_returned:
         # return np.sum(acc)
         grad_acc = unreduce(grad_result, x)
+        result = result_old
         grad_result = zeros_like_grad(result)
     else:
         grad_acc = zeros_like_grad(acc)
@@ -43,6 +48,7 @@ def grad_return_in_loop(x):
         if sum_acc_gt_5:
             # return np.sum(acc * x)
             grad_acc_times_x = unreduce(grad_result, x)
+            result = result_stack.pop()
             grad_acc = grad_acc + grad_acc_times_x * x
             grad_x += grad_acc_times_x * acc
             grad_result = zeros_like_grad(result)

@@ -279,3 +279,25 @@ def test_zeros_for_a_variable_set_in_one_branch_take_its_shape_before_the_branch
     assert gy.shape == y.shape
     assert_close(gx, numerical_grad(shape_changes_in_one_branch, (x, y), 0))
     assert_close(gy, numerical_grad(shape_changes_in_one_branch, (x, y), 1))
+
+
+def writes_through_a_reshaped_view(W):
+    """`W.reshape(9)[::3]` is a view of `W`: the write changes the `W` the loss reads. Only
+    subscripts and `.T` were looked through, so the gradient silently missed the write."""
+    a = W.reshape(9)[::3]
+    a[1] = a[0] * 2.0
+    return np.sum(W ** 2)
+
+
+def writes_into_a_view_of_an_inverse(W):
+    """The write changes the inverse that `np.linalg.inv`'s derivative reads: the gradient
+    was silently wrong (with `np.min(..., keepdims=True)[0]`, NaN)."""
+    a = np.linalg.inv(W + 3.0 * np.eye(3))[0]
+    a[1] = 3.0
+    return np.sum(a * np.array([1.0, 2.0, 3.0]))
+
+
+@pytest.mark.parametrize("f", [writes_through_a_reshaped_view, writes_into_a_view_of_an_inverse])
+def test_a_write_through_a_view_the_gradient_cannot_follow_is_refused(f):
+    with pytest.raises(sg.UnsupportedSyntaxError, match="may be a view of"):
+        sg.grad(f)(np.eye(3) * 0.5)

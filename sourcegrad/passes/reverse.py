@@ -44,6 +44,7 @@ from ..frontend.resolve import (
 )
 from ..frontend.source import Parsed
 from ..rules.methods import VIEW_PRIMITIVES
+from ..rules.registry import shared_rule_expression
 from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
@@ -210,11 +211,12 @@ class ReverseMode:
         as separate values, so such a write is refused (flow-insensitively: any variable
         that may be a view of another array, when either takes part in differentiation)."""
         views: dict[str, str] = {}
+        producers: dict[str, Op] = {}
         writes: list[ast.stmt] = []
         for node in self.placement.statements.values():
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
-                op = self.resolver.classify(node.value)
-                base = _viewed(next(iter(op.args.values()), None))
+                op = producers[node.targets[0].id] = self.resolver.classify(node.value)
+                base = self._viewed(next(iter(op.args.values()), None))
                 if isinstance(base, ast.Name) and (
                     op.kind in (COPY, SUBSCRIPT)
                     or op.kind == RULE and op.callee in VIEW_PRIMITIVES
@@ -227,15 +229,35 @@ class ReverseMode:
             if not isinstance(target, ast.Subscript):
                 continue
             var = stored_base(target)
-            # through the normal form's temporaries: `a[::-1][::-1]` is a view of `a`
-            # (a temporary itself is read by nothing else: writing into it is harmless)
-            shared = {var} | {b for b in _view_bases(var, views) if b not in self.temporaries}
+            # through the normal form's temporaries: `a[::-1][::-1]` is a view of `a` (a
+            # temporary itself is read by nothing else: writing into it is harmless, unless
+            # the derivative of what computed it reads it, as `np.linalg.inv`'s does)
+            shared = {var} | {b for b in _view_bases(var, views)
+                              if b not in self.temporaries or _adjoint_reads(producers.get(b))}
             base = next((b for b in _view_bases(var, views) if b in shared), None)
             if base and shared & self.activity.varied and shared & self.activity.useful:
+                seen = f"`{base}`" if base not in self.temporaries else (
+                    "an intermediate array the gradient reads")
                 raise self.parsed.unsupported(
-                    node, f"writing into `{var}`, which may be a view of `{base}` (the "
+                    node, f"writing into `{var}`, which may be a view of {seen} (the "
                     "write would change both, and the gradient cannot follow shared memory)",
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
+
+    def _viewed(self, expr: ast.expr | None) -> ast.expr | None:
+        """The array ``expr`` shows part of: ``a`` for ``a[::-1][1:]``, ``a.T[0]`` or
+        ``a.reshape(9)[::3]`` (statements outside differentiation are not split into single
+        operations)."""
+        while True:
+            if isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Attribute)
+                                                   and expr.attr in ("T", "mT")):
+                expr = expr.value
+            elif isinstance(expr, ast.Call) and (
+                (op := self.resolver.classify(expr)).kind == RULE
+                and op.callee in VIEW_PRIMITIVES
+            ):
+                expr = next(iter(op.args.values()), None)
+            else:
+                return expr
 
     def _find_containers(self, stmts: list[ast.stmt]) -> None:
         for stmt in self.placement.statements.values():
@@ -1106,6 +1128,18 @@ def _has_code(stmts: list[ast.stmt]) -> bool:
 __all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult"]
 
 
+def _adjoint_reads(op: Op | None) -> bool:
+    """Does the backward sweep read the value ``op`` computes (not only its shape)? A
+    rule's derivative does when it reads ``ans``; a user function's may keep it among its
+    saved values."""
+    if op is None or op.kind not in (RULE, COPY, SUBSCRIPT):
+        return True
+    if op.kind != RULE or op.callee in VIEW_PRIMITIVES:
+        return False  # a view: what it shows is checked as a base of its own
+    return any("ans" in {n.id for n in walk(shared_rule_expression(vjp)) if isinstance(n, ast.Name)}
+               for vjp in op.rule.vjps.values())
+
+
 def _view_bases(var: str, views: dict[str, str]) -> list[str]:
     """The arrays ``var`` may be a view of: its base, that base's base, and so on."""
     bases: list[str] = []
@@ -1115,10 +1149,3 @@ def _view_bases(var: str, views: dict[str, str]) -> list[str]:
     return bases
 
 
-def _viewed(expr: ast.expr | None) -> ast.expr | None:
-    """The array ``expr`` shows part of: ``a`` for ``a[::-1][1:]`` or ``a.T[0]`` (statements
-    outside differentiation are not split into single operations)."""
-    while isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Attribute)
-                                              and expr.attr in ("T", "mT")):
-        expr = expr.value
-    return expr

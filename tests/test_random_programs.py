@@ -314,5 +314,9 @@ def test_random_linear_algebra_programs(seed, tmp_path_factory):
     assert_close(gx, dx)
     assert_close(gW, dW)
     tx, tW = values.standard_normal(3), values.standard_normal((3, 3))
-    _, tangent = sg.jvp(f, (x.copy(), W.copy()), (tx, tW))
+    try:
+        _, tangent = sg.jvp(f, (x.copy(), W.copy()), (tx, tW))
+    except sg.UnsupportedSyntaxError as error:  # forward mode refuses every write into a
+        assert "may be a view" in str(error)  # possible view (tested in test_errors.py)
+        return
     assert_close(tangent, np.sum(dx * tx) + np.sum(dW * tW))

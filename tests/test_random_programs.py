@@ -238,17 +238,19 @@ MATRIX = ["{W} * 0.5", "{W}.T", "np.tanh({W})", "{W} @ {W}", "{W} + np.outer({v}
           "np.sort({W}, axis=0)", "np.cumsum({W}, axis=1)",
           "np.max({W}, axis=1, keepdims=True) * {W}", "np.where({W} > 0, {W}, 0.0)"]
 def vector(rng: random.Random, vectors: list[str], matrices: list[str], depth: int) -> str:
+    """A vector expression, parenthesized so that a template's `[...]` or `.T` applies to
+    all of it."""
     if depth == 0 or rng.random() < 0.2:
         return rng.choice(vectors)
-    return rng.choice(VECTOR).format(v=vector(rng, vectors, matrices, depth - 1),
-                                     W=matrix(rng, vectors, matrices, depth - 1))
+    return "({})".format(rng.choice(VECTOR).format(v=vector(rng, vectors, matrices, depth - 1),
+                                                   W=matrix(rng, vectors, matrices, depth - 1)))
 
 
 def matrix(rng: random.Random, vectors: list[str], matrices: list[str], depth: int) -> str:
     if depth == 0 or rng.random() < 0.3:
         return rng.choice(matrices)
-    return rng.choice(MATRIX).format(v=vector(rng, vectors, matrices, depth - 1),
-                                     W=matrix(rng, vectors, matrices, depth - 1))
+    return "({})".format(rng.choice(MATRIX).format(v=vector(rng, vectors, matrices, depth - 1),
+                                                   W=matrix(rng, vectors, matrices, depth - 1)))
 
 
 def linear_algebra_program(rng: random.Random) -> str:

@@ -301,3 +301,34 @@ def writes_into_a_view_of_an_inverse(W):
 def test_a_write_through_a_view_the_gradient_cannot_follow_is_refused(f):
     with pytest.raises(sg.UnsupportedSyntaxError, match="may be a view of"):
         sg.grad(f)(np.eye(3) * 0.5)
+
+
+def adds_into_an_element_read_before(x):
+    """`v[0] += 1.0` overwrites an element the adjoint of `np.sin(v)` reads: putting it back
+    after the `+=`'s adjoint raised AttributeError (only `v[0] = ...` was expected)."""
+    v = np.copy(x)
+    s = np.sum(np.sin(v))
+    v[0] += 1.0
+    return s + np.sum(v ** 2)
+
+
+def test_an_augmented_element_write_restores_the_element():
+    x = np.array([0.3, -0.4, 0.8])
+    assert_close(sg.grad(adds_into_an_element_read_before)(x),
+                 numerical_grad(adds_into_an_element_read_before, (x,), 0))
+
+
+def writes_into_a_copy_then_shape_only(x, y):
+    """Differentiated twice, the first gradient's `v3[-1] -= ...` needs its element put back
+    (AttributeError, as above); it also rebinds `v3` to `shape_only(v3)`, which must not
+    make `v3` count as a view of an array the gradient reads."""
+    v1 = np.min(1.5 / (x ** 2 + 1.0), axis=0, keepdims=True)
+    v3 = np.copy(np.where(1.5 > x, x, y))
+    v3[-1] -= np.tanh(v3[0])
+    v3[0] += np.sum(v1)
+    return np.sum(v3) * 0.5
+
+
+@pytest.mark.parametrize("x", [0.3, 1.7])
+def test_second_derivative_through_writes_into_a_copy(x):
+    assert_second_derivative(writes_into_a_copy_then_shape_only, x, np.array([0.2, 0.5, -0.3]))

@@ -438,7 +438,7 @@ class ReverseMode:
                 continue
             if is_slice:
                 self.sliced.add(var)
-            target = clone(stmt.targets[0]) if is_slice else name(var, True)
+            target = clone(_written(stmt)) if is_slice else name(var, True)
             if isinstance(target, ast.Subscript):
                 target.ctx = ast.Store()
             out.append(assign(target, value, stmt))
@@ -493,8 +493,7 @@ class ReverseMode:
     def _old_value(self, stmt: ast.stmt, var: str, is_slice: bool) -> ast.expr:
         if not is_slice:
             return name(var)
-        target = clone(stmt.targets[0] if isinstance(stmt, ast.Assign)
-                               else stmt.target)
+        target = clone(_written(stmt))
         target.ctx = ast.Load()
         return _np_call("copy", target)
 
@@ -1128,14 +1127,19 @@ def _has_code(stmts: list[ast.stmt]) -> bool:
 __all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult"]
 
 
+def _written(stmt: ast.Assign | ast.AugAssign) -> ast.expr:
+    """What an assignment (``x[i] = v``) or augmented assignment (``x[i] += v``) writes."""
+    return stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+
+
 def _adjoint_reads(op: Op | None) -> bool:
     """Does the backward sweep read the value ``op`` computes (not only its shape)? A
     rule's derivative does when it reads ``ans``; a user function's may keep it among its
     saved values."""
-    if op is None or op.kind not in (RULE, COPY, SUBSCRIPT):
+    if op is None or op.kind in (USER, UNKNOWN, POP):
         return True
     if op.kind != RULE or op.callee in VIEW_PRIMITIVES:
-        return False  # a view: what it shows is checked as a base of its own
+        return False  # no derivative, or a view: what it shows is checked as a base itself
     return any("ans" in {n.id for n in walk(shared_rule_expression(vjp)) if isinstance(n, ast.Name)}
                for vjp in op.rule.vjps.values())
 

@@ -332,3 +332,22 @@ def writes_into_a_copy_then_shape_only(x, y):
 @pytest.mark.parametrize("x", [0.3, 1.7])
 def test_second_derivative_through_writes_into_a_copy(x):
     assert_second_derivative(writes_into_a_copy_then_shape_only, x, np.array([0.2, 0.5, -0.3]))
+
+
+def extremes_of_a_number_over_an_axis(x, y):
+    """`np.min(x, axis=-1)` of a number is the number: the weights that share the cotangent
+    among ties came out shaped (1,), and the gradient of a number had shape (1,)."""
+    return np.sum(np.min(x, axis=-1) * np.sin(y)) + np.max(x * x, axis=0)
+
+
+@pytest.mark.parametrize("x", [0.3, -1.2])
+def test_the_extreme_of_a_number_over_an_axis(x):
+    y = np.array([0.5, -0.1])
+    expected = numerical_grad(extremes_of_a_number_over_an_axis, (x, y), 0)
+    got = sg.grad(extremes_of_a_number_over_an_axis, wrt="x")(x, y)
+    assert np.shape(got) == ()
+    assert_close(got, expected)
+    leaf = sg.tensor(np.array(x), requires_grad=True)
+    sg.differentiable(extremes_of_a_number_over_an_axis)(leaf, y).backward()
+    assert leaf.grad.numpy().shape == ()
+    assert_close(float(leaf.grad.numpy()), expected)

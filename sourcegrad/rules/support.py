@@ -98,7 +98,7 @@ def _size(x):
 def tie_weights(x, ans, axis=None, keepdims=False):
     """Weight of each element of ``x`` in the ``max``/``min`` ``ans`` over ``axis``: 1/k for
     each of the k elements that tie for the extreme, 0 elsewhere (PyTorch's ``amax``)."""
-    ans_full = ans if keepdims or axis is None else np.expand_dims(ans, axis)
+    ans_full = ans if keepdims or axis is None else np.expand_dims(ans, _axes(axis, np.ndim(x)))
     winners = x == ans_full
     count = np.sum(winners, axis=axis, keepdims=True, dtype=_grad_dtype(x))
     return winners / count

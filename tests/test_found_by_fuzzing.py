@@ -1,6 +1,8 @@
 """Programs a random-program fuzzer (random elementwise code with broadcasting, loops and
 branches, checked against finite differences) found wrong; each is checked on every path."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -351,3 +353,23 @@ def test_the_extreme_of_a_number_over_an_axis(x):
     sg.differentiable(extremes_of_a_number_over_an_axis)(leaf, y).backward()
     assert leaf.grad.numpy().shape == ()
     assert_close(float(leaf.grad.numpy()), expected)
+
+
+def set_on_one_path_then_zero_filled_on_another(x, y):
+    """Differentiated twice: `h` of the first gradient is bound only when `x <= 0`, and its
+    `None` went right before the inner `if`, so the zeros for its cotangent on the `x > 0`
+    path read it unbound (UnboundLocalError)."""
+    if x > 0:
+        return np.sum(y)
+    if np.sum(y) > 0:
+        v = math.tanh(np.hypot(x, 1.5))
+    else:
+        v = 1.0
+    return v ** 2
+
+
+@pytest.mark.parametrize("x", [0.5, -0.5])
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_second_derivative_of_a_value_bound_on_one_path(x, sign):
+    assert_second_derivative(set_on_one_path_then_zero_filled_on_another, x,
+                             sign * np.array([0.3, 0.4, 0.9]))

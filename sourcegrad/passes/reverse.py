@@ -922,9 +922,16 @@ class ReverseMode:
         outermost = (self.placement.loops(stmt) or (stmt,))[0]
         for var in sorted(variables):
             if not self.placement.maybe_bound_before(stmt, var):
-                unbound = self.preinit.setdefault(id(outermost), [])
-                if var not in unbound:
-                    unbound.append(var)
+                before = outermost
+            elif self.placement.surely_bound_before(stmt, var):
+                continue
+            else:  # bound on some paths only: `None` before the first of them
+                before = self.placement.first_assigned_in(var)
+                if not isinstance(before, (ast.If, ast.For, ast.While)):
+                    continue
+            unbound = self.preinit.setdefault(id(before), [])
+            if var not in unbound:
+                unbound.append(var)
 
     def _zero_fill(self, variables: set[str], like: ast.stmt) -> list[ast.stmt]:
         out = []

@@ -55,6 +55,7 @@ class Placement:
         self.statements: dict[int, ast.stmt] = {}
         self.assignments: dict[str, list[ast.stmt]] = {}
         self.forward_readers: dict[str, list[ast.stmt]] = {}
+        self.body = body
         self._index(body, (), ())
 
     def _index(self, stmts: list[ast.stmt], path: tuple[int, ...],
@@ -118,6 +119,26 @@ class Placement:
         here = self.places[id(stmt)].path
         return any(runs_before(self.places[id(s)].path, here)
                    for s in self.assignments.get(var, []) if s is not stmt)
+
+    def surely_bound_before(self, stmt: ast.stmt, var: str) -> bool:
+        """Is ``var`` bound whenever ``stmt`` runs: a parameter, or assigned by a simple
+        statement that runs before it in a block enclosing it (not in an ``if`` or a loop
+        of that block)?"""
+        if var in self.params:
+            return True
+        here = self.places[id(stmt)].path
+        for s in self.assignments.get(var, []):
+            path = self.places[id(s)].path
+            if not isinstance(s, ast.For) and len(path) <= len(here) and (
+                path[:-1] == here[: len(path) - 1] and path[-1] < here[len(path) - 1]
+            ):
+                return True
+        return False
+
+    def first_assigned_in(self, var: str) -> ast.stmt | None:
+        """The top-level statement holding the first assignment of ``var``."""
+        paths = [self.places[id(s)].path for s in self.assignments.get(var, [])]
+        return self.body[min(paths)[0]] if paths else None
 
     def body_local(self, var: str, loop: ast.stmt) -> bool:
         """Is every assignment of ``var`` inside ``loop``'s body?"""

@@ -373,3 +373,17 @@ def set_on_one_path_then_zero_filled_on_another(x, y):
 def test_second_derivative_of_a_value_bound_on_one_path(x, sign):
     assert_second_derivative(set_on_one_path_then_zero_filled_on_another, x,
                              sign * np.array([0.3, 0.4, 0.9]))
+
+
+def nested_choice(x, y):
+    """The inner `a if c else b` was moved out in front of the outer one, so its test ran
+    even when NumPy's does not: `np.sort` of a number over an axis raised AxisError."""
+    v = x ** 2 if np.sum(y) > 0 else (x * 1.5 if np.sum(np.sort(x, axis=-1)) > 0 else -x)
+    return np.sum(v * y)
+
+
+def test_a_nested_conditional_expression_runs_only_the_branch_taken():
+    x, y = 0.4, np.array([0.3, 0.2])
+    assert_close(sg.grad(nested_choice)(x, y), numerical_grad(nested_choice, (x, y), 0))
+    assert_close(sg.jvp(nested_choice, (x, y), (1.0, np.zeros(2)))[1],
+                 numerical_grad(nested_choice, (x, y), 0))

@@ -319,10 +319,13 @@ class _Desugar:
                 temp = self.namer.fresh("items")
                 before.extend(self._list_comp(temp, node, like))
                 return name(temp)
-            if isinstance(node, ast.IfExp) and not is_top:
+            if isinstance(node, ast.IfExp):
+                # only the test runs first: what each branch needs moves out inside the
+                # branch (`_if_exp`), so that it runs only when NumPy's would
+                node.test = visit(node.test, False)
+                if is_top:
+                    return node
                 temp = self.namer.temp_for(node)
-                node = ast.IfExp(test=node.test, body=visit(node.body, False),
-                                 orelse=visit(node.orelse, False))
                 before.extend(self._if_exp(name(temp, True), node, like))
                 return name(temp)
             for field, value in ast.iter_fields(node):

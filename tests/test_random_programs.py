@@ -212,7 +212,14 @@ def test_random_programs_twice(seed, tmp_path_factory):
     if abs(first(x, y)) > 1e2:
         return
     expected = (first(x + 1e-5, y) - first(x - 1e-5, y)) / 2e-5
-    assert_close(sg.grad(first, wrt="x")(x, y), expected, rtol=1e-4, atol=1e-4)
+    try:
+        second = sg.grad(first, wrt="x")
+    except sg.UnsupportedSyntaxError as error:
+        # the first gradient adds into a cotangent that may share memory with what a call's
+        # derivative returned: refused, as a write through such a view is in user code
+        assert "may be a view" in str(error)
+        return
+    assert_close(second(x, y), expected, rtol=1e-4, atol=1e-4)
     hessian = sg.hessian(f, wrt="x")(x, y)  # shape x.shape + x.shape: ()
     assert np.shape(hessian) == ()
     assert_close(float(hessian), expected, rtol=1e-4, atol=1e-4)

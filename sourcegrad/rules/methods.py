@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .registry import nondifferentiable, rule
-from .support import astype, broadcast_like, unbroadcast
+from .support import astype, broadcast_like, reduce_like, unbroadcast
 
 
 @rule(astype, np.ndarray.astype)
@@ -114,10 +114,13 @@ nondifferentiable(
     builtins.sorted,
 )
 
-# NumPy functions whose result may share memory with their first argument: writing into
-# it writes into that argument too, which no derivative can follow.
+# Functions whose result may share memory with their first argument: writing into it writes
+# into that argument too, which no derivative can follow. With NumPy's, the helpers of
+# generated code that hand back their argument when its shape is already right (a gradient
+# differentiated again writes into its cotangents: `grad_v[0] = 0.0`).
 VIEW_PRIMITIVES = frozenset({
     np.transpose, np.swapaxes, np.moveaxis, np.reshape, np.ravel, np.squeeze, np.expand_dims,
     np.diagonal, np.broadcast_to, np.asarray, np.atleast_1d, np.atleast_2d, np.atleast_3d,
     np.real, np.flip, np.fliplr, np.flipud,
+    unbroadcast, broadcast_like, reduce_like,
 })

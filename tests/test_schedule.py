@@ -21,7 +21,7 @@ def scheduled(code: str, small: frozenset = frozenset()) -> str:
             text, _, chunk = chunk.partition("\n")
             body.append(comment(text))
         body.extend(ast.parse(chunk).body)
-    out = sink_definitions(body, set(small))
+    out, _ = sink_definitions(body, set(small))
     return "\n".join("# " + s.value.value[2:] if is_comment(s) else ast.unparse(s)
                      for s in out)
 

@@ -158,9 +158,10 @@ class ReverseMode:
                                    saving_stacks=set(self.stacks.values()))
         grads = {p: self.grad_names[p] for p in self.params if p in self.defined}
         never_released = self._never_released(returned)
-        adjoint = sink_definitions(adjoint, never_released | views_and_shapes(forward + adjoint))
-        # a cotangent handed on unchanged may now be next to its reader
-        adjoint = refold(adjoint, handed_on, only_names=True)
+        adjoint, moved = sink_definitions(adjoint,
+                                          never_released | views_and_shapes(forward + adjoint))
+        if moved:  # a cotangent handed on unchanged may now be next to its reader
+            adjoint = refold(adjoint, handed_on, only_names=True)
         adjoint = release_dead_values(forward, adjoint, keep=never_released)
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):

@@ -31,20 +31,23 @@ from ..codegen.walk import names_in, statements, walk
 from .purity import PURE_HELPERS, PURE_MODULES, is_pure, is_pure_call
 
 
-def sink_definitions(stmts: list[ast.stmt], small: set[str]) -> list[ast.stmt]:
-    """``stmts`` (a backward sweep) with single-use definitions moved down to their use;
-    ``small`` are the names whose values are never released or hold next to nothing."""
+def sink_definitions(stmts: list[ast.stmt], small: set[str]) -> tuple[list[ast.stmt], bool]:
+    """``stmts`` (a backward sweep) with single-use definitions moved down to their use, and
+    whether any moved; ``small`` are the names whose values are never released or hold next
+    to nothing."""
     loads, stores = _counts(stmts)
     once = {var for var, count in stores.items() if count == 1 and loads.get(var) == 1}
-    return _sink_block(stmts, once, small)
+    moved: list[bool] = []
+    return _sink_block(stmts, once, small, moved), bool(moved)
 
 
-def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str]) -> list[ast.stmt]:
+def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str], moved: list[bool]
+                ) -> list[ast.stmt]:
     out = list(stmts)
     for stmt in out:
         if isinstance(stmt, (ast.If, ast.For, ast.While)):
-            stmt.body = _sink_block(stmt.body, once, small)
-            stmt.orelse = _sink_block(stmt.orelse, once, small)
+            stmt.body = _sink_block(stmt.body, once, small, moved)
+            stmt.orelse = _sink_block(stmt.orelse, once, small, moved)
     names = [{node.id for node in names_in(stmt)} for stmt in out]  # moved along
     for i in reversed(range(len(out))):
         target = _defined(out[i], once)
@@ -54,6 +57,7 @@ def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str]) -> list[
         if use is not None and use > i + 1 and _worth_moving(out[i], names, i, use, small):
             out.insert(use - 1, out.pop(i))
             names.insert(use - 1, names.pop(i))
+            moved.append(True)
     return out
 
 

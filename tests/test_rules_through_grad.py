@@ -70,7 +70,7 @@ def _cases():
             yield pytest.param(spec, case, id=f"{spec.name}-{i}")
 
 
-@pytest.mark.parametrize(("spec", "case"), _cases())
+@pytest.mark.parametrize(("spec", "case"), list(_cases()))
 def test_rule_inlined_in_generated_code(tmp_path, spec, case):
     f, values, source = _user_function(tmp_path, spec, case, seed=7)
     wrt = tuple(i for i, v in enumerate(values)

@@ -112,6 +112,9 @@ class ReverseMode:
         self.block_snapshots: dict[int, list[tuple[str, str]]] = {}  # block -> (var, stack)
         self.has_adjoint: dict[int, bool] = {}  # compound statement -> its adjoint has code
         self.sliced: set[str] = set()  # arrays whose overwritten elements the sweep restores
+        # array written into -> the intermediate arrays it may share memory with, whose
+        # values an adjoint reads: restoring its elements restores theirs
+        self.aliased: dict[str, set[str]] = {}
         self.copied: set[str] = set()  # adjoints copied by `_own` (to hoist out of loops)
         self.fresh_names: dict[tuple[int, str], str] = {}
         self.inlined: dict[tuple, ast.expr] = {}
@@ -230,17 +233,20 @@ class ReverseMode:
             if not isinstance(target, ast.Subscript):
                 continue
             var = stored_base(target)
-            # through the normal form's temporaries: `a[::-1][::-1]` is a view of `a` (a
-            # temporary itself is read by nothing else: writing into it is harmless, unless
-            # the derivative of what computed it reads it, as `np.linalg.inv`'s does)
-            shared = {var} | {b for b in _view_bases(var, views)
-                              if b not in self.temporaries or _adjoint_reads(producers.get(b))}
-            base = next((b for b in _view_bases(var, views) if b in shared), None)
+            bases = _view_bases(var, views)
+            # through the normal form's temporaries: `a[::-1][::-1]` is a view of `a`. A
+            # temporary itself is read by nothing else, so writing into it is harmless but
+            # for the derivative of what computed it, if that reads it (`np.linalg.inv`'s
+            # does): the write's elements are then restored before that derivative runs
+            read_back = {b for b in bases if b in self.temporaries
+                         and _adjoint_reads(producers.get(b))}
+            if read_back:
+                self.aliased.setdefault(var, set()).update(read_back)
+            shared = {var} | {b for b in bases if b not in self.temporaries}
+            base = next((b for b in bases if b in shared), None)
             if base and shared & self.activity.varied and shared & self.activity.useful:
-                seen = f"`{base}`" if base not in self.temporaries else (
-                    "an intermediate array the gradient reads")
                 raise self.parsed.unsupported(
-                    node, f"writing into `{var}`, which may be a view of {seen} (the "
+                    node, f"writing into `{var}`, which may be a view of `{base}` (the "
                     "write would change both, and the gradient cannot follow shared memory)",
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
 
@@ -398,7 +404,7 @@ class ReverseMode:
         if self.recording:
             return before, after
         for var, is_slice in overwrites(stmt):
-            if var not in self.needed:
+            if not self._read_back(var, is_slice):
                 continue
             kind = self._save_kind(stmt, var, is_slice)
             if kind == "snapshot":
@@ -421,7 +427,7 @@ class ReverseMode:
         if self.recording:
             return out
         for var, is_slice in overwrites(stmt):
-            if var not in self.needed:
+            if not self._read_back(var, is_slice):
                 continue
             kind = self._save_kind(stmt, var, is_slice)
             if kind == "snapshot":
@@ -465,8 +471,17 @@ class ReverseMode:
     def _readers(self, var: str) -> list[int]:
         return [sid for sid, names in self.reads.items() if var in names]
 
+    def _read_back(self, var: str, is_slice: bool) -> bool:
+        """Does an adjoint read what this write into ``var`` overwrites: ``var``, or, for an
+        element write, an intermediate array ``var`` may share memory with?"""
+        return var in self.needed or is_slice and bool(self.aliased.get(var, set())
+                                                        & self.needed)
+
     def _save_kind(self, stmt: ast.stmt, var: str, is_slice: bool) -> str | None:
-        kind = self.placement.save_kind(stmt, var, is_slice, self._readers(var))
+        readers = self._readers(var)
+        if is_slice:
+            readers += [r for t in sorted(self.aliased.get(var, ())) for r in self._readers(t)]
+        kind = self.placement.save_kind(stmt, var, is_slice, readers)
         if kind == STACK and not is_slice and not self.placement.maybe_bound_before(stmt, var):
             # unbound on the first iteration: give it a value so the first push works
             outermost = id(self.placement.loops(stmt)[0])

@@ -350,7 +350,7 @@ def cumprod_vjp(g, a, ans, axis=None):
     reversed cumulative sum of ``g * ans`` divided by ``a``; with zeros it uses the exact
     Jacobian (quadratic in the length of ``axis``)."""
     shape = np.shape(a)
-    if axis is None:
+    if axis is None or not shape:  # NumPy accumulates a number as a one-element array
         a, axis = np.ravel(a), 0
     if np.all(a != 0):
         grad = np.flip(np.cumsum(np.flip(g * ans, axis), axis), axis) / a
@@ -364,7 +364,7 @@ def cumprod_vjp(g, a, ans, axis=None):
 def cumprod_jvp(t, a, ans, axis=None):
     """Tangent of ``np.cumprod(a, axis)`` for the tangent ``t`` of ``a`` (see
     ``cumprod_vjp``)."""
-    if axis is None:
+    if axis is None or np.ndim(a) == 0:  # (see ``cumprod_vjp``)
         a, t, axis = np.ravel(a), np.ravel(t), 0
     if np.all(a != 0):
         return np.cumsum(t / a, axis) * ans

@@ -435,3 +435,23 @@ def test_cumprod_of_a_number_over_an_axis(first):
     tangent = np.array([0.2, 0.5, -0.4])
     _, got = sg.jvp(accumulates_a_zero_number, (x,), (tangent,))
     assert_close(got, np.sum(numerical_grad(accumulates_a_zero_number, (x,), 0) * tangent))
+
+
+def adds_into_elements_of_a_copy(x, y):
+    v1 = np.copy(y)
+    v1[-1] -= np.tanh(v1[0])
+    v1[0] += np.sum(np.hypot(x, 1.5))
+    return -np.mean(np.maximum(1.5 * x, v1)) / 3.0
+
+
+@pytest.mark.parametrize("x", [0.7, 1.2])
+def test_forward_over_reverse_through_a_gradient_that_writes_into_its_cotangents(x):
+    """The first gradient adds into `grad_v1[0]`, where `grad_v1 = unbroadcast(...)`:
+    counting `unbroadcast` as a view maker made forward mode refuse that write (`sg.hessian`
+    raised), though no value another derivative reads can change through it."""
+    y = np.array([0.4, -0.9, 1.3])
+    first = sg.grad(adds_into_elements_of_a_copy, wrt="x")
+    expected = (first(x + 1e-6, y) - first(x - 1e-6, y)) / 2e-6
+    assert_close(float(sg.hessian(adds_into_elements_of_a_copy, wrt="x")(x, y)), expected,
+                 rtol=1e-4, atol=1e-6)
+    assert_second_derivative(adds_into_elements_of_a_copy, x, y)

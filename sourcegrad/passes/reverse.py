@@ -43,7 +43,7 @@ from ..frontend.resolve import (
     Resolver,
 )
 from ..frontend.source import Parsed
-from ..rules.methods import VIEW_PRIMITIVES
+from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
 from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
@@ -215,6 +215,7 @@ class ReverseMode:
         as separate values, so such a write is refused (flow-insensitively: any variable
         that may be a view of another array, when either takes part in differentiation)."""
         views: dict[str, str] = {}
+        shares: dict[str, str] = {}  # views, and results of helpers that may be their argument
         producers: dict[str, Op] = {}
         writes: list[ast.stmt] = []
         for node in self.placement.statements.values():
@@ -225,7 +226,10 @@ class ReverseMode:
                     op.kind in (COPY, SUBSCRIPT)
                     or op.kind == RULE and op.callee in VIEW_PRIMITIVES
                 ):
-                    views[node.targets[0].id] = base.id
+                    views[node.targets[0].id] = shares[node.targets[0].id] = base.id
+                elif isinstance(base, ast.Name) and op.kind == RULE and (
+                        op.callee in ARGUMENT_RETURNING):
+                    shares[node.targets[0].id] = base.id
             elif isinstance(node, (ast.Assign, ast.AugAssign)):
                 writes.append(node)
         for node in writes:
@@ -238,7 +242,7 @@ class ReverseMode:
             # temporary itself is read by nothing else, so writing into it is harmless but
             # for the derivative of what computed it, if that reads it (`np.linalg.inv`'s
             # does): the write's elements are then restored before that derivative runs
-            read_back = {b for b in bases if b in self.temporaries
+            read_back = {b for b in _view_bases(var, shares) if b in self.temporaries
                          and _adjoint_reads(producers.get(b))}
             if read_back:
                 self.aliased.setdefault(var, set()).update(read_back)

@@ -114,13 +114,15 @@ nondifferentiable(
     builtins.sorted,
 )
 
-# Functions whose result may share memory with their first argument: writing into it writes
-# into that argument too, which no derivative can follow. With NumPy's, the helpers of
-# generated code that hand back their argument when its shape is already right (a gradient
-# differentiated again writes into its cotangents: `grad_v[0] = 0.0`).
+# NumPy functions whose result may share memory with their first argument: writing into
+# it writes into that argument too, which no derivative can follow.
 VIEW_PRIMITIVES = frozenset({
     np.transpose, np.swapaxes, np.moveaxis, np.reshape, np.ravel, np.squeeze, np.expand_dims,
     np.diagonal, np.broadcast_to, np.asarray, np.atleast_1d, np.atleast_2d, np.atleast_3d,
     np.real, np.flip, np.fliplr, np.flipud,
-    unbroadcast, broadcast_like, reduce_like,
 })
+
+# Helpers of generated code that hand back their argument when its shape is already right.
+# A gradient differentiated again writes into its cotangents (`grad_v[0] = 0.0`), which may
+# then be an intermediate array that a derivative reads: reverse mode puts the elements back.
+ARGUMENT_RETURNING = frozenset({unbroadcast, broadcast_like, reduce_like})

@@ -213,7 +213,7 @@ def _dtypes(tree):
     return {np.result_type(leaf) for leaf in tree_leaves(tree)}
 
 
-@pytest.mark.parametrize(("spec", "case"), _float32_cases())
+@pytest.mark.parametrize(("spec", "case"), list(_float32_cases()))
 def test_float32_inputs_give_float32_derivatives(spec, case):
     args, kwargs = case.build(seed=0)
     args = [_as_float32(a) for a in args]

@@ -57,3 +57,21 @@ def statements(node: ast.AST, into_functions: bool = True) -> Iterator[ast.AST]:
                 if isinstance(child, _BLOCK_PARTS) and (
                         into_functions or not isinstance(child, ast.FunctionDef)):
                     yield from statements(child, into_functions)
+
+
+def name_counts(stmts: list[ast.stmt], in_place_reads: int = 0
+                ) -> tuple[dict[str, int], dict[str, int]]:
+    """How often each name is read and how often stored (or deleted) in ``stmts``; the
+    target of ``x += v`` also counts ``in_place_reads`` reads (passes that fold or move a
+    single-use value count it as more than one)."""
+    loads: dict[str, int] = {}
+    stores: dict[str, int] = {}
+    for stmt in stmts:
+        for node in names_in(stmt):
+            counts = loads if isinstance(node.ctx, ast.Load) else stores
+            counts[node.id] = counts.get(node.id, 0) + 1
+        if in_place_reads:
+            for node in statements(stmt):
+                if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                    loads[node.target.id] = loads.get(node.target.id, 0) + in_place_reads
+    return loads, stores

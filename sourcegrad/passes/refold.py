@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ..codegen.walk import names_in, statements, walk
+from ..codegen.walk import name_counts, names_in, walk
 from .desugar import located
 
 
@@ -19,14 +19,7 @@ def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
     """``t = f(x)`` followed by ``y = g(t)`` becomes ``y = g(f(x))`` when ``t`` is a
     temporary of the normal form that nothing else reads: the forward sweep then reads like
     the user's code and frees the value at once."""
-    loads: dict[str, int] = {}
-    for stmt in forward:
-        for node in names_in(stmt):
-            if isinstance(node.ctx, ast.Load):
-                loads[node.id] = loads.get(node.id, 0) + 1
-        for node in statements(stmt):
-            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                loads[node.target.id] = loads.get(node.target.id, 0) + 2  # read, in place
+    loads, _ = name_counts(forward, in_place_reads=2)  # `t += v` reads `t` and changes it
     candidates = {t for t in foldable if loads.get(t) == 1}
     return tidy(_refold_block(forward, candidates, only_names))
 
@@ -112,11 +105,7 @@ def drop_round_trips(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """``a = b`` then ``b = a`` (a cotangent handed through ``total = total + x`` and back)
     go, and the reads of ``a`` that follow read ``b``: when every read of ``a`` comes after
     the pair in the same block, before ``a`` or ``b`` is assigned again."""
-    loads: dict[str, int] = {}
-    for stmt in stmts:
-        for node in names_in(stmt):
-            if isinstance(node.ctx, ast.Load):
-                loads[node.id] = loads.get(node.id, 0) + 1
+    loads, _ = name_counts(stmts)
     return _drop_round_trips(stmts, loads)
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 
 from ..codegen.printer import is_comment
-from ..codegen.walk import names_in, statements, walk
+from ..codegen.walk import name_counts, names_in, walk
 from .purity import PURE_HELPERS, PURE_MODULES, is_pure, is_pure_call
 
 
@@ -35,7 +35,7 @@ def sink_definitions(stmts: list[ast.stmt], small: set[str]) -> tuple[list[ast.s
     """``stmts`` (a backward sweep) with single-use definitions moved down to their use, and
     whether any moved; ``small`` are the names whose values are never released or hold next
     to nothing."""
-    loads, stores = _counts(stmts)
+    loads, stores = name_counts(stmts, in_place_reads=2)
     once = {var for var, count in stores.items() if count == 1 and loads.get(var) == 1}
     moved: list[bool] = []
     return _sink_block(stmts, once, small, moved), bool(moved)
@@ -59,21 +59,6 @@ def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str], moved: l
             names.insert(use - 1, names.pop(i))
             moved.append(True)
     return out
-
-
-def _counts(stmts: list[ast.stmt]) -> tuple[dict[str, int], dict[str, int]]:
-    loads: dict[str, int] = {}
-    stores: dict[str, int] = {}
-    for stmt in stmts:
-        for node in names_in(stmt):
-            if isinstance(node.ctx, ast.Load):
-                loads[node.id] = loads.get(node.id, 0) + 1
-            else:
-                stores[node.id] = stores.get(node.id, 0) + 1
-        for node in statements(stmt):
-            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                loads[node.target.id] = loads.get(node.target.id, 0) + 1  # read in place
-    return loads, stores
 
 
 def _defined(stmt: ast.stmt, once: set[str]) -> str | None:

@@ -31,7 +31,7 @@ import ast
 
 from ..codegen.clone import clone
 from ..codegen.printer import comment
-from ..codegen.walk import names_in, walk
+from ..codegen.walk import name_counts, names_in, walk
 from .desugar import assign, call, name
 from .refold import tidy
 from .release import assigned_at_top
@@ -84,11 +84,7 @@ def shapes_instead_of_values(forward: list[ast.stmt], adjoint: list[ast.stmt],
 
     Where the result has the shape of its one array operand (``h ** 2``, ``-h``), reads of
     it read the operand instead (``unreduce(g, h)``), and the line goes."""
-    stores: dict[str, int] = {}
-    for stmt in forward:
-        for node in names_in(stmt):
-            if not isinstance(node.ctx, ast.Load):
-                stores[node.id] = stores.get(node.id, 0) + 1
+    _, stores = name_counts(forward)
     placeholders = {var: stmt for stmt in forward if (var := _placeholder(stmt)) is not None}
     definitions: dict[str, ast.Assign] = {}
     for stmt in forward:

@@ -205,8 +205,8 @@ def test_emitted_modules_pass_ruff(tmp_path, private_cache_dir, user_file):
     done = sourcegrad("emit", f"{user_file}:loss", "-o", str(out), cache_dir=private_cache_dir)
     assert done.returncode == 0, done.stderr
     for path in (out, SAMPLE):
-        lint = subprocess.run(["ruff", "check", "--isolated", "--no-cache", str(path)],
-                              capture_output=True, text=True, timeout=60)
+        lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated",
+                               "--no-cache", str(path)], capture_output=True, text=True, timeout=60)
         assert lint.returncode == 0, lint.stdout
 
 
@@ -350,6 +350,6 @@ def test_every_golden_function_emits_a_module_that_computes_its_gradient(name, t
     assert_close(actual, expected if isinstance(wrt, tuple) else expected[0])
     path = tmp_path / f"grad_{name}.py"
     path.write_text(text)
-    lint = subprocess.run(["ruff", "check", "--isolated", "--no-cache", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache",
+                           str(path)], capture_output=True, text=True, timeout=60)
     assert lint.returncode == 0, lint.stdout

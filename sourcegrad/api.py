@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, pipeline
+from . import cache, callables, pipeline
 from .rules.registry import nondifferentiable
-from .rules.support import as_gradient
+from .rules.support import as_gradient, zeros_like_grad
 
 Wrt = int | str | tuple
 
@@ -32,38 +32,51 @@ nondifferentiable(stop_gradient)
 
 def _wrt_names(fun: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
     """Parameter names for ``wrt``, and whether the caller asked for a single gradient."""
-    params = pipeline.parameter_names(fun)
-    single = not isinstance(wrt, (tuple, list))
-    items = [wrt] if single else list(wrt)
-    names = []
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise TypeError(f"wrt must be an int, a str or a tuple of them; got {item!r}")
-        if isinstance(item, int):
-            if not -len(params) <= item < len(params):
-                raise ValueError(f"wrt={item} is out of range for {fun.__name__}{tuple(params)}")
-            names.append(params[item])
-        else:
-            if item not in params:
-                raise ValueError(f"{fun.__name__} has no parameter named {item!r}; its "
-                                 f"parameters are {', '.join(params)}")
-            names.append(item)
-    return tuple(names), single
+    form = callables.form_of(fun)
+    picks, single = form.picks(wrt)
+    return tuple(p.param for p in picks), single
 
 
-def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
-    single = not isinstance(wrt, (tuple, list))
-    variant = ("value_and_grad" if with_value else "grad") + ("" if single else "-tuple")
-    request = tuple(wrt) if isinstance(wrt, list) else wrt  # hashable, for the memory cache
+def _plan(fun: Callable, wrt: Wrt) -> tuple[callables.Form, list[callables.Pick], bool,
+                                            tuple[str, ...]]:
+    """``fun``'s form, where each requested gradient comes from, whether one was asked for,
+    and the parameters to differentiate (each once, in the order first asked)."""
+    form = callables.form_of(fun)
+    picks, single = form.picks(wrt)
+    names = tuple(dict.fromkeys(p.param for p in picks))
+    return form, picks, single, names
+
+
+def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False) -> Any:
+    form, picks, single, names = _plan(fun, wrt)
+    direct = form.plain and len(names) == len(picks) and all(
+        p.index is None and p.key is None for p in picks)
+    tuple_out = not single or not direct
+    variant = ("value_and_grad" if with_value else "grad") + ("-tuple" if tuple_out else "") + (
+        "-aux" if has_aux else "")
     (compiled,) = cache.derivative(
-        fun, request, variant, lambda: _wrt_names(fun, wrt)[0],
-        lambda names: (_transform(fun, names, with_value, single),),
-        finish=lambda compiled: _present_as(compiled, fun))
-    return compiled
+        form.function, names, variant, lambda: names,
+        lambda names: (_transform(form.function, names, with_value, not tuple_out, has_aux),),
+        finish=lambda compiled: _present_as(compiled, form.function))
+    if direct:
+        return compiled
+    shape = callables.gradients_last
+    if with_value:
+        shape = callables.gradients_after_value
+    elif has_aux:
+        shape = callables.gradients_first
+    return callables.Derivative(compiled, form, _from_tuple(picks, names), single, shape)
 
 
-def _transform(fun: Callable, names: tuple[str, ...], with_value: bool, single: bool) -> Any:
-    analysis = pipeline.analyse_reverse(fun, names)
+def _from_tuple(picks: list[callables.Pick], names: tuple[str, ...]) -> list[callables.Pick]:
+    """The picks, read from the tuple of one gradient per differentiated parameter."""
+    return [callables.Pick(p.param, p.index, p.key, position=names.index(p.param))
+            for p in picks]
+
+
+def _transform(fun: Callable, names: tuple[str, ...], with_value: bool, single: bool,
+               has_aux: bool = False) -> Any:
+    analysis = pipeline.analyse_reverse(fun, names, has_aux)
     fdef = pipeline.grad_function_ast(analysis, with_value=with_value, single=single)
     return pipeline.compile_generated(analysis, fdef)
 
@@ -79,34 +92,46 @@ def _present_as(compiled: Any, fun: Callable) -> None:
     compiled.__wrapped_fun__ = fun
 
 
-def grad(fun: Callable | None = None, wrt: Wrt = 0) -> Any:
-    """The gradient of ``fun``'s scalar output with respect to the argument(s) ``wrt``."""
+def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False) -> Any:
+    """The gradient of ``fun``'s scalar output with respect to the argument(s) ``wrt``; with
+    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(gradient, aux)``."""
     if fun is None:
-        return functools.partial(grad, wrt=wrt)
-    return _generated(fun, wrt, with_value=False)
+        return functools.partial(grad, wrt=wrt, has_aux=has_aux)
+    return _generated(fun, wrt, with_value=False, has_aux=has_aux)
 
 
-def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0) -> Any:
-    """Like ``grad``, returning ``(value, gradient)``."""
+def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False) -> Any:
+    """Like ``grad``, returning ``(value, gradient)``; with ``has_aux``,
+    ``((value, aux), gradient)``."""
     if fun is None:
-        return functools.partial(value_and_grad, wrt=wrt)
-    return _generated(fun, wrt, with_value=True)
+        return functools.partial(value_and_grad, wrt=wrt, has_aux=has_aux)
+    return _generated(fun, wrt, with_value=True, has_aux=has_aux)
 
 
-def vjp(fun: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
+def vjp(fun: Callable, *args: Any, has_aux: bool = False) -> tuple:
     """``(value, pullback)``: ``pullback(cotangent)`` gives one gradient per positional
-    argument (``None`` for an argument that is not a float)."""
-    params = pipeline.parameter_names(fun)[: len(args)]
-    forward, backward = pipeline.split_functions(fun, tuple(params))
-    value, saved = forward(*args)
+    argument (``None`` for an argument that is not a float); with ``has_aux``, ``fun``
+    returns ``(output, aux)`` and this returns ``(value, pullback, aux)``."""
+    form = callables.form_of(fun)
+    picks = [form.picks(i)[0][0] for i in range(len(args))]
+    names = tuple(dict.fromkeys(p.param for p in picks))
+    forward, backward = pipeline.split_functions(form.function, names, has_aux)
+    value, saved = forward(*form.bound, *args, **form.keywords)
 
     def pullback(cotangent: Any) -> tuple:
         grads = backward(cotangent, saved)
-        return tuple(
-            as_gradient(g, a) if _is_float_like(a) else None
-            for g, a in zip(grads, args, strict=True)
-        )
+        by_name = dict(zip(names, grads, strict=True))
+        out = []
+        for pick, arg in zip(picks, args, strict=True):
+            g = by_name[pick.param]
+            if pick.index is not None:
+                g = g[pick.index] if g is not None else None
+            out.append(as_gradient(g, arg) if _is_float_like(arg) else None)
+        return tuple(out)
 
+    if has_aux:
+        value, aux = value
+        return value, pullback, aux
     return value, pullback
 
 
@@ -138,8 +163,8 @@ def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
 def _forward_source(fun: Callable, wrt: Wrt) -> str:
     from .forward_mode import jvp_function
 
-    names, _ = _wrt_names(fun, wrt)
-    return jvp_function(fun, names).source
+    form, _, _, names = _plan(fun, wrt)
+    return jvp_function(form.function, names).source
 
 
 def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[Any, Any]:
@@ -152,9 +177,31 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[A
     if len(primals) != len(tangents):
         raise ValueError(f"jvp needs one tangent per primal; got {len(primals)} primals and "
                          f"{len(tangents)} tangents")
-    params = pipeline.parameter_names(fun)[: len(primals)]
-    wrt = tuple(p for p, x, t in zip(params, primals, tangents, strict=True)
-                if t is not None and _is_float_like(x))
-    generated = jvp_function(fun, wrt)
-    given = dict(zip(params, tangents, strict=True))
-    return generated(*primals, **{generated.tangent_params[p]: given[p] for p in wrt})
+    form = callables.form_of(fun)
+    given = _tangents_by_parameter(form, primals, tangents)
+    generated = jvp_function(form.function, tuple(given))
+    return generated(*form.bound, *primals, **form.keywords,
+                     **{generated.tangent_params[p]: t for p, t in given.items()})
+
+
+def _tangents_by_parameter(form: callables.Form, primals: tuple, tangents: tuple
+                           ) -> dict[str, Any]:
+    """The tangent of each parameter that has one: the primal's own, or for ``*args`` the
+    tuple of every element's (zeros where none was given)."""
+    given: dict[str, Any] = {}
+    varargs: dict[int, Any] = {}
+    var_name = None
+    for position, (x, t) in enumerate(zip(primals, tangents, strict=True)):
+        pick = form.picks(position)[0][0]
+        if pick.index is not None:
+            var_name = pick.param
+            varargs[pick.index] = (x, t if t is not None and _is_float_like(x) else None)
+        elif t is not None and _is_float_like(x):
+            given[pick.param] = t
+    if var_name is not None and any(t is not None for _, t in varargs.values()):
+        offset = form._bound_into_varargs()
+        elements = [zeros_like_grad(v) for v in form.bound[len(form.bound) - offset:]]
+        elements += [t if t is not None else zeros_like_grad(x)
+                     for _, (x, t) in sorted(varargs.items())]
+        given[var_name] = tuple(elements)
+    return given

@@ -383,7 +383,15 @@ def disk_key(fn: Any, names: tuple[str, ...], variant: str) -> str | None:
     environment = [_describe(b) for b in bindings(fn)]
     return _digest(FORMAT, __version__, _implementation_fingerprint(), sys.version,
                    sys.implementation.cache_tag, fn.__module__, fn.__qualname__, text, names,
-                   variant, _table_version(), environment)
+                   variant, _table_version(), environment, _columns(fn))
+
+
+def _columns(fn: Any) -> tuple:
+    """Where a lambda's code sits on its lines: two lambdas on one line share their text."""
+    if fn.__name__ != "<lambda>":
+        return ()
+    return tuple(sorted({(c, d) for a, _, c, d in fn.__code__.co_positions()
+                         if a is not None and d}))
 
 
 # -- on disk --------------------------------------------------------------------------------

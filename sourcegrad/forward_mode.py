@@ -15,6 +15,7 @@ from typing import Any
 
 from . import cache, pipeline
 from .errors import UnsupportedSyntaxError
+from .frontend import forms
 from .frontend.source import Parsed
 from .passes.forward import CalleeJvp, ForwardMode, ForwardResult
 from .passes.scalars import scalar_variables
@@ -28,13 +29,14 @@ class ForwardAnalysis:
     wrt: tuple[str, ...]
     result: ForwardResult
     callee_functions: dict[str, Any] = field(default_factory=dict)
+    aux: str | None = None  # with has_aux: the variable holding what is returned beside
 
 
 _IN_PROGRESS: list[Any] = []
 
 
-def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
-    form = pipeline.normal_form(fn, wrt)
+def analyse_forward(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> ForwardAnalysis:
+    form = pipeline.normal_form(fn, wrt, has_aux)
     parsed = form.parsed
     if fn in _IN_PROGRESS:
         raise UnsupportedSyntaxError(
@@ -47,7 +49,7 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
         key = (callee, active)
         if key not in known:
             compiled = jvp_function(callee, active)
-            fname = form.namer.fresh(f"jvp_{callee.__name__}")
+            fname = form.namer.fresh(f"jvp_{forms.identifier(callee)}")
             callee_functions[fname] = compiled
             known[key] = CalleeJvp(fname, compiled.tangent_params)
         return known[key]
@@ -62,35 +64,37 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
         result = mode.run(form.fdef, tuple(wrt))
     finally:
         _IN_PROGRESS.pop()
-    return ForwardAnalysis(parsed, form.fdef, tuple(wrt), result, callee_functions)
+    return ForwardAnalysis(parsed, form.fdef, tuple(wrt), result, callee_functions, form.aux)
 
 
 def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
     result = analysis.result
     args = copy.deepcopy(analysis.fdef.args)
     tangent_args = [ast.arg(arg=result.tangent_params[p]) for p in analysis.wrt]
-    if args.defaults:
+    if args.defaults or args.vararg is not None or args.kwarg is not None:
         args.kwonlyargs = [*args.kwonlyargs, *tangent_args]
         args.kw_defaults = [*args.kw_defaults, *[None] * len(tangent_args)]
     else:
         args.args = [*args.args, *tangent_args]
     output = result.output if result.output is not None else ast.Constant(None)
     tangent = result.output_tangent if result.output_tangent is not None else ast.Constant(None)
-    body = [*result.body, ast.Return(value=ast.Tuple(elts=[copy.deepcopy(output), tangent],
-                                                     ctx=ast.Load()))]
+    output = pipeline._with_aux(analysis, copy.deepcopy(output))
+    body = [*result.body, ast.Return(value=ast.Tuple(elts=[output, tangent], ctx=ast.Load()))]
     return pipeline._function(f"jvp_{analysis.parsed.tree.name}", args, body)
 
 
 @cache.callee_variant("jvp")
-def jvp_function(fn: Any, wrt: tuple[str, ...]) -> Any:
-    """The compiled ``jvp_f`` for ``wrt``, with ``.source`` and ``.tangent_params``."""
-    (compiled,) = cache.derivative(fn, tuple(wrt), "jvp", lambda: tuple(wrt),
-                                   lambda names: (_jvp_function(fn, names),))
+def jvp_function(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Any:
+    """The compiled ``jvp_f`` for ``wrt``, with ``.source`` and ``.tangent_params``; with
+    ``has_aux`` it returns ``((value, aux), tangent)``."""
+    (compiled,) = cache.derivative(fn, tuple(wrt), "jvp-aux" if has_aux else "jvp",
+                                   lambda: tuple(wrt),
+                                   lambda names: (_jvp_function(fn, names, has_aux),))
     return compiled
 
 
-def _jvp_function(fn: Any, wrt: tuple[str, ...]) -> Any:
-    analysis = analyse_forward(fn, wrt)
+def _jvp_function(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Any:
+    analysis = analyse_forward(fn, wrt, has_aux)
     compiled = pipeline.compile_generated(analysis, jvp_function_ast(analysis))
     compiled.tangent_params = dict(analysis.result.tangent_params)
     return compiled

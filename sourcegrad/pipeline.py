@@ -33,7 +33,7 @@ from .codegen.names import Namer
 from .codegen.walk import walk
 from .compile import compile_function
 from .errors import UnsupportedSyntaxError
-from .frontend import checks
+from .frontend import checks, forms
 from .frontend.resolve import Resolver
 from .frontend.source import Parsed, parse_function
 from .passes import activity as activity_pass
@@ -72,6 +72,7 @@ class ReverseAnalysis:
     namer: Namer
     callee_functions: dict[str, Any] = field(default_factory=dict)
     scalars: set[str] = field(default_factory=set)  # variables known to hold scalars
+    aux: str | None = None  # with has_aux: the variable holding what is returned beside
 
 
 _IN_PROGRESS: list[Any] = []
@@ -89,20 +90,21 @@ class NormalForm:
     resolver: Resolver
     activity: activity_pass.Activity
     temporaries: set[str] = field(default_factory=set)  # names normalize introduced
+    aux: str | None = None  # with has_aux: the variable holding what is returned beside
 
 
-def normal_form(fn: Any, wrt: tuple[str, ...]) -> NormalForm:
+def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalForm:
     """parse, check, desugar, ssa, activity, normalize: the front half of every mode."""
     parsed = parse_function(fn)
     checks.reject_unsupported(parsed)
-    params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args
-              + parsed.tree.args.kwonlyargs]
+    params = forms.parameters_of(parsed.tree.args)
     for w in wrt:
         if w not in params:
             raise ValueError(f"{fn.__name__} has no parameter named {w!r}")
     namer = Namer(_reserved_names(parsed))
     fdef = desugar.run(parsed, namer)
     _debug("desugar", fdef)
+    aux = _split_aux(fdef, namer, parsed) if has_aux else None
     fdef.body = ssa.run(fdef.body, set(params), namer)
     _single_named_return(fdef, namer)
     _debug("ssa", fdef)
@@ -119,7 +121,33 @@ def normal_form(fn: Any, wrt: tuple[str, ...]) -> NormalForm:
     activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
     _debug("normalize", fdef)
     return NormalForm(parsed, fdef, params, tuple(wrt), namer, resolver, activity,
-                      set(normalizer.temporaries))
+                      set(normalizer.temporaries), aux)
+
+
+def _split_aux(fdef: ast.FunctionDef, namer: Namer, parsed: Parsed) -> str:
+    """``return loss, aux`` (``has_aux=True``) becomes ``aux = ...; return loss``: only the
+    first part is differentiated; the name of the second is returned."""
+    last = fdef.body[-1] if fdef.body else None
+    if not isinstance(last, ast.Return) or last.value is None:
+        raise parsed.unsupported(
+            last or parsed.tree, "a function without a `return`, differentiated with "
+            "`has_aux=True`", "Return a pair: `return output, aux`.")
+    aux = namer.fresh("aux")
+    value = last.value
+    if isinstance(value, ast.Tuple) and len(value.elts) == 2:
+        output = namer.fresh(f"{fdef.name}_output", shorten=False)
+        fdef.body[-1:] = [assign(output, value.elts[0], last), assign(aux, value.elts[1], last),
+                          desugar.located(ast.Return(value=name(output)), last)]
+        return aux
+    if isinstance(value, (ast.Tuple, ast.List)):
+        raise parsed.unsupported(
+            last, f"returning {len(value.elts)} values with `has_aux=True`",
+            "Return a pair: `return output, aux` (put several aux values in a tuple or dict).")
+    output = namer.fresh(f"{fdef.name}_output", shorten=False)
+    pair = ast.Tuple(elts=[name(output, True), name(aux, True)], ctx=ast.Store())
+    fdef.body[-1:] = [assign(pair, value, last),
+                      desugar.located(ast.Return(value=name(output)), last)]
+    return aux
 
 
 def provenance_comments(parsed: Parsed):
@@ -128,11 +156,12 @@ def provenance_comments(parsed: Parsed):
     return lambda line: printer.COMMENT_MARK + comments.get(line, parsed.line(line).strip())
 
 
-def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
-    form = normal_form(fn, wrt)
+def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> ReverseAnalysis:
+    form = normal_form(fn, wrt, has_aux)
     parsed, fdef, params, namer = form.parsed, form.fdef, form.params, form.namer
     resolver, activity = form.resolver, form.activity
-    analysis = ReverseAnalysis(parsed, fdef, params, wrt, None, namer)  # type: ignore[arg-type]
+    analysis = ReverseAnalysis(parsed, fdef, params, wrt, None, namer,  # type: ignore[arg-type]
+                               aux=form.aux)
 
     def provide(callee: Any, active: tuple[str, ...]) -> CalleeDerivative:
         return _callee_derivative(analysis, callee, active)
@@ -149,6 +178,8 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
         reverse.shapes = shape_facts(fdef.body, params, scalars, resolver)
         analysis.scalars = scalars
         reverse.temporaries = set(form.temporaries)
+        if form.aux is not None:
+            reverse.returned_beside.add(form.aux)
         analysis.result = reverse.run(fdef)
     finally:
         _IN_PROGRESS.pop()
@@ -163,8 +194,8 @@ def _callee_derivative(caller: ReverseAnalysis, callee: Any, active: tuple[str, 
     if key in caller.callee_functions:
         return caller.callee_functions[key]
     forward_fn, backward_fn = split_functions(callee, active)
-    forward_name = caller.namer.fresh(f"forward_{callee.__name__}")
-    backward_name = caller.namer.fresh(f"backward_{callee.__name__}")
+    forward_name = caller.namer.fresh(f"forward_{forms.identifier(callee)}")
+    backward_name = caller.namer.fresh(f"backward_{forms.identifier(callee)}")
     caller.callee_functions[forward_name] = forward_fn
     caller.callee_functions[backward_name] = backward_fn
     derivative = CalleeDerivative(forward_name, backward_name, active)
@@ -193,10 +224,19 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]
     value: ast.expr = grads[0] if single else ast.Tuple(elts=grads, ctx=ast.Load())
     if with_value:
-        value = ast.Tuple(elts=[clone(output), value], ctx=ast.Load())
+        value = ast.Tuple(elts=[_with_aux(analysis, clone(output)), value], ctx=ast.Load())
+    elif analysis.aux is not None:
+        value = ast.Tuple(elts=[value, name(analysis.aux)], ctx=ast.Load())
     body.append(ast.Return(value=value))
     prefix = "value_and_grad" if with_value else "grad"
     return _function(f"{prefix}_{analysis.parsed.tree.name}", fdef.args, body)
+
+
+def _with_aux(analysis: Any, output: ast.expr) -> ast.expr:
+    """``(output, aux)`` with ``has_aux``, else ``output``."""
+    if analysis.aux is None:
+        return output
+    return ast.Tuple(elts=[output, name(analysis.aux)], ctx=ast.Load())
 
 
 def _final_gradient(analysis: ReverseAnalysis, param: str) -> ast.expr:
@@ -208,8 +248,10 @@ def _final_gradient(analysis: ReverseAnalysis, param: str) -> ast.expr:
 
 def _function(fname: str, args: ast.arguments, body: list[ast.stmt]) -> ast.FunctionDef:
     clean_args = clone(args)
-    for a in clean_args.posonlyargs + clean_args.args + clean_args.kwonlyargs:
-        a.annotation = None
+    for a in [*clean_args.posonlyargs, *clean_args.args, *clean_args.kwonlyargs,
+              clean_args.vararg, clean_args.kwarg]:
+        if a is not None:
+            a.annotation = None
     fdef = ast.FunctionDef(name=fname, args=clean_args, body=body, decorator_list=[],
                            returns=None, type_comment=None, lineno=1)
     _inherit_lines(fdef.body, fdef.lineno)
@@ -265,15 +307,18 @@ def module_source(compiled: Any) -> str:
 
 
 @cache.callee_variant("split")
-def split_functions(fn: Any, wrt: tuple[str, ...]) -> tuple[Any, Any]:
-    """``forward_f(*args) -> (value, saved)`` and ``backward_f(cotangent, saved) -> grads``."""
-    forward, backward = cache.derivative(fn, tuple(wrt), "split", lambda: tuple(wrt),
-                                         lambda names: _split_functions(fn, names))
+def split_functions(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> tuple[Any, Any]:
+    """``forward_f(*args) -> (value, saved)`` and ``backward_f(cotangent, saved) -> grads``;
+    with ``has_aux``, the value is ``(output, aux)``."""
+    variant = "split-aux" if has_aux else "split"
+    forward, backward = cache.derivative(fn, tuple(wrt), variant, lambda: tuple(wrt),
+                                         lambda names: _split_functions(fn, names, has_aux))
     return forward, backward
 
 
-def _split_functions(fn: Any, wrt: tuple[str, ...]) -> tuple[Any, Any]:
-    analysis = analyse_reverse(fn, wrt)
+def _split_functions(fn: Any, wrt: tuple[str, ...], has_aux: bool = False
+                     ) -> tuple[Any, Any]:
+    analysis = analyse_reverse(fn, wrt, has_aux)
     forward_ast, backward_ast = split_function_asts(analysis)
     return compile_generated(analysis, forward_ast), compile_generated(analysis, backward_ast)
 
@@ -286,8 +331,8 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     saved_name = analysis.namer.fresh("saved")
     forward_body = [*_unbound_residuals(analysis, residuals), *result.forward]
     saved = ast.Tuple(elts=[name(r) for r in residuals], ctx=ast.Load())
-    forward_body.append(ast.Return(value=ast.Tuple(elts=[clone(output), saved],
-                                                   ctx=ast.Load())))
+    forward_body.append(ast.Return(value=ast.Tuple(elts=[_with_aux(analysis, clone(output)),
+                                                         saved], ctx=ast.Load())))
     forward = _function(f"forward_{fname}", fdef.args, forward_body)
     seed = result.output_grad or analysis.namer.fresh("grad_output")
     backward_body: list[ast.stmt] = []
@@ -370,7 +415,7 @@ def _single_named_return(fdef: ast.FunctionDef, namer: Namer) -> None:
 def _assigned_once_at_top(fdef: ast.FunctionDef, var: str) -> bool:
     """Is ``var`` assigned exactly once, by a top-level statement? Then its final value is
     never overwritten or restored, and can be returned as it is."""
-    params = {a.arg for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs}
+    params = set(forms.parameters_of(fdef.args))
     if var in params:
         return False
     top = [s for s in fdef.body if isinstance(s, ast.Assign)

@@ -35,9 +35,8 @@ def uses_del(x):
     return np.sum(y[0])
 
 
-def stores_lambda(x):
-    square = lambda v: v * v  # noqa: E731
-    return np.sum(square(x))
+def maps_lambda(x):
+    return np.sum(list(map(lambda v: v * v, x)))
 
 
 def defines_class(x):
@@ -50,8 +49,10 @@ def uses_eval(x):
     return eval("np.sum(x)")
 
 
-def star_args(*xs):
-    return np.sum(xs[0])
+def nested_star_args(x):
+    def inner(*vs):
+        return vs[0]
+    return np.sum(inner(x))
 
 
 def star_call(x):
@@ -83,7 +84,8 @@ def nested_import(x):
 
 
 def generator_expression(x):
-    return sum(v * v for v in x)
+    squares = (v * v for v in x)
+    return sum(squares)
 
 
 def writes_through_view(x):
@@ -99,11 +101,9 @@ def recursive(x, n):
     return recursive(x * 2.0, n - 1)
 
 
-def iterates_dict(params):
-    total = 0.0
-    for key in params.keys():
-        total = total + np.sum(params[key])
-    return total
+def set_comprehension(x):
+    distinct = {float(v) for v in x}
+    return np.sum(x) * len(distinct)
 
 
 def zips_into_one_name(xs, ys):

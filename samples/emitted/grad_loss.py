@@ -10,6 +10,8 @@ source hash: sha256:c5bc24f7d806e39a
 sourcegrad:  0.1.0
 """
 
+import dataclasses
+
 import numpy as np
 
 
@@ -98,13 +100,19 @@ def _spread_scalar(g, x):
 
 def zeros_like_grad(x):
     """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
-    tangent of a ``None`` in a display, say) stays ``None``."""
+    tangent of a ``None`` in a display, say) stays ``None``. A namedtuple's or dataclass's is
+    ``Fields``, a tuple's a list: the adjoint assigns into them."""
     if x is None:
         return None
-    if isinstance(x, (list, tuple)):  # a list even for a tuple: the adjoint assigns into it
+    fields = record_fields(x)
+    if fields is not None:
+        return Fields(**{k: zeros_like_grad(v) for k, v in fields.items()})
+    if isinstance(x, (list, tuple)):
         return [zeros_like_grad(v) for v in x]
     if isinstance(x, dict):
         return {k: zeros_like_grad(v) for k, v in x.items()}
+    if isinstance(x, (str, bytes)) or callable(x):
+        return None  # a name, a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
     if type(x) is not ShapeOf:
@@ -121,12 +129,10 @@ def as_gradient(g, x):
         return g  # the common case: a fresh float array of the right shape
     if type(x) is float and type(g) in (float, np.float64):
         return float(g)  # the other common case: a float parameter (a bias, a step size)
+    if isinstance(x, (list, tuple, dict, Fields)) or record_fields(x) is not None:
+        return _tree_gradient(g, x)
     if g is None:
         return zeros_like_grad(x)
-    if isinstance(x, (list, tuple)):
-        return type(x)(as_gradient(gi, xi) for gi, xi in zip(g, x, strict=True))
-    if isinstance(x, dict):
-        return {k: as_gradient(g.get(k), v) for k, v in x.items()}
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
@@ -139,6 +145,92 @@ def as_gradient(g, x):
     if not isinstance(g, np.ndarray) or g.dtype != dtype or not g.flags.writeable:
         g = np.array(g, dtype=dtype)
     return g
+
+
+def _tree_gradient(g, x):
+    """The gradient of a structure ``x`` (lists, tuples, dicts, namedtuples, dataclasses):
+    the same containers and keys, ``None`` at the leaves that are not floats."""
+    fields = record_fields(x)
+    if fields is not None:
+        grads = {k: _tree_gradient(_part(g, k, i), v)
+                 for i, (k, v) in enumerate(fields.items())}
+        return rebuild_record(x, grads)
+    if isinstance(x, (list, tuple)):
+        parts = [_tree_gradient(_part(g, i, i), v) for i, v in enumerate(x)]
+        return type(x)(parts) if type(x) in (list, tuple) else type(x)(*parts)
+    if isinstance(x, dict):
+        return {k: _tree_gradient(_part(g, k, None), v) for k, v in x.items()}
+    if not is_float_leaf(x):
+        return None
+    return as_gradient(g, x)
+
+
+def _part(g, key, position):
+    """``g``'s part for ``key`` (a field, index or dict key), ``None`` where it has none."""
+    if g is None:
+        return None
+    if isinstance(g, dict):
+        return g.get(key)
+    if isinstance(g, Fields) or record_fields(g) is not None:
+        return getattr(g, key) if isinstance(key, str) else g[key]
+    if isinstance(g, (list, tuple)):
+        return g[position] if position is not None and position < len(g) else None
+    return g[key]  # an array standing for a list (the cotangent of np.array(list))
+
+
+def is_float_leaf(x):
+    """Does a leaf of a structure carry a gradient: a float, or an array of floats?"""
+    if isinstance(x, (bool, int, str, bytes)) or x is None:
+        return False
+    if isinstance(x, (float, complex)):
+        return True
+    dtype = getattr(x, "dtype", None)
+    return dtype is not None and dtype.kind in "fc"
+
+
+def record_fields(x):
+    """The fields of a namedtuple or dataclass instance by name, else ``None``."""
+    if isinstance(x, tuple) and hasattr(type(x), "_fields"):
+        return dict(zip(type(x)._fields, x, strict=True))
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return {f.name: getattr(x, f.name) for f in dataclasses.fields(x)}
+    return None
+
+
+def rebuild_record(x, values):
+    """An instance of ``x``'s namedtuple or dataclass holding ``values`` (by field name)."""
+    if isinstance(x, tuple):
+        return type(x)(**values)
+    new = object.__new__(type(x))  # frozen dataclasses, fields without __init__ too
+    if hasattr(x, "__dict__"):
+        new.__dict__.update(x.__dict__)
+    for key, value in values.items():
+        object.__setattr__(new, key, value)
+    return new
+
+
+class Fields:
+    """The cotangent (or tangent) of a namedtuple or dataclass while generated code builds
+    it: its fields by name, and as a namedtuple's by position, each writable."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def __getitem__(self, index):
+        return list(self.__dict__.values())[index]
+
+    def __setitem__(self, index, value):
+        setattr(self, list(self.__dict__)[index], value)
+
+    def __iter__(self):
+        return iter(list(self.__dict__.values()))
+
+    def __len__(self):
+        return len(self.__dict__)
+
+    def __repr__(self):
+        inside = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
+        return f"Fields({inside})"
 
 
 def _as_matrices(g, x1, x2):

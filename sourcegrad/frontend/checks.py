@@ -32,25 +32,20 @@ _REJECTED: dict[type, tuple[str, str]] = {
         "Differentiated functions may read closure variables but not assign them; return the "
         "value instead.",
     ),
-    ast.Lambda: (
-        "a `lambda`",
-        "Define the function with `def` at module level and call it by name.",
-    ),
     ast.ClassDef: ("a class definition", "Define classes outside the differentiated function."),
     ast.Import: ("an `import` inside the function", "Import at module level."),
     ast.ImportFrom: ("an `import` inside the function", "Import at module level."),
     ast.NamedExpr: ("the walrus operator `:=`", "Assign the value in a statement of its own."),
-    ast.GeneratorExp: (
-        "a generator expression",
-        "Use a list comprehension `[...]` instead (e.g. `sum([f(x) for x in xs])`).",
-    ),
     ast.SetComp: ("a set comprehension", "Use a list comprehension instead."),
-    ast.DictComp: ("a dict comprehension", "Build the dict with a `for` loop instead."),
     ast.Set: ("a set display", "Use a list or a tuple instead."),
     ast.Match: ("a `match` statement", "Use `if`/`elif`/`else` instead."),
 }
 if hasattr(ast, "TryStar"):
     _REJECTED[ast.TryStar] = _REJECTED[ast.Try]
+
+# what a nested transformation may be called (``sg.grad(lambda y: ...)(x)``)
+TRANSFORMATIONS = frozenset({"grad", "value_and_grad", "jacobian", "hessian", "hvp", "jvp",
+                             "vjp"})
 
 _FORBIDDEN_CALLS = {
     "exec": "`exec`",
@@ -65,23 +60,27 @@ _FORBIDDEN_CALLS = {
 def reject_unsupported(parsed: Parsed) -> None:
     """Raise ``UnsupportedSyntaxError`` at the first construct the transformer cannot handle."""
     fdef = parsed.tree
-    _check_signature(parsed, fdef)
     for stmt in fdef.body:
         for node in walk(stmt):
             _check_node(parsed, node)
 
 
-def _check_signature(parsed: Parsed, fdef: ast.FunctionDef) -> None:
-    args = fdef.args
-    if args.vararg is not None or args.kwarg is not None:
-        star = args.vararg or args.kwarg
-        raise parsed.unsupported(
-            star, "a `*args`/`**kwargs` parameter",
-            "Name each parameter explicitly, or pass a list/tuple/dict as one parameter.",
-        )
-
-
 def _check_node(parsed: Parsed, node: ast.AST) -> None:
+    if isinstance(node, (ast.Assign, ast.Call)):
+        _allow_lambdas(node)
+    if isinstance(node, ast.Call):
+        for arg in node.args:  # a generator handed to a call is read as a list comprehension
+            if isinstance(arg, ast.GeneratorExp):
+                arg.allowed = True
+    if isinstance(node, ast.GeneratorExp) and not getattr(node, "allowed", False):
+        raise parsed.unsupported(
+            node, "a generator expression",
+            "Use a list comprehension `[...]` instead (e.g. `sum([f(x) for x in xs])`).")
+    if isinstance(node, ast.Lambda) and not getattr(node, "allowed", False):
+        raise parsed.unsupported(
+            node, "a `lambda` here",
+            "Assign it to a name first (`square = lambda v: v * v`) and call that, or define "
+            "the function with `def`.")
     if type(node) in _REJECTED:
         construct, advice = _REJECTED[type(node)]
         raise parsed.unsupported(node, construct, advice)
@@ -125,6 +124,18 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
             node, "a nested function with `*args`/`**kwargs`",
             "Name each parameter of the nested function explicitly.",
         )
+
+
+def _allow_lambdas(node: ast.Assign | ast.Call) -> None:
+    """A lambda assigned to a name (a nested function) or handed to a transformation
+    (``sg.grad(lambda y: ...)``, resolved where it is called) is read; one anywhere else
+    (``map(lambda v: ..., xs)``) is refused. ``walk`` reaches a node's parent first."""
+    if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda) and len(
+            node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        node.value.allowed = True
+    elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Lambda) and (
+            isinstance(node.func, ast.Attribute) and node.func.attr in TRANSFORMATIONS):
+        node.args[0].allowed = True
 
 
 def _check_call(parsed: Parsed, call: ast.Call) -> None:

@@ -38,6 +38,7 @@ SUBSCRIPT = "subscript"  # y = x[index]
 DISPLAY = "display"  # y = (a, b) / [a, b] / {"k": a}
 UNKNOWN = "unknown"  # a callable with neither rule nor source
 POP = "pop"  # y = items.pop(): the last element of a list (the stacks of generated code)
+FIELD = "field"  # y = x.name: a field of a namedtuple, dataclass or other object
 
 
 @dataclass
@@ -54,7 +55,7 @@ class Op:
         if self.kind == RULE:
             assert self.rule is not None
             return {p: a for p, a in self.args.items() if p not in self.rule.nondiff}
-        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY, POP):
+        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY, POP, FIELD):
             return dict(self.args)
         return {}
 
@@ -129,7 +130,9 @@ class Resolver:
             return Op(NONDIFF)
         if expr.attr in ATTRIBUTES:
             return self._primitive(ATTRIBUTES[expr.attr], [expr.value], [], label=expr.attr)
-        return Op(UNKNOWN, label=f".{expr.attr}", args={"self": expr.value})
+        if expr.attr in _ARRAY_VALUES:  # x.flat, x.mT...: an array's, without a rule
+            return Op(UNKNOWN, label=f".{expr.attr}", args={"self": expr.value})
+        return Op(FIELD, label=f".{expr.attr}", args={"x": expr.value})
 
     def _call(self, call: ast.Call) -> Op:
         func = call.func
@@ -213,6 +216,13 @@ class Resolver:
             "the arguments the rule table documents, or register your own rule with "
             "`@sg.defvjp`.",
         )
+
+
+# attributes of an array that are values, not methods: any other attribute read (``p.w``) is
+# a field of a namedtuple, dataclass or other object (an array's methods are called)
+_ARRAY_VALUES = frozenset(
+    name for name in dir(np.ndarray) if not name.startswith("_")
+    and not callable(getattr(np.ndarray, name, None)))
 
 
 def _unknown_args(args: list[ast.expr], keywords: list[ast.keyword]) -> dict[str, ast.expr]:

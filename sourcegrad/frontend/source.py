@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import inspect
 import linecache
 import textwrap
@@ -17,6 +18,7 @@ from typing import Any
 
 from ..codegen.walk import walk
 from ..errors import NoDerivativeError, UnsupportedSyntaxError
+from . import forms
 
 
 @dataclass
@@ -84,14 +86,16 @@ def parse_function(fn: Any) -> Parsed:
             f"sourcegrad differentiates functions defined with `def`; got {type(fn).__name__} "
             f"{fn!r}"
         )
-    if fn.__name__ == "<lambda>":
-        raise UnsupportedSyntaxError(
-            "a lambda", "Define the function with `def` so that its source can be read.",
-            fn.__code__.co_filename, fn.__code__.co_firstlineno, 0,
-        )
-    found = _read_quickly(fn)
-    if found is None:
-        found = _read_with_inspect(fn)
+    made = forms.synthetic(fn)
+    if made is not None:  # a function sourcegrad made from the user's code
+        tree, filename, file_lines = made
+        tree = copy.deepcopy(tree)
+        block = file_lines[tree.lineno - 1:tree.end_lineno or tree.lineno]
+        return _parsed(fn, tree, filename, file_lines, block)
+    if forms.is_lambda(fn):
+        found = forms.read_lambda(fn)
+    else:
+        found = _read_quickly(fn) or _read_with_inspect(fn)
     file_lines, start, block, module = found
     tree = module.body[0]
     if not isinstance(tree, ast.FunctionDef):
@@ -100,6 +104,11 @@ def parse_function(fn: Any) -> Parsed:
             fn.__code__.co_filename, start + 1, 0, file_lines[start],
         )
     tree.decorator_list = []
+    return _parsed(fn, tree, fn.__code__.co_filename, file_lines, block)
+
+
+def _parsed(fn: FunctionType, tree: ast.FunctionDef, filename: str, file_lines: list[str],
+            block: list[str]) -> Parsed:
     closure = {}
     if fn.__closure__:
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__, strict=True):
@@ -110,7 +119,7 @@ def parse_function(fn: Any) -> Parsed:
     return Parsed(
         fn=fn,
         tree=tree,
-        filename=fn.__code__.co_filename,
+        filename=filename,
         lines=list(file_lines),
         globals=fn.__globals__,
         closure=closure,

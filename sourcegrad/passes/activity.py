@@ -15,6 +15,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..frontend.forms import parameters_of
 from ..frontend.resolve import DISPLAY, NONDIFF, Resolver
 
 
@@ -153,7 +154,7 @@ def is_add_at(expr: ast.expr) -> bool:
 
 def local_names(fdef: ast.FunctionDef) -> set[str]:
     """Parameters and every name the body assigns: these shadow globals."""
-    names = {a.arg for a in fdef.args.args + fdef.args.kwonlyargs + fdef.args.posonlyargs}
+    names = set(parameters_of(fdef.args))
     pending = list(fdef.body)
     while pending:  # statements only: names are bound by targets, never inside expressions
         stmt = pending.pop()

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import ast
 import copy
+from dataclasses import dataclass
 
 from ..codegen.clone import clone
 from ..codegen.names import Namer
 from ..codegen.walk import statements, walk
+from ..frontend.forms import lambda_as_def
 from ..frontend.source import Parsed
 
 
@@ -146,6 +148,9 @@ class _Desugar:
         return self._Assign(assign(stmt.target, stmt.value, stmt))
 
     def _Assign(self, stmt: ast.Assign) -> list[ast.stmt]:
+        if isinstance(stmt.value, ast.Lambda) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name):  # `square = lambda v: v * v`: a nested def
+            return self._FunctionDef(lambda_as_def(stmt.value, stmt.targets[0].id))
         if self._calls_nested(stmt.value) and len(stmt.targets) == 1:
             before, value = self.hoist(stmt.value, stmt, top=True, keep_call=True)
             return [*before, *self._inline(value, stmt.targets[0], stmt)]
@@ -244,12 +249,12 @@ class _Desugar:
         if _is_call_to(it, "zip"):
             before, reads = self._zipped(it, stmt.target, stmt)
             return before, self._indexed(stmt, self.namer.fresh("i"), reads, [])
-        before, seq = self._sequence(it, stmt)
+        before, seq = self._sequence(it, stmt, stmt)
         index_name = self.namer.fresh("i")
         return before, self._indexed(stmt, index_name, [(stmt.target, seq)], [])
 
     def _zipped(self, zipped: ast.Call, target: ast.expr, like: ast.stmt
-                ) -> tuple[list[ast.stmt], list[tuple[ast.expr, ast.Name]]]:
+                ) -> tuple[list[ast.stmt], list[tuple[ast.expr, _Sequence]]]:
         """The sequences of ``zip(xs, ys)``, each paired with the loop variable it feeds."""
         targets = target.elts if isinstance(target, (ast.Tuple, ast.List)) else None
         if targets is None or len(targets) != len(zipped.args):
@@ -265,31 +270,73 @@ class _Desugar:
             seqs.append(seq)
         return before, list(zip(targets, seqs, strict=True))
 
-    def _sequence(self, expr: ast.expr, like: ast.stmt) -> tuple[list[ast.stmt], ast.Name]:
+    def _sequence(self, expr: ast.expr, like: ast.stmt, loop: ast.For | None = None
+                  ) -> tuple[list[ast.stmt], _Sequence]:
+        """What a loop iterates over, as a sequence to index: a list or array, or the keys of
+        a dict whose values the loop reads (``.items()``, ``.values()``; ``for k in d``
+        indexing ``d[k]``)."""
         if isinstance(expr, ast.Name):
-            return [], expr
-        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
-            expr.func.attr in ("items", "keys", "values")
-        ):
-            raise self.parsed.unsupported(
-                like, "iterating over a dict",
-                "Iterate over a list of keys instead: `for key in ['w', 'b']: ... d[key]`.",
-            )
+            if loop is not None and _indexes_by_target(loop, expr.id):
+                return self._keys(expr, "keys", like)
+            return [], _Sequence(expr)
+        source = _dict_view(expr)
+        if source is not None:
+            return self._keys(*source, like)
+        if isinstance(expr, ast.Call) and _is_call_to(expr, "sorted", "reversed") and (
+                expr.args and (view := _dict_view(expr.args[0])) is not None
+                and view[1] == "items" and not getattr(expr, "keys_taken", False)):
+            expr.keys_taken = True
+            # for k, v in sorted(d.items(), ...): the keys in that order, then d[k]
+            item = self.namer.fresh("item")
+            keys = self.namer.fresh(f"{view[0].id}_keys")
+            pick = ast.ListComp(
+                elt=ast.Subscript(value=name(item), slice=ast.Constant(0), ctx=ast.Load()),
+                generators=[ast.comprehension(target=name(item, True), iter=expr, ifs=[],
+                                              is_async=0)])
+            return self._Assign(assign(keys, pick, like)), _Sequence(name(keys), view[0],
+                                                                     "items")
         temp = self.namer.temp_for(expr)
         stmts = self._Assign(assign(temp, expr, like))
-        return stmts, name(temp)
+        return stmts, _Sequence(name(temp))
 
-    def _indexed(self, stmt: ast.For, index: str, reads: list[tuple[ast.expr, ast.Name]],
+    def _keys(self, mapping: ast.Name, view: str, like: ast.stmt
+              ) -> tuple[list[ast.stmt], _Sequence]:
+        keys = self.namer.fresh(f"{mapping.id}_keys")
+        return [assign(keys, _keys_call(mapping), like)], _Sequence(name(keys), mapping, view)
+
+    def _indexed(self, stmt: ast.For, index: str, reads: list[tuple[ast.expr, _Sequence]],
                  pre: list[ast.stmt]) -> ast.For:
-        lengths = [call("len", name(seq.id)) for _, seq in reads]
+        lengths = [call("len", name(seq.name.id)) for _, seq in reads]
         stop = lengths[0] if len(lengths) == 1 else call("min", *lengths)
         body = [*pre]
         for target, seq in reads:
-            element = ast.Subscript(value=name(seq.id), slice=name(index), ctx=ast.Load())
-            body.append(assign(_as_store(target), element, stmt))
+            element = ast.Subscript(value=name(seq.name.id), slice=name(index), ctx=ast.Load())
+            body.extend(self._element(target, element, seq, stmt))
         loop = ast.For(target=name(index, True), iter=call("range", stop), body=body + stmt.body,
                        orelse=[], type_comment=None)
         return located(loop, stmt)
+
+    def _element(self, target: ast.expr, element: ast.expr, seq: _Sequence, like: ast.stmt
+                 ) -> list[ast.stmt]:
+        """``x = xs[i]``; ``v = d[keys[i]]`` for ``.values()``; ``k = keys[i]; v = d[k]`` for
+        ``.items()``."""
+        if seq.view == "keys" or seq.mapping is None:
+            return [assign(_as_store(target), element, like)]
+        if seq.view == "items":
+            if not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2):
+                raise self.parsed.unsupported(
+                    like, "iterating over `.items()` into one name",
+                    "Unpack each item: `for key, value in d.items():`.")
+            key, value = target.elts
+        else:
+            key, value = name(self.namer.fresh("key"), True), target
+        key_name = key.id if isinstance(key, ast.Name) else self.namer.fresh("key")
+        out = [assign(key_name, element, like)]
+        if not isinstance(key, ast.Name):
+            out.append(assign(_as_store(key), name(key_name), like))
+        read = ast.Subscript(value=name(seq.mapping.id), slice=name(key_name), ctx=ast.Load())
+        out.append(assign(_as_store(value), read, like))
+        return out
 
     # -- expressions: comprehensions and conditional expressions leave the expression -----
     def _calls_nested(self, expr: ast.expr) -> bool:
@@ -309,6 +356,11 @@ class _Desugar:
             return visit(item, False) if isinstance(item, ast.expr) else item
 
         def visit(node: ast.expr, is_top: bool) -> ast.expr:
+            node = self._structure_expression(node)
+            if isinstance(node, ast.DictComp):
+                temp = self.namer.fresh("entries")
+                before.extend(self._dict_comp(temp, node, like))
+                return name(temp)
             if self._calls_nested(node) and not (is_top and keep_call):
                 node.args = [visit(a, False) for a in node.args]
                 node.keywords = [visit_item(k) for k in node.keywords]
@@ -337,6 +389,86 @@ class _Desugar:
 
         result = visit(expr, top)
         return before, result
+
+    def _structure_expression(self, node: ast.expr) -> ast.expr:
+        """Spellings of building and reading dicts, as the displays, comprehensions and
+        conditional expressions they mean: ``d.get(k, v)`` is ``d[k] if k in d else v``;
+        ``dict(a=x)`` is ``{'a': x}``; ``d.values()`` is ``[d[key] for key in d.keys()]``; a
+        generator handed to a call is a list comprehension."""
+        if not isinstance(node, ast.Call):
+            return node
+        node.args = [ast.ListComp(elt=a.elt, generators=a.generators)
+                     if isinstance(a, ast.GeneratorExp) else a for a in node.args]
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            owner = func.value
+            if func.attr == "get" and 1 <= len(node.args) <= 2 and not node.keywords and (
+                    isinstance(node.args[0], (ast.Name, ast.Constant))):
+                key = node.args[0]
+                default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+                test = ast.Compare(left=copy.deepcopy(key), ops=[ast.In()],
+                                   comparators=[name(owner.id)])
+                read = ast.Subscript(value=name(owner.id), slice=copy.deepcopy(key),
+                                     ctx=ast.Load())
+                return ast.IfExp(test=test, body=read, orelse=default)
+            if func.attr in ("values", "items") and not node.args and not node.keywords:
+                key = self.namer.fresh("key")
+                read = ast.Subscript(value=name(owner.id), slice=name(key), ctx=ast.Load())
+                elt = read if func.attr == "values" else ast.Tuple(elts=[name(key), read],
+                                                                    ctx=ast.Load())
+                return ast.ListComp(elt=elt, generators=[ast.comprehension(
+                    target=name(key, True), iter=_keys_call(owner), ifs=[], is_async=0)])
+        if _is_call_to(node, "dict") and len(node.args) <= 1 and all(
+                k.arg is not None for k in node.keywords):
+            return self._dict_call(node)
+        return node
+
+    def _dict_call(self, node: ast.Call) -> ast.expr:
+        """``dict(...)`` as a dict display (its entries known) or a dict comprehension."""
+        keys: list[ast.expr | None] = []
+        values: list[ast.expr] = []
+        extra = [(ast.Constant(k.arg), k.value) for k in node.keywords]
+        if not node.args:
+            pass
+        elif isinstance(node.args[0], ast.Dict):
+            keys, values = list(node.args[0].keys), list(node.args[0].values)
+        elif isinstance(node.args[0], (ast.List, ast.Tuple)) and all(
+                isinstance(e, (ast.Tuple, ast.List)) and len(e.elts) == 2
+                for e in node.args[0].elts):
+            keys = [e.elts[0] for e in node.args[0].elts]
+            values = [e.elts[1] for e in node.args[0].elts]
+        else:
+            source = node.args[0]
+            key, value = self.namer.fresh("key"), self.namer.fresh("value")
+            if isinstance(source, ast.Name):  # a copy of a mapping
+                pairs = ast.Call(func=ast.Attribute(value=source, attr="items",
+                                                    ctx=ast.Load()), args=[], keywords=[])
+            else:  # pairs: zip(keys, values), a comprehension...
+                pairs = source
+            target = ast.Tuple(elts=[name(key, True), name(value, True)], ctx=ast.Store())
+            comp = ast.DictComp(key=name(key), value=name(value), generators=[
+                ast.comprehension(target=target, iter=pairs, ifs=[], is_async=0)])
+            if not extra:
+                return comp
+            comp.extra = extra  # keywords after the pairs: set once the loop is done
+            return comp
+        return ast.Dict(keys=keys + [k for k, _ in extra], values=values + [v for _, v in extra])
+
+    def _dict_comp(self, temp: str, comp: ast.DictComp, like: ast.stmt) -> list[ast.stmt]:
+        """``{k: v for ...}``: a loop filling ``entries`` by key."""
+        def store(key: ast.expr, value: ast.expr) -> ast.stmt:
+            target = ast.Subscript(value=name(temp), slice=key, ctx=ast.Store())
+            return located(ast.Assign(targets=[target], value=value), like)
+
+        body: list[ast.stmt] = [store(comp.key, comp.value)]
+        for gen in reversed(comp.generators):
+            for cond in reversed(gen.ifs):
+                body = [located(ast.If(test=cond, body=body, orelse=[]), like)]
+            body = [located(ast.For(target=gen.target, iter=gen.iter, body=body, orelse=[],
+                                    type_comment=None), like)]
+        after = [store(k, v) for k, v in getattr(comp, "extra", [])]
+        init = assign(temp, ast.Dict(keys=[], values=[]), like)
+        return [init, *self.block(body + after)]
 
     def _if_exp(self, target: ast.expr, node: ast.IfExp, like: ast.stmt) -> list[ast.stmt]:
         branch = ast.If(test=node.test, body=self._Assign(assign(target, node.body, like)),
@@ -512,10 +644,45 @@ def _always_jumps(stmts: list[ast.stmt]) -> bool:
     return any(isinstance(s, (ast.Break, ast.Continue)) for s in stmts)
 
 
-def _is_call_to(expr: ast.expr, fname: str) -> bool:
+def _is_call_to(expr: ast.expr, *fnames: str) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
-        expr.func.id == fname
+        expr.func.id in fnames
     )
+
+
+def _keys_call(mapping: ast.Name) -> ast.Call:
+    """``list(d.keys())``: the keys as a list, which a loop indexes."""
+    return call("list", ast.Call(func=ast.Attribute(value=name(mapping.id), attr="keys",
+                                                    ctx=ast.Load()), args=[], keywords=[]))
+
+
+@dataclass
+class _Sequence:
+    """What a loop indexes: ``name``, the keys of ``mapping`` when it iterates over a dict's
+    ``.items()`` or ``.values()`` (``view``)."""
+
+    name: ast.Name
+    mapping: ast.Name | None = None
+    view: str = "keys"
+
+
+def _dict_view(expr: ast.expr) -> tuple[ast.Name, str] | None:
+    """``(d, "items")`` for ``d.items()``, and the same for ``.values()``/``.keys()``."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
+            expr.func.attr in ("items", "values", "keys") and not expr.args
+            and isinstance(expr.func.value, ast.Name)):
+        return expr.func.value, expr.func.attr
+    return None
+
+
+def _indexes_by_target(loop: ast.For, container: str) -> bool:
+    """``for k in d: ... d[k]``: a dict iterated over its keys, not a sequence."""
+    if not isinstance(loop.target, ast.Name):
+        return False
+    key = loop.target.id
+    return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+               and n.value.id == container and isinstance(n.slice, ast.Name)
+               and n.slice.id == key for s in loop.body for n in walk(s))
 
 
 def _is_reversed_range(expr: ast.expr) -> bool:

@@ -27,6 +27,7 @@ from ..codegen import names as naming
 from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
 from ..codegen.walk import walk
+from ..frontend.forms import parameters_of
 from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
 from ..frontend.source import Parsed
 from ..rules import support
@@ -88,7 +89,7 @@ class ForwardMode:
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, wrt: tuple[str, ...]) -> ForwardResult:
-        params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
+        params = parameters_of(fdef.args)
         tangent_params = {p: self.tangent(p) for p in wrt}
         self.state = _State(defined=set(wrt), owned=set(), bound=set(params))
         body = fdef.body

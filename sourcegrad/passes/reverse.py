@@ -31,9 +31,11 @@ from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
 from ..codegen.walk import names_in, walk
+from ..frontend.forms import parameters_of
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
+    FIELD,
     POP,
     RULE,
     SUBSCRIPT,
@@ -45,6 +47,7 @@ from ..frontend.resolve import (
 from ..frontend.source import Parsed
 from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
+from . import structures
 from .activity import Activity, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
@@ -96,6 +99,8 @@ class ReverseMode:
         self.shapes = ShapeFacts(set(), {})  # what the code tells of shapes
         self.temporaries: set[str] = set()  # introduced by normalize: may be folded back
         self.containers: set[str] = set()
+        self.returned_beside: set[str] = set()  # returned besides the output (has_aux)
+        self.structures = structures.Structures()
         # state of the backward sweep being generated
         self.defined: set[str] = set()
         self.owned: set[str] = set()
@@ -121,8 +126,7 @@ class ReverseMode:
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
-        self.params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args
-                       + fdef.args.kwonlyargs]
+        self.params = parameters_of(fdef.args)
         body = fdef.body
         ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
         core = body[:-1] if ret is not None else body
@@ -130,6 +134,8 @@ class ReverseMode:
         self.placement = Placement(core, self.params)
         self._refuse_writes_through_views(core)
         self._find_containers(core)
+        self.structures = structures.infer(list(self.placement.statements.values()),
+                                           self.resolver)
         straight = _straight_line(core)
         if not straight:
             # dry run: learn which values each adjoint reads, to decide what to save
@@ -155,6 +161,7 @@ class ReverseMode:
         adjoint = refold(adjoint, handed_on, only_names=True)
         adjoint = drop_round_trips(adjoint)
         returned = {n.id for n in walk(output) if isinstance(n, ast.Name)} if output else set()
+        returned |= self.returned_beside
         # known scalars are too small to be worth a line
         forward = keep_only_shapes(forward, adjoint,
                                    keep=set(self.params) | returned | self.shapes.scalars,
@@ -626,6 +633,8 @@ class ReverseMode:
             out = self._accumulate(op.args["x"], g)
         elif op.kind == SUBSCRIPT:
             out = self._adjoint_subscript_read(stmt, stmt.value, g)
+        elif op.kind == FIELD:
+            out = self._adjoint_field_read(stmt, stmt.value, g)
         elif op.kind == DISPLAY:
             out = self._adjoint_display(stmt.value, g)
         elif op.kind == USER:
@@ -649,6 +658,11 @@ class ReverseMode:
                 raise self._no_rule(stmt, op, param)
             expr = self._inlined(stmt, param, op, g, ans, arg)
             self._note_reads(stmt, [expr])
+            if isinstance(arg, ast.Name) and arg.id in self.containers and (
+                    not structures.returns_sequence(rule, param)):
+                # a list handed to NumPy (np.sum(items)): its cotangent is a list again,
+                # which the adjoint of the code that built it pops from
+                expr = call("unstack_like", expr, clone(arg))
             contributions.append((arg, expr))
         for arg, expr in contributions:
             if isinstance(arg, (ast.List, ast.Tuple)):
@@ -697,7 +711,7 @@ class ReverseMode:
             else:
                 self.owned.discard(var)
             return [ast.Assign(targets=[target], value=contribution)]
-        if var in self.containers:
+        if var in self.containers or var in self.structures.structured:
             value = ast.Call(func=name("add_grads"), args=[self.grad_load(var), contribution],
                              keywords=[])
         elif var in self.owned:  # ours alone: add in place, no new array
@@ -730,7 +744,7 @@ class ReverseMode:
         return [ast.Assign(targets=[name(self.grad(var), True)],
                            value=call("private_copy", self.grad_load(var)))]
 
-    def _adjoint_subscript_read(self, stmt: ast.stmt, value: ast.Subscript, g: ast.expr
+    def _adjoint_subscript_read(self, stmt: ast.Assign, value: ast.Subscript, g: ast.expr
                                 ) -> list[ast.stmt]:
         base = value.value
         if not isinstance(base, ast.Name) or not self.activity.is_active(base.id):
@@ -740,13 +754,11 @@ class ReverseMode:
         index = clone(value.slice)
         self._note_reads(stmt, [index])
         grad_base = self.grad_load(var)
-        if _is_basic_index(index, self._range_loop_vars(stmt)):
-            element = ast.Subscript(value=self.grad_load(var), slice=clone(index),
-                                    ctx=ast.Load())
-            target = ast.Subscript(value=name(self.grad(var), True), slice=index,
-                                   ctx=ast.Store())
-            out.append(ast.Assign(targets=[target],
-                                  value=ast.BinOp(left=element, op=ast.Add(), right=g)))
+        # an element of a list or dict is one element, whatever the index (a runtime int or
+        # key); an array indexed by an array of indices may repeat elements: np.add.at
+        if var in self.structures.structured or _is_basic_index(index,
+                                                                self._range_loop_vars(stmt)):
+            out.append(self._add_into(var, index, stmt.targets[0], g))
         else:
             out.append(ast.Expr(value=ast.Call(
                 func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
@@ -754,6 +766,33 @@ class ReverseMode:
                                    attr="at", ctx=ast.Load()),
                 args=[grad_base, index, g], keywords=[])))
         return out
+
+    def _adjoint_field_read(self, stmt: ast.Assign, value: ast.Attribute, g: ast.expr
+                            ) -> list[ast.stmt]:
+        """``w = p.w``: the cotangent goes into the field ``w`` of ``p``'s cotangent (a
+        ``Fields`` while the backward sweep builds it)."""
+        base = value.value
+        if not isinstance(base, ast.Name) or not self.activity.is_active(base.id):
+            return []
+        out = self._own(base.id, stmt)
+        return [*out, self._add_into(base.id, value.attr, stmt.targets[0], g)]
+
+    def _add_into(self, var: str, part: ast.expr | str, element: ast.expr, g: ast.expr
+                  ) -> ast.stmt:
+        """``grad_var[part] += g`` (or ``grad_var.part``): ``+`` where the element is surely
+        an array or a number, ``add_grads`` where it may be a structure."""
+        def at(store: bool) -> ast.expr:
+            ctx = ast.Store() if store else ast.Load()
+            target = name(self.grad(var), store=False)
+            if isinstance(part, str):
+                return ast.Attribute(value=target, attr=part, ctx=ctx)
+            return ast.Subscript(value=target, slice=clone(part), ctx=ctx)
+
+        if isinstance(element, ast.Name) and self.structures.surely_array(element.id):
+            total: ast.expr = ast.BinOp(left=at(False), op=ast.Add(), right=g)
+        else:
+            total = call("add_grads", at(False), g)
+        return ast.Assign(targets=[at(True)], value=total)
 
     def _adjoint_subscript_write(self, stmt: ast.Assign, target: ast.Subscript
                                  ) -> list[ast.stmt]:

@@ -87,7 +87,7 @@ METHODS: dict[str, tuple[object, bool]] = {
     "item": (float, False),
 }
 NONDIFF_METHODS = {
-    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "tolist", "fill",
+    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "tolist", "fill", "keys",
 }
 
 ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real}

@@ -1,0 +1,167 @@
+"""Which variables may hold structures (lists, tuples, dicts, namedtuples, dataclasses) and
+which surely hold arrays or numbers: what decides how cotangents are added up.
+
+Two cotangents of an array add with ``+``; two of a list would concatenate, two of a dict
+would not add at all, so they go through ``add_grads``. Generated code stays readable where
+the code says what a value is: ``+`` for a value some NumPy operation computed or takes
+as an array, ``add_grads`` where the code treats it as a structure (indexes it with a
+string, reads a field, unpacks it, appends to it, builds it as a display...) or where it
+says nothing (a value only copied, returned, or handed to another function).
+
+Flow-insensitive, like activity analysis: a name that may hold a structure anywhere is
+treated so everywhere.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..frontend.resolve import (
+    COPY,
+    DISPLAY,
+    FIELD,
+    POP,
+    RULE,
+    SUBSCRIPT,
+    Op,
+    Resolver,
+)
+from ..rules.registry import Rule, shared_rule_expression
+from .activity import diff_reads, is_append, stored_base
+
+# calls whose result is a structure
+_BUILDERS = frozenset({"dict", "list", "tuple"})
+# helpers whose result is a list of cotangents (one per element of a sequence argument)
+_SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "unstack_like",
+                               "add_grads"})
+
+
+@dataclass
+class Structures:
+    structured: set[str] = field(default_factory=set)  # may hold a structure
+    arrays: set[str] = field(default_factory=set)  # computed or used as arrays/numbers
+
+    def surely_array(self, var: str) -> bool:
+        return var in self.arrays and var not in self.structured
+
+
+def infer(statements: list[ast.stmt], resolver: Resolver) -> Structures:
+    """``statements``: every statement of the body, compound ones' insides included."""
+    found = Structures()
+    copies: list[tuple[str, str]] = []  # (target, source): y = x
+    elements: list[tuple[str, str]] = []  # (element, container): y = x[i], y = x.f
+    for stmt in statements:
+        if isinstance(stmt, ast.Assign):
+            _assignment(stmt, resolver, found, copies, elements)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
+            if _string_index(stmt.target.slice):
+                found.structured.add(stored_base(stmt.target))
+        elif is_append(stmt):
+            found.structured.add(stmt.value.func.value.id)
+    _keyed_by_keys(statements, resolver, found)
+    changed = True
+    while changed:  # structures flow through copies, and up from their elements
+        changed = False
+        for target, source in copies:
+            if (target in found.structured) != (source in found.structured):
+                found.structured |= {target, source}
+                changed = True
+        for element, container in elements:
+            if element in found.structured and container not in found.structured:
+                found.structured.add(container)
+                changed = True
+    return found
+
+
+def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
+                copies: list[tuple[str, str]], elements: list[tuple[str, str]]) -> None:
+    target, value = stmt.targets[0], stmt.value
+    if isinstance(target, ast.Subscript):
+        if _string_index(target.slice):
+            found.structured.add(stored_base(target))
+        return
+    if isinstance(target, (ast.Tuple, ast.List)):
+        if isinstance(value, ast.Name):
+            found.structured.add(value.id)  # a, b = pair
+        return
+    if not isinstance(target, ast.Name):
+        return
+    var = target.id
+    op = resolver.classify(value)
+    if isinstance(value, (ast.List, ast.Tuple, ast.Dict)) or _builds(value) or op.kind == POP:
+        found.structured.add(var)
+    elif op.kind == RULE:
+        if op.rule.sequence_output:
+            found.structured.add(var)
+        else:
+            found.arrays.add(var)
+        _rule_arguments(op, found)
+    elif op.kind == COPY and isinstance(op.args["x"], ast.Name):
+        copies.append((var, op.args["x"].id))
+    elif op.kind in (SUBSCRIPT, FIELD) and isinstance(op.args["x"], ast.Name):
+        container = op.args["x"].id
+        elements.append((var, container))
+        if op.kind == FIELD or _string_index(value.slice):
+            found.structured.add(container)
+    elif op.kind == DISPLAY:
+        found.structured.add(var)
+
+
+def _keyed_by_keys(statements: list[ast.stmt], resolver: Resolver, found: Structures) -> None:
+    """``keys = sorted(d)`` (or ``list(d.keys())``...), ``k = keys[i]``, ``d[k]``: ``d`` is a
+    dict indexed by its own keys, each read one element (never an index array)."""
+    keys_of: dict[str, set[str]] = {}  # variable -> the dicts whose keys it holds
+    key_of: dict[str, set[str]] = {}  # variable -> the dicts it is a key of
+    for stmt in statements:
+        if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)):
+            continue
+        var, value = stmt.targets[0].id, stmt.value
+        if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and (
+                value.value.id in keys_of):
+            key_of[var] = keys_of[value.value.id]
+        elif isinstance(value, ast.Call) and not diff_reads(value, resolver):
+            sources = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)
+                       and n is not value.func}
+            if sources:
+                keys_of[var] = sources
+    for stmt in statements:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and (
+                    isinstance(node.slice, ast.Name)
+                    and node.value.id in key_of.get(node.slice.id, ())):
+                found.structured.add(node.value.id)
+
+
+def _rule_arguments(op: Op, found: Structures) -> None:
+    """An argument a rule takes as an array is one; one whose cotangent the rule gives as a
+    list (``np.stack(xs)``) is a sequence."""
+    assert op.rule is not None
+    for param, arg in op.differentiable_args().items():
+        if not isinstance(arg, ast.Name):
+            continue
+        if returns_sequence(op.rule, param):
+            found.structured.add(arg.id)
+        else:
+            found.arrays.add(arg.id)
+
+
+def returns_sequence(rule: Rule, param: str) -> bool:
+    """Is the rule's cotangent for ``param`` a list or tuple (one per element)?"""
+    vjp = rule.vjps.get(param)
+    if vjp is None:
+        return False
+    expr = shared_rule_expression(vjp)
+    if isinstance(expr, (ast.List, ast.Tuple, ast.ListComp)):
+        return True
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+        expr.func.id in _SEQUENCE_HELPERS)
+
+
+def _builds(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and (
+        value.func.id in _BUILDERS)
+
+
+def _string_index(index: ast.expr) -> bool:
+    return isinstance(index, ast.Constant) and isinstance(index.value, str)

@@ -375,6 +375,8 @@ def _implementation_fingerprint() -> str:
 
 
 def disk_key(fn: Any, names: tuple[str, ...], variant: str) -> str | None:
+    if getattr(fn, "__sourcegrad_made__", False):
+        return None  # made by sourcegrad from another function: its text does not say which
     text = source_text(fn)
     if text is None:
         return None

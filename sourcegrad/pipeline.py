@@ -19,6 +19,7 @@ import ast
 import inspect
 import math
 import os
+import re
 import sys
 import types
 from dataclasses import dataclass, field
@@ -280,14 +281,18 @@ def compile_generated(analysis: Any, fdef: ast.FunctionDef) -> types.FunctionTyp
     cells = {}
     if fn.__closure__:
         cells = dict(zip(fn.__code__.co_freevars, fn.__closure__, strict=True))
-    helpers = {**HELPERS, **{k: v for k, v in analysis.callee_functions.items()
-                             if not isinstance(v, CalleeDerivative)}}
+    helpers = {**HELPERS, **analysis.parsed.extra,
+               **{k: v for k, v in analysis.callee_functions.items()
+                  if not isinstance(v, CalleeDerivative)}}
     compiled = compile_function(source, fdef.name, fn.__globals__, cells, helpers,
                                 fn.__defaults__, fn.__kwdefaults__,
                                 note=provenance(analysis, fdef, source))
     compiled.source = source
     compiled.dependencies = [v for v in analysis.callee_functions.values()
                              if not isinstance(v, CalleeDerivative)]
+    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
+    compiled.dependencies += [v for k, v in analysis.parsed.extra.items()
+                              if k in used and getattr(v, "source", None) is not None]
     return compiled
 
 

@@ -134,8 +134,14 @@ def _allow_lambdas(node: ast.Assign | ast.Call) -> None:
             node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         node.value.allowed = True
     elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Lambda) and (
-            isinstance(node.func, ast.Attribute) and node.func.attr in TRANSFORMATIONS):
+            _spelled_transformation(node.func)):
         node.args[0].allowed = True
+
+
+def _spelled_transformation(func: ast.expr) -> bool:
+    """``sg.grad``, ``grad``, ``sourcegrad.hessian``...: what ``nesting`` then resolves."""
+    spelled = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return spelled in TRANSFORMATIONS
 
 
 def _check_call(parsed: Parsed, call: ast.Call) -> None:
@@ -151,7 +157,8 @@ def _check_call(parsed: Parsed, call: ast.Call) -> None:
                 call, "`**kwargs` in a call",
                 "Pass each keyword argument explicitly.",
             )
-    if isinstance(func, ast.Lambda) or isinstance(func, ast.Call):
+    if isinstance(func, ast.Lambda) or isinstance(func, ast.Call) and not (
+            _spelled_transformation(func.func)):
         raise parsed.unsupported(
             call, "calling the result of an expression",
             "Define the function with `def` and call it by name.",

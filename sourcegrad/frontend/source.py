@@ -33,6 +33,8 @@ class Parsed:
     closure: dict[str, Any]
     source: str  # the function's own source text, as the cache keys it
     nested: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    # names the transformer binds (``grad_g`` for a nested ``sg.grad(g)``) -> their values
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def line(self, lineno: int) -> str:
         if 1 <= lineno <= len(self.lines):
@@ -64,6 +66,8 @@ class Parsed:
 
     def lookup(self, name: str) -> Any:
         """The value ``name`` has for the function now (closure, then globals, then builtins)."""
+        if name in self.extra:
+            return self.extra[name]
         if name in self.closure:
             return self.closure[name]
         if name in self.globals:

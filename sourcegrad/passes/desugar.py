@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from ..codegen.clone import clone
 from ..codegen.names import Namer
 from ..codegen.walk import statements, walk
-from ..frontend.forms import lambda_as_def
+from ..frontend.forms import lambda_as_def, parameters_of
+from ..frontend.nesting import Nesting
 from ..frontend.source import Parsed
 
 
@@ -74,6 +75,7 @@ class _Desugar:
         self.parsed = parsed
         self.namer = namer
         self.nested: dict[str, ast.FunctionDef] = {}
+        self.nesting = Nesting(parsed, namer, self.nested, _locals_of(parsed.tree))
 
     def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -148,6 +150,8 @@ class _Desugar:
         return self._Assign(assign(stmt.target, stmt.value, stmt))
 
     def _Assign(self, stmt: ast.Assign) -> list[ast.stmt]:
+        if self.nesting.binds(stmt):  # df = sg.grad(f): calls of df call grad_f
+            return []
         if isinstance(stmt.value, ast.Lambda) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], ast.Name):  # `square = lambda v: v * v`: a nested def
             return self._FunctionDef(lambda_as_def(stmt.value, stmt.targets[0].id))
@@ -357,6 +361,8 @@ class _Desugar:
 
         def visit(node: ast.expr, is_top: bool) -> ast.expr:
             node = self._structure_expression(node)
+            if isinstance(node, ast.Call):
+                node = self.nesting.rewrite(node) or node
             if isinstance(node, ast.DictComp):
                 temp = self.namer.fresh("entries")
                 before.extend(self._dict_comp(temp, node, like))
@@ -648,6 +654,17 @@ def _is_call_to(expr: ast.expr, *fnames: str) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
         expr.func.id in fnames
     )
+
+
+def _locals_of(fdef: ast.FunctionDef) -> set[str]:
+    """The parameters and every name the function assigns (nested functions' included)."""
+    found = set(parameters_of(fdef.args))
+    for node in walk(fdef):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        elif isinstance(node, ast.FunctionDef) and node is not fdef:
+            found.add(node.name)
+    return found
 
 
 def _keys_call(mapping: ast.Name) -> ast.Call:

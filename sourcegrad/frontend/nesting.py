@@ -1,0 +1,408 @@
+"""Transformations called inside a function being differentiated (CONTRACT 1a):
+``np.sum(sg.grad(g)(x) ** 2)``, ``sg.jvp(f, (x,), (v,))[1]``, ``sg.hessian(f)(x)``,
+``df = sg.grad(f); df(x)``, ``sg.grad(lambda y: x * y)(2.0)``.
+
+Each becomes a call of generated code, which is Python with a source of its own and is
+differentiated like any user function: ``sg.grad(g)(x)`` is ``grad_g(x)``, ``sg.jvp(f, (x,),
+(v,))`` is ``jvp_f(x, tangent_x=v)``, ``sg.jacobian(f)(x)`` a small function stacking one
+``jvp_f`` per input element, ``sg.hessian(f)`` that of ``grad_f``. The name (``grad_g``) is
+bound in the function's environment (``Parsed.extra``), so generated code reads it as it
+reads a global.
+
+A function defined inside the one differentiated (a nested ``def`` or a lambda) may read that
+function's variables, which may carry a derivative themselves (``x`` in ``lambda y: x * y``):
+it is lifted out, those variables becoming keyword-only parameters passed at the call
+(``grad_lambda(2.0, x=x)``), so that the outer derivative flows through them.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import keyword
+import linecache
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..codegen.walk import walk
+from ..compile import compile_factory, link
+from ..rules.registry import nondifferentiable
+from . import forms
+from .source import Parsed
+
+# what each transformation is called by the user (``sg.<name>``)
+NAMES = ("grad", "value_and_grad", "jacobian", "hessian", "hvp", "jvp", "vjp")
+
+
+def _transformations() -> dict[Any, str]:
+    from .. import api, higher
+
+    return {api.grad: "grad", api.value_and_grad: "value_and_grad", higher.jacobian: "jacobian",
+            higher.hessian: "hessian", higher.hvp: "hvp", api.jvp: "jvp", api.vjp: "vjp"}
+
+
+@dataclass
+class Target:
+    """What a rewritten call calls: a function with a source, bound under ``name`` in the
+    environment, with arguments put in front and keywords added (a lifted function's
+    variables)."""
+
+    function: Any
+    prefix: list[ast.expr] = field(default_factory=list)
+    keywords: list[ast.keyword] = field(default_factory=list)
+
+
+class Nesting:
+    """Rewrites the calls of transformations (and of their results) in one function."""
+
+    def __init__(self, parsed: Parsed, namer: Any, nested: dict[str, ast.FunctionDef],
+                 outer_locals: set[str]) -> None:
+        self.parsed = parsed
+        self.namer = namer
+        self.nested = nested  # the nested functions desugar collected
+        self.outer_locals = outer_locals
+        self.bound: dict[str, Target] = {}  # local name -> the transformation it holds
+        self._known = _transformations()
+
+    # -- what is a transformation ----------------------------------------------------------
+    def kind(self, call: ast.Call) -> str | None:
+        """``"grad"``... when ``call`` calls a transformation, else ``None``."""
+        value = self._static(call.func)
+        try:
+            return self._known.get(value)
+        except TypeError:  # unhashable
+            return None
+
+    def _static(self, expr: ast.expr) -> Any:
+        if isinstance(expr, ast.Name):
+            if expr.id in self.outer_locals:
+                return None
+            value = self.parsed.lookup(expr.id)
+            return None if value is _missing() else value
+        if isinstance(expr, ast.Attribute):
+            base = self._static(expr.value)
+            return getattr(base, expr.attr, None) if isinstance(base, types.ModuleType) else None
+        return None
+
+    # -- statements: df = sg.grad(f) --------------------------------------------------------
+    def binds(self, stmt: ast.Assign) -> bool:
+        """``df = sg.grad(f)``: remember what ``df`` holds (the statement itself goes)."""
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            return False
+        if not isinstance(stmt.value, ast.Call):
+            return False
+        kind = self.kind(stmt.value)
+        if kind is None or kind in ("jvp", "vjp"):
+            return False
+        self.bound[stmt.targets[0].id] = self._evaluate(stmt.value, kind)
+        return True
+
+    # -- expressions ------------------------------------------------------------------------
+    def rewrite(self, node: ast.Call) -> ast.Call | None:
+        """``node`` as a call of generated code, or ``None`` if it calls no transformation."""
+        if isinstance(node.func, ast.Call):
+            kind = self.kind(node.func)
+            if kind is None or kind in ("jvp", "vjp"):
+                return None
+            return self._call(self._evaluate(node.func, kind), node)
+        if isinstance(node.func, ast.Name) and node.func.id in self.bound:
+            return self._call(self.bound[node.func.id], node)
+        kind = self.kind(node)
+        if kind == "jvp":
+            return self._jvp_call(node)
+        if kind == "vjp":
+            raise self.parsed.unsupported(
+                node, "`sg.vjp` inside a function being differentiated",
+                "Use `sg.grad` (with `wrt=`) or `sg.jvp` there, or call `sg.vjp` outside.")
+        if kind is None and not isinstance(node.func, ast.Name | ast.Attribute):
+            return None
+        value = self._static(node.func)
+        adapted = self._adapt(value) if value is not None else None
+        return self._call(adapted, node) if adapted is not None else None
+
+    def _call(self, target: Target, node: ast.Call) -> ast.Call:
+        env = self._bind(target.function)
+        return ast.Call(func=ast.Name(id=env, ctx=ast.Load()),
+                        args=[*copy.deepcopy(target.prefix), *node.args],
+                        keywords=[*node.keywords, *copy.deepcopy(target.keywords)])
+
+    def _bind(self, value: Any) -> str:
+        for existing, held in self.parsed.extra.items():
+            if held is value:
+                return existing
+        env = self.namer.fresh(forms.identifier(value))
+        self.parsed.extra[env] = value
+        return env
+
+    def _adapt(self, value: Any) -> Target | None:
+        """A transformation's result held by a global or closure name (``df = sg.grad(f)`` at
+        module level): the function it calls, if it is not one already."""
+        from ..callables import Derivative
+
+        if isinstance(value, Derivative):
+            return Target(value.generated, [self._constant(v) for v in value.form.bound],
+                          [ast.keyword(arg=k, value=self._constant(v))
+                           for k, v in value.form.keywords.items()])
+        made = getattr(value, "transformation", None)
+        if made is not None:  # sg.jacobian / sg.hessian / sg.hvp of a function
+            kind, fun, wrt = made
+            return self._apply(kind, Target(fun), {"wrt": wrt})
+        return None
+
+    def _constant(self, value: Any) -> ast.expr:
+        return ast.Name(id=self._bind(value), ctx=ast.Load())
+
+    # -- evaluating a transformation --------------------------------------------------------
+    def _evaluate(self, call: ast.Call, kind: str) -> Target:
+        if not call.args:
+            raise self.parsed.unsupported(call, f"`sg.{kind}` without a function",
+                                          f"Pass the function: `sg.{kind}(f)`.")
+        inner = self._function(call.args[0])
+        options = {k.arg: self._literal(k.value, call) for k in call.keywords}
+        for position, arg in enumerate(call.args[1:]):
+            options[("wrt", "mode")[position] if kind == "jacobian" else "wrt"] = (
+                self._literal(arg, call))
+        return self._apply(kind, inner, options)
+
+    def _apply(self, kind: str, inner: Target, options: dict[str, Any]) -> Target:
+        from .. import api
+
+        if kind in ("grad", "value_and_grad"):
+            made = getattr(api, kind)(inner.function, **options)
+            return self._unwrapped(made, inner)
+        wrt = options.get("wrt", 0)
+        if kind == "jacobian":
+            return Target(differentiable_jacobian(inner.function, wrt,
+                                                  options.get("has_aux", False)),
+                          inner.prefix, inner.keywords)
+        gradient = self._unwrapped(api.grad(inner.function, wrt=wrt), inner)
+        if kind == "hessian":
+            return Target(differentiable_jacobian(gradient.function, wrt, False),
+                          gradient.prefix, gradient.keywords)
+        return Target(differentiable_hvp(gradient.function, wrt), gradient.prefix,
+                      gradient.keywords)
+
+    def _unwrapped(self, made: Any, inner: Target) -> Target:
+        adapted = self._adapt(made)
+        if adapted is None:
+            return Target(made, inner.prefix, inner.keywords)
+        return Target(adapted.function, [*inner.prefix, *adapted.prefix],
+                      [*inner.keywords, *adapted.keywords])
+
+    def _function(self, expr: ast.expr) -> Target:
+        """The function a transformation is applied to."""
+        if isinstance(expr, ast.Lambda):
+            return self._lift(forms.lambda_as_def(expr, "lambda"))
+        if isinstance(expr, ast.Name) and expr.id in self.nested:
+            return self._lift(self.nested[expr.id])
+        if isinstance(expr, ast.Name) and expr.id in self.bound:
+            return self.bound[expr.id]
+        if isinstance(expr, ast.Call):
+            kind = self.kind(expr)
+            if kind is not None and kind not in ("jvp", "vjp"):
+                return self._evaluate(expr, kind)
+        value = self._static(expr)
+        if value is None or not callable(value):
+            raise self.parsed.unsupported(
+                expr, "a transformation of a value computed inside the function",
+                "Transform a function known before the call: a module-level function, a "
+                "lambda or nested `def` written there, or `sg.grad(...)` of one.")
+        return Target(value)
+
+    def _literal(self, expr: ast.expr, call: ast.Call) -> Any:
+        try:
+            return ast.literal_eval(expr)
+        except ValueError:
+            value = self._static(expr)
+            if value is not None and isinstance(value, (int, str, tuple, bool)):
+                return value
+            raise self.parsed.unsupported(
+                expr, "an option of a nested transformation that is not a constant",
+                "Write `wrt=` (and the other options) as constants there.") from None
+
+    # -- jvp: a call with its primals and tangents -------------------------------------------
+    def _jvp_call(self, node: ast.Call) -> ast.Call:
+        from ..forward_mode import jvp_function
+
+        if len(node.args) != 3 or node.keywords or not all(
+                isinstance(a, (ast.Tuple, ast.List)) for a in node.args[1:]):
+            raise self.parsed.unsupported(
+                node, "this form of `sg.jvp` inside a function being differentiated",
+                "Write the primals and tangents as tuples: `sg.jvp(f, (x, y), (dx, dy))`.")
+        inner = self._function(node.args[0])
+        primals, tangents = node.args[1].elts, node.args[2].elts
+        if len(primals) != len(tangents):
+            raise self.parsed.unsupported(node, "`sg.jvp` with more primals than tangents",
+                                          "Give one tangent per primal.")
+        from ..callables import form_of
+
+        form = form_of(inner.function)
+        params = [p.name for p in form.visible()][: len(primals)]
+        wrt = tuple(p for p, t in zip(params, tangents, strict=True)
+                    if not (isinstance(t, ast.Constant) and t.value is None))
+        generated = jvp_function(form.function, wrt)
+        keywords = [ast.keyword(arg=generated.tangent_params[p], value=t)
+                    for p, t in zip(params, tangents, strict=True) if p in wrt]
+        target = Target(generated, [*inner.prefix, *[self._constant(v) for v in form.bound]],
+                        inner.keywords)
+        rebuilt = ast.Call(func=node.func, args=list(primals), keywords=keywords)
+        return self._call(target, rebuilt)
+
+    # -- lifting a nested function out ------------------------------------------------------
+    def _lift(self, fdef: ast.FunctionDef) -> Target:
+        """A function of its own for a nested ``def`` or lambda, taking the enclosing
+        function's variables it reads as keyword-only parameters."""
+        params = set(forms.parameters_of(fdef.args))
+        assigned = {n.id for n in walk(fdef) if isinstance(n, ast.Name)
+                    and isinstance(n.ctx, ast.Store)}
+        free = sorted({n.id for n in walk(fdef) if isinstance(n, ast.Name)
+                       and isinstance(n.ctx, ast.Load)} & self.outer_locals
+                      - params - assigned - set(self.nested))
+        lifted = copy.deepcopy(fdef)
+        lifted.args.kwonlyargs = [*lifted.args.kwonlyargs, *[ast.arg(arg=v) for v in free]]
+        lifted.args.kw_defaults = [*lifted.args.kw_defaults, *[None] * len(free)]
+        function = synthesize(lifted, self.parsed)
+        keywords = [ast.keyword(arg=v, value=ast.Name(id=v, ctx=ast.Load())) for v in free]
+        return Target(function, [], keywords)
+
+
+def _missing() -> Any:
+    from .source import _MISSING
+
+    return _MISSING
+
+
+def synthesize(fdef: ast.FunctionDef, parsed: Parsed) -> types.FunctionType:
+    """A live function for ``fdef`` (a tree taken from the user's function), with that
+    function's globals and closure, whose tree the parser returns as it is: messages and
+    provenance comments point at the user's own lines."""
+    fdef = copy.deepcopy(fdef)
+    ast.fix_missing_locations(fdef)
+    cells = dict(zip(parsed.fn.__code__.co_freevars, parsed.fn.__closure__ or (),
+                     strict=True))
+    compiled_def = copy.deepcopy(fdef)
+    if keyword.iskeyword(compiled_def.name):  # a lambda: `lambda` names it in generated code
+        compiled_def.name = f"{compiled_def.name}_"
+    compiled = compile_factory(ast.unparse(compiled_def) + "\n", compiled_def.name,
+                               sorted(cells))
+    function = link(compiled, parsed.globals, cells, {}, None, None)
+    if fdef.args.kw_defaults and any(d is not None for d in fdef.args.kw_defaults):
+        function.__kwdefaults__ = None  # defaults of the user's lambda: not needed
+    forms.register_synthetic(function.__code__, fdef, parsed.filename, parsed.lines)
+    function.__sourcegrad_made__ = True
+    return function
+
+
+# -- jacobians and hvps as functions of generated code --------------------------------------
+_JACOBIAN = '''\
+def {name}({signature}):
+    columns = []
+    for unit in unit_tangents({param}):
+        columns.append({jvp}({call}, {tangent}=unit)[1])
+    return stack_columns(columns, {param})
+'''
+
+_HVP = '''\
+def {name}({signature}, v):
+    return {jvp}({call}, {tangent}=v)[1]
+'''
+
+
+def unit_tangents(x: Any) -> list:
+    """One-hot tangents of ``x`` (an array or a float), in C order."""
+    shape = np.shape(x)
+    units = []
+    for index in np.ndindex(shape):
+        unit = np.zeros(shape)
+        unit[index] = 1.0
+        units.append(float(unit) if isinstance(x, float) else unit)
+    return units
+
+
+nondifferentiable(unit_tangents, reason="constant unit vectors")
+
+
+def stack_columns(columns: list, x: Any) -> Any:
+    """The Jacobian from its columns (one tangent of the output per element of ``x``)."""
+    return np.reshape(np.stack(columns, axis=-1), np.shape(columns[0]) + np.shape(x))
+
+
+def differentiable_jacobian(fun: Any, wrt: Any, has_aux: bool) -> types.FunctionType:
+    """``sg.jacobian(fun, wrt)`` as a function with a source: one ``jvp_fun`` per element of
+    the argument, stacked; it is differentiated like any other function."""
+    return _from_jvp(_JACOBIAN, "jacobian", fun, wrt, has_aux)
+
+
+def differentiable_hvp(gradient: Any, wrt: Any) -> types.FunctionType:
+    return _from_jvp(_HVP, "hvp", gradient, wrt, False)
+
+
+def _from_jvp(template: str, prefix: str, fun: Any, wrt: Any, has_aux: bool
+              ) -> types.FunctionType:
+    from ..callables import form_of
+    from ..forward_mode import jvp_function
+
+    form = form_of(fun)
+    picks, single = form.picks(wrt)
+    if not single or has_aux or not form.plain or picks[0].index is not None:
+        raise NotImplementedError("a nested jacobian of one argument, without has_aux")
+    param = picks[0].param
+    generated = jvp_function(form.function, (param,))
+    signature = _parameter_list(form.function)
+    name = f"{prefix}_{forms.identifier(form.function)}"
+    text = template.format(name=name, signature=signature, param=param, jvp="jvp",
+                           call=_call_arguments(form.function),
+                           tangent=generated.tangent_params[param])
+    env = {"np": np, "unit_tangents": unit_tangents, "stack_columns": stack_columns,
+           "jvp": generated, "__name__": getattr(form.function, "__module__", "__main__")}
+    filename = f"<sourcegrad {name} {abs(hash(text)) % 10**10}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), env)  # noqa: S102 - our own template
+    made = env[name]
+    made.__qualname__ = f"<sourcegrad>.{name}"
+    made.__sourcegrad_made__ = True
+    made.__defaults__ = form.function.__defaults__
+    made.__kwdefaults__ = form.function.__kwdefaults__
+    return made
+
+
+def _parameter_list(fn: types.FunctionType) -> str:
+    """``fn``'s parameters as source text, without annotations or defaults (the made
+    function takes ``fn``'s default values as its own)."""
+    import inspect
+
+    parts: list[str] = []
+    star = False
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind == p.VAR_POSITIONAL:
+            parts.append(f"*{p.name}")
+            star = True
+        elif p.kind == p.VAR_KEYWORD:
+            parts.append(f"**{p.name}")
+        elif p.kind == p.KEYWORD_ONLY:
+            if not star:
+                parts.append("*")
+                star = True
+            parts.append(p.name)
+        else:
+            parts.append(p.name)
+    return ", ".join(parts)
+
+
+def _call_arguments(fn: types.FunctionType) -> str:
+    import inspect
+
+    parts = []
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind == p.VAR_POSITIONAL:
+            parts.append(f"*{p.name}")
+        elif p.kind == p.VAR_KEYWORD:
+            parts.append(f"**{p.name}")
+        elif p.kind == p.KEYWORD_ONLY:
+            parts.append(f"{p.name}={p.name}")
+        else:
+            parts.append(p.name)
+    return ", ".join(parts)

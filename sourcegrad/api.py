@@ -13,11 +13,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from . import cache, callables, pipeline
+from . import cache, callables, pipeline, pytrees
 from .rules.registry import nondifferentiable
-from .rules.support import as_gradient, zeros_like_grad
+from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
 
 Wrt = int | str | tuple
 
@@ -119,7 +117,7 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False) -> tuple:
     value, saved = forward(*form.bound, *args, **form.keywords)
 
     def pullback(cotangent: Any) -> tuple:
-        grads = backward(cotangent, saved)
+        grads = backward(_for_generated_code(cotangent, value), saved)
         by_name = dict(zip(names, grads, strict=True))
         out = []
         for pick, arg in zip(picks, args, strict=True):
@@ -136,17 +134,11 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False) -> tuple:
 
 
 def _is_float_like(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, float):
-        return True
-    if isinstance(value, (list, tuple)):
-        return bool(value) and all(_is_float_like(v) for v in value)
-    if isinstance(value, dict):
-        return bool(value) and all(_is_float_like(v) for v in value.values())
-    if isinstance(value, (np.ndarray, np.generic)):
-        return np.issubdtype(value.dtype, np.inexact)
-    return False
+    """Does ``value`` carry a derivative: a float, an array of floats, or a structure with
+    at least one such leaf?"""
+    if pytrees.is_leaf(value):
+        return is_float_leaf(value)
+    return any(is_float_leaf(leaf) for leaf in pytrees.tree_leaves(value))
 
 
 def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
@@ -180,8 +172,21 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[A
     form = callables.form_of(fun)
     given = _tangents_by_parameter(form, primals, tangents)
     generated = jvp_function(form.function, tuple(given))
-    return generated(*form.bound, *primals, **form.keywords,
-                     **{generated.tangent_params[p]: t for p, t in given.items()})
+    value, tangent = generated(*form.bound, *primals, **form.keywords,
+                               **{generated.tangent_params[p]: t for p, t in given.items()})
+    if pytrees.has_records(value):  # a namedtuple's tangent was built as a dict of fields
+        tangent = as_gradient(tangent, value)
+    return value, tangent
+
+
+def _for_generated_code(tangent: Any, primal: Any) -> Any:
+    """A tangent or cotangent of a structure as generated code reads it: zeros where it has
+    ``None`` for a leaf that has a value, each namedtuple or dataclass a dict of fields."""
+    if pytrees.is_leaf(primal) and pytrees.is_leaf(tangent):
+        return tangent
+    completed = pytrees.tree_map(lambda p, t: zeros_like_grad(p) if t is None else t,
+                                 primal, tangent)
+    return pytrees.as_fields(completed)
 
 
 def _tangents_by_parameter(form: callables.Form, primals: tuple, tangents: tuple
@@ -197,7 +202,7 @@ def _tangents_by_parameter(form: callables.Form, primals: tuple, tangents: tuple
             var_name = pick.param
             varargs[pick.index] = (x, t if t is not None and _is_float_like(x) else None)
         elif t is not None and _is_float_like(x):
-            given[pick.param] = t
+            given[pick.param] = _for_generated_code(t, x)
     if var_name is not None and any(t is not None for _, t in varargs.values()):
         offset = form._bound_into_varargs()
         elements = [zeros_like_grad(v) for v in form.bound[len(form.bound) - offset:]]

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import api, pipeline
+from . import api, pipeline, pytrees
 from .forward_mode import jvp_function
 
 
@@ -45,6 +45,17 @@ def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int) -> np
     return np.reshape(np.stack(rows), np.shape(value) + np.shape(args[argnum]))
 
 
+def _tree_jacobian(fun: Callable, args: tuple, argnum: int) -> Any:
+    """The Jacobian with respect to a structured argument, or of a structured output: one
+    forward-mode run per element of the argument's float leaves (``pytrees``)."""
+    def tangent_out(unit: Any) -> Any:
+        tangents = [None] * len(args)
+        tangents[argnum] = unit
+        return api.jvp(fun, args, tangents)[1]
+
+    return pytrees.jacobian_by_tangents(tangent_out, args[argnum], fun(*args))
+
+
 def _array_argument(fun: Callable, x: Any, param: str) -> None:
     if isinstance(x, bool) or not isinstance(x, (float, int, np.ndarray, np.generic)):
         raise TypeError(f"sg.jacobian and sg.hessian differentiate with respect to an array or "
@@ -70,6 +81,9 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Callab
         out = []
         for param in names:
             argnum = params.index(param)
+            if not pytrees.is_leaf(args[argnum]) or not pytrees.is_leaf(fun(*args)):
+                out.append(_tree_jacobian(fun, args, argnum))
+                continue
             _array_argument(fun, args[argnum], param)
             chosen = mode or ("forward" if np.size(args[argnum]) < np.size(fun(*args))
                               else "reverse")
@@ -104,6 +118,8 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., np.ndarray]:
 
     @functools.wraps(fun)
     def hessian_fun(*args: Any) -> np.ndarray:
+        if not pytrees.is_leaf(args[argnum]):
+            return _tree_jacobian(api.grad(fun, wrt=param), args, argnum)
         _array_argument(fun, args[argnum], param)
         return _forward_jacobian(tangent_code, param, args, argnum)
 

@@ -17,42 +17,32 @@ from typing import Any
 
 import numpy as np
 
+from . import pytrees
 from .rules.registry import Rule, lookup
 
 Tree = Any
 
 
-def _is_container(x: Any) -> bool:
-    return isinstance(x, (list, tuple))
-
-
 def tree_map(fn: Callable[..., Any], tree: Tree, *others: Tree) -> Tree:
-    """``fn`` applied leafwise to ``tree`` and the trees of the same structure in ``others``
-    (tuples, named or not, come back as plain tuples)."""
-    if isinstance(tree, dict):
-        return {k: tree_map(fn, tree[k], *(o[k] for o in others)) for k in tree}
-    if _is_container(tree):
-        rebuilt = [tree_map(fn, *parts) for parts in zip(tree, *others, strict=True)]
-        return rebuilt if isinstance(tree, list) else tuple(rebuilt)
-    return fn(tree, *others)
+    """``fn`` applied leafwise to ``tree`` and the trees of the same structure in ``others``,
+    rebuilt in ``tree``'s types (namedtuples and dataclasses included)."""
+    return pytrees.tree_map(fn, tree, *others)
 
 
 def tree_leaves(tree: Tree) -> list[Any]:
-    if isinstance(tree, dict):
-        return [leaf for k in tree for leaf in tree_leaves(tree[k])]
-    if _is_container(tree):
-        return [leaf for part in tree for leaf in tree_leaves(part)]
-    return [tree]
+    return pytrees.tree_leaves(tree)
 
 
 def tree_inner(a: Tree, b: Tree) -> float:
-    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent."""
+    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent
+    (``None`` on either side: a leaf without a derivative)."""
     return float(sum(np.sum(np.multiply(x, y)) for x, y in
-                     zip(tree_leaves(a), tree_leaves(b), strict=True)))
+                     zip(tree_leaves(a), tree_leaves(b), strict=True)
+                     if x is not None and y is not None))
 
 
 def _axpy(x: Tree, scale: float, d: Tree) -> Tree:
-    return tree_map(lambda xi, di: xi + scale * di, x, d)
+    return tree_map(lambda xi, di: xi if di is None else xi + scale * di, x, d)
 
 
 def _replaced(args: Sequence[Any], argnum: int, value: Any) -> list[Any]:
@@ -111,13 +101,17 @@ def numerical_jacobian(f: Callable[..., Any], args: Sequence[Any], argnum: int,
 
 
 def _is_float_tree(x: Tree) -> bool:
-    leaves = tree_leaves(x)
-    return bool(leaves) and all(
-        isinstance(leaf, float) or np.asarray(leaf).dtype.kind == "f" for leaf in leaves)
+    """A float, an array of floats, or a structure with such a leaf (its other leaves are
+    left alone)."""
+    return any(isinstance(leaf, float) or (not isinstance(leaf, (bool, int)) and leaf is not None
+                                           and np.asarray(leaf).dtype.kind == "f")
+               for leaf in tree_leaves(x))
 
 
 def _random_like(rng: np.random.Generator, x: Tree, symmetric: bool = False) -> Tree:
     def draw(leaf):
+        if not _is_float_tree(leaf):
+            return None  # an integer, a string...: no derivative along it
         d = rng.standard_normal(np.shape(leaf))
         if symmetric and np.ndim(d) >= 2:
             d = (d + np.swapaxes(d, -1, -2)) / 2

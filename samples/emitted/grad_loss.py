@@ -106,11 +106,11 @@ def zeros_like_grad(x):
         return None
     fields = record_fields(x)
     if fields is not None:
-        return Fields(**{k: zeros_like_grad(v) for k, v in fields.items()})
+        return Fields({k: zeros_like_grad(v) for k, v in fields.items()})
     if isinstance(x, (list, tuple)):
         return [zeros_like_grad(v) for v in x]
     if isinstance(x, dict):
-        return {k: zeros_like_grad(v) for k, v in x.items()}
+        return type(x)({k: zeros_like_grad(v) for k, v in dict.items(x)})
     if isinstance(x, (str, bytes)) or callable(x):
         return None  # a name, a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
@@ -129,7 +129,7 @@ def as_gradient(g, x):
         return g  # the common case: a fresh float array of the right shape
     if type(x) is float and type(g) in (float, np.float64):
         return float(g)  # the other common case: a float parameter (a bias, a step size)
-    if isinstance(x, (list, tuple, dict, Fields)) or record_fields(x) is not None:
+    if isinstance(x, (list, tuple, dict)) or record_fields(x) is not None:
         return _tree_gradient(g, x)
     if g is None:
         return zeros_like_grad(x)
@@ -170,8 +170,8 @@ def _part(g, key, position):
     if g is None:
         return None
     if isinstance(g, dict):
-        return g.get(key)
-    if isinstance(g, Fields) or record_fields(g) is not None:
+        return dict.get(g, key)
+    if record_fields(g) is not None:
         return getattr(g, key) if isinstance(key, str) else g[key]
     if isinstance(g, (list, tuple)):
         return g[position] if position is not None and position < len(g) else None
@@ -209,28 +209,33 @@ def rebuild_record(x, values):
     return new
 
 
-class Fields:
+class Fields(dict):
     """The cotangent (or tangent) of a namedtuple or dataclass while generated code builds
-    it: its fields by name, and as a namedtuple's by position, each writable."""
+    it: a dict of its fields (``grad_p['w']``), read as attributes too (``tangent_p.w``, as
+    the namedtuple itself would be), indexed by position as a namedtuple is (``grad_p[0]``),
+    and unpacked into its values."""
 
-    def __init__(self, **fields):
-        self.__dict__.update(fields)
+    def __getattr__(self, name):
+        try:
+            return dict.__getitem__(self, name)
+        except KeyError:
+            raise AttributeError(name) from None
 
-    def __getitem__(self, index):
-        return list(self.__dict__.values())[index]
+    def __getitem__(self, key):
+        if isinstance(key, int):
+            key = list(dict.keys(self))[key] if not dict.__contains__(self, key) else key
+        return dict.__getitem__(self, key)
 
-    def __setitem__(self, index, value):
-        setattr(self, list(self.__dict__)[index], value)
+    def __setitem__(self, key, value):
+        if isinstance(key, int) and not dict.__contains__(self, key):
+            key = list(dict.keys(self))[key]
+        dict.__setitem__(self, key, value)
 
     def __iter__(self):
-        return iter(list(self.__dict__.values()))
+        return iter(list(dict.values(self)))
 
     def __len__(self):
-        return len(self.__dict__)
-
-    def __repr__(self):
-        inside = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
-        return f"Fields({inside})"
+        return dict.__len__(self)
 
 
 def _as_matrices(g, x1, x2):

@@ -10,6 +10,7 @@ then closure, globals and builtins.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 from dataclasses import dataclass, field
 from types import FunctionType, ModuleType
@@ -39,6 +40,7 @@ DISPLAY = "display"  # y = (a, b) / [a, b] / {"k": a}
 UNKNOWN = "unknown"  # a callable with neither rule nor source
 POP = "pop"  # y = items.pop(): the last element of a list (the stacks of generated code)
 FIELD = "field"  # y = x.name: a field of a namedtuple, dataclass or other object
+RECORD = "record"  # y = P(w=a, b=c): a namedtuple or dataclass built (args by field name)
 
 
 @dataclass
@@ -55,7 +57,7 @@ class Op:
         if self.kind == RULE:
             assert self.rule is not None
             return {p: a for p, a in self.args.items() if p not in self.rule.nondiff}
-        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY, POP, FIELD):
+        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY, POP, FIELD, RECORD):
             return dict(self.args)
         return {}
 
@@ -153,6 +155,9 @@ class Resolver:
             return self._primitive(target, call.args, call.keywords, label=label)
         if registry.is_nondifferentiable(target) or _is_random(target):
             return Op(NONDIFF, callee=target, label=label)
+        if _is_record_class(target):
+            return Op(RECORD, callee=target, label=label,
+                      args=_bind_fields(target, call, self.parsed))
         if isinstance(target, FunctionType) and _is_user_code(target) and _has_source(target):
             return Op(USER, callee=target, label=label,
                       args=_bind_user(target, call, self.parsed))
@@ -223,6 +228,25 @@ class Resolver:
 _ARRAY_VALUES = frozenset(
     name for name in dir(np.ndarray) if not name.startswith("_")
     and not callable(getattr(np.ndarray, name, None)))
+
+
+def _is_record_class(target: Any) -> bool:
+    """A namedtuple class or a dataclass: calling it builds a structure of its arguments."""
+    if not isinstance(target, type):
+        return False
+    return (issubclass(target, tuple) and hasattr(target, "_fields")) or (
+        dataclasses.is_dataclass(target))
+
+
+def _bind_fields(cls: type, call: ast.Call, parsed: Parsed) -> dict[str, ast.expr]:
+    """The call's arguments by field name (``P(a, b=c)`` -> ``{"w": a, "b": c}``)."""
+    try:
+        bound = inspect.signature(cls).bind_partial(
+            *call.args, **{k.arg: k.value for k in call.keywords})
+    except TypeError as exc:
+        raise parsed.unsupported(call, f"this call of `{cls.__name__}` ({exc})",
+                                 "Fix the call's arguments.") from exc
+    return dict(bound.arguments)
 
 
 def _unknown_args(args: list[ast.expr], keywords: list[ast.keyword]) -> dict[str, ast.expr]:

@@ -28,7 +28,19 @@ from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
 from ..codegen.walk import walk
 from ..frontend.forms import parameters_of
-from ..frontend.resolve import COPY, DISPLAY, NONDIFF, RULE, SUBSCRIPT, UNKNOWN, USER, Op, Resolver
+from ..frontend.resolve import (
+    COPY,
+    DISPLAY,
+    FIELD,
+    NONDIFF,
+    RECORD,
+    RULE,
+    SUBSCRIPT,
+    UNKNOWN,
+    USER,
+    Op,
+    Resolver,
+)
 from ..frontend.source import Parsed
 from ..rules import support
 from ..rules.methods import VIEW_PRIMITIVES
@@ -314,12 +326,24 @@ class ForwardMode:
             return ast.Subscript(value=base, slice=copy.deepcopy(value.slice), ctx=ast.Load())
         if op.kind == DISPLAY:
             return self._display_tangent(value)
+        if op.kind == FIELD:  # p.w: tangent_p.w (a namedtuple, dataclass or ``Fields``)
+            base = self._tangent_name(value.value)
+            if base is None:
+                return None
+            return ast.Attribute(value=base, attr=value.attr, ctx=ast.Load())
+        if op.kind == RECORD:  # P(w=a, b=c): fields(w=tangent_a, b=tangent_c)
+            if not any(self.has_tangent(a) for a in op.args.values()):
+                return None
+            return ast.Call(func=name("fields"), args=[], keywords=[
+                ast.keyword(arg=k, value=self.tangent_or_zero(a)) for k, a in op.args.items()])
         if op.kind == UNKNOWN:
             if any(self._has_any_tangent(a) for a in op.args.values()):
                 raise self._no_rule(stmt, op)
             return None
         if op.kind == NONDIFF:
             return None
+        if any(self._has_any_tangent(a) for a in op.args.values()):
+            raise self._no_rule(stmt, op)  # never a silent zero
         return None
 
     def _tangent_name(self, expr: ast.expr) -> ast.Name | None:

@@ -37,6 +37,7 @@ from ..frontend.resolve import (
     DISPLAY,
     FIELD,
     POP,
+    RECORD,
     RULE,
     SUBSCRIPT,
     UNKNOWN,
@@ -637,6 +638,12 @@ class ReverseMode:
             out = self._adjoint_field_read(stmt, stmt.value, g)
         elif op.kind == DISPLAY:
             out = self._adjoint_display(stmt.value, g)
+        elif op.kind == RECORD:
+            out = []
+            for field_name, arg in op.args.items():  # p = P(w=a): grad_a = grad_p.w
+                if self._active_expr(arg):
+                    part = ast.Attribute(value=clone(g), attr=field_name, ctx=ast.Load())
+                    out.extend(self._accumulate(arg, part))
         elif op.kind == USER:
             out = self._adjoint_user_call(stmt, op, g)
         elif op.kind == POP:
@@ -769,24 +776,21 @@ class ReverseMode:
 
     def _adjoint_field_read(self, stmt: ast.Assign, value: ast.Attribute, g: ast.expr
                             ) -> list[ast.stmt]:
-        """``w = p.w``: the cotangent goes into the field ``w`` of ``p``'s cotangent (a
-        ``Fields`` while the backward sweep builds it)."""
+        """``w = p.w``: the cotangent goes into the field ``w`` of ``p``'s cotangent, a dict
+        of its fields (``Fields``) while the backward sweep builds it: ``grad_p['w']``."""
         base = value.value
         if not isinstance(base, ast.Name) or not self.activity.is_active(base.id):
             return []
         out = self._own(base.id, stmt)
-        return [*out, self._add_into(base.id, value.attr, stmt.targets[0], g)]
+        return [*out, self._add_into(base.id, ast.Constant(value.attr), stmt.targets[0], g)]
 
-    def _add_into(self, var: str, part: ast.expr | str, element: ast.expr, g: ast.expr
+    def _add_into(self, var: str, part: ast.expr, element: ast.expr, g: ast.expr
                   ) -> ast.stmt:
-        """``grad_var[part] += g`` (or ``grad_var.part``): ``+`` where the element is surely
-        an array or a number, ``add_grads`` where it may be a structure."""
+        """``grad_var[part] += g``: ``+`` where the element is surely an array or a number,
+        ``add_grads`` where it may be a structure."""
         def at(store: bool) -> ast.expr:
             ctx = ast.Store() if store else ast.Load()
-            target = name(self.grad(var), store=False)
-            if isinstance(part, str):
-                return ast.Attribute(value=target, attr=part, ctx=ctx)
-            return ast.Subscript(value=target, slice=clone(part), ctx=ctx)
+            return ast.Subscript(value=name(self.grad(var)), slice=clone(part), ctx=ctx)
 
         if isinstance(element, ast.Name) and self.structures.surely_array(element.id):
             total: ast.expr = ast.BinOp(left=at(False), op=ast.Add(), right=g)

@@ -22,6 +22,7 @@ from ..frontend.resolve import (
     DISPLAY,
     FIELD,
     POP,
+    RECORD,
     RULE,
     SUBSCRIPT,
     Op,
@@ -104,7 +105,7 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
         elements.append((var, container))
         if op.kind == FIELD or _string_index(value.slice):
             found.structured.add(container)
-    elif op.kind == DISPLAY:
+    elif op.kind in (DISPLAY, RECORD):
         found.structured.add(var)
 
 

@@ -124,7 +124,9 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False) -> tuple:
             g = by_name[pick.param]
             if pick.index is not None:
                 g = g[pick.index] if g is not None else None
-            out.append(as_gradient(g, arg) if _is_float_like(arg) else None)
+            # a structure's gradient is one, None at its leaves that are not floats
+            out.append(as_gradient(g, arg) if _is_float_like(arg)
+                       or not pytrees.is_leaf(arg) else None)
         return tuple(out)
 
     if has_aux:

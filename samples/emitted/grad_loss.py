@@ -47,6 +47,8 @@ def unbroadcast(g, x):
     """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
     shape = getattr(x, "shape", None)
     if shape is None:
+        if isinstance(g, (list, tuple, dict)):  # a structure's cotangent: leaf by leaf
+            return _leafwise(unbroadcast, g, x)
         shape = _shape(x)
     elif getattr(g, "shape", None) == shape:
         return g  # the common case, answered without another call
@@ -67,6 +69,15 @@ def _shape(x):
     if isinstance(x, (list, tuple)):
         return np.shape(x)
     return getattr(x, "shape", ())
+
+
+def _leafwise(helper, g, x):
+    """``helper`` applied to each leaf of the structure ``g`` and the same leaf of ``x``."""
+    if isinstance(g, dict):
+        return type(g)({k: _leafwise(helper, v, _part(x, k, None)) for k, v in dict.items(g)})
+    if isinstance(g, (list, tuple)):
+        return [_leafwise(helper, v, _part(x, i, i)) for i, v in enumerate(g)]
+    return g if g is None or x is None else helper(g, x)
 
 
 def unreduce(g, x, axis=None, keepdims=False):

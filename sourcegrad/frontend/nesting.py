@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import keyword
 import linecache
 import types
@@ -30,6 +31,7 @@ import numpy as np
 from ..codegen.walk import walk
 from ..compile import compile_factory, link
 from ..rules.registry import nondifferentiable
+from ..rules.support import as_gradient
 from . import forms
 from .source import Parsed
 
@@ -65,6 +67,8 @@ class Nesting:
         self.nested = nested  # the nested functions desugar collected
         self.outer_locals = outer_locals
         self.bound: dict[str, Target] = {}  # local name -> the transformation it holds
+        self.pullbacks: dict[str, ast.Call] = {}  # local name -> the sg.vjp call it comes from
+        self.assignments = _assignment_counts(parsed.tree)
         self._known = _transformations()
 
     # -- what is a transformation ----------------------------------------------------------
@@ -90,6 +94,8 @@ class Nesting:
     # -- statements: df = sg.grad(f) --------------------------------------------------------
     def binds(self, stmt: ast.Assign) -> bool:
         """``df = sg.grad(f)``: remember what ``df`` holds (the statement itself goes)."""
+        if self._binds_pullback(stmt):
+            return False  # the statement now computes the value only
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
             return False
         if not isinstance(stmt.value, ast.Call):
@@ -103,9 +109,17 @@ class Nesting:
     # -- expressions ------------------------------------------------------------------------
     def rewrite(self, node: ast.Call) -> ast.Call | None:
         """``node`` as a call of generated code, or ``None`` if it calls no transformation."""
+        pullback = self._pullback_of(node.func)
+        if pullback is not None:  # sg.vjp(f, x)[1](v): vjp_f(x, v)[1]
+            return self._vjp_call(pullback, node)
+        if isinstance(node.func, ast.Name) and node.func.id in self.pullbacks:
+            return self._vjp_call(self.pullbacks[node.func.id], node)
         if isinstance(node.func, ast.Call):
             kind = self.kind(node.func)
-            if kind is None or kind in ("jvp", "vjp"):
+            if kind is None:  # my_grad(f)(x): a function of functions, run now
+                made = self._factory(node.func)
+                return self._call(made, node) if made is not None else None
+            if kind in ("jvp", "vjp"):
                 return None
             return self._call(self._evaluate(node.func, kind), node)
         if isinstance(node.func, ast.Name) and node.func.id in self.bound:
@@ -115,8 +129,9 @@ class Nesting:
             return self._jvp_call(node)
         if kind == "vjp":
             raise self.parsed.unsupported(
-                node, "`sg.vjp` inside a function being differentiated",
-                "Use `sg.grad` (with `wrt=`) or `sg.jvp` there, or call `sg.vjp` outside.")
+                node, "this use of `sg.vjp` inside a function being differentiated",
+                "Call the pullback where it is made, `sg.vjp(f, x)[1](v)`, or unpack it "
+                "`value, pullback = sg.vjp(f, x)` and call `pullback(v)`; or use `sg.grad`.")
         if kind is None and not isinstance(node.func, ast.Name | ast.Attribute):
             return None
         value = self._static(node.func)
@@ -151,6 +166,44 @@ class Nesting:
             kind, fun, wrt = made
             return self._apply(kind, Target(fun), {"wrt": wrt})
         return None
+
+    def _factory(self, call: ast.Call) -> Target | None:
+        """``my_grad(f)`` where ``my_grad`` is the user's own function of functions (a
+        wrapper of ``sg.grad``, say): called now, with the functions it is given (a lambda
+        or nested function lifted out), if what it returns is a derivative sourcegrad made.
+        ``None`` if it is given no function."""
+        factory = self._static(call.func)
+        if not isinstance(factory, types.FunctionType) or call.keywords and any(
+                k.arg is None for k in call.keywords):
+            return None
+        functions = [a for a in call.args if isinstance(a, ast.Lambda)
+                     or isinstance(a, ast.Name) and (a.id in self.nested or a.id in self.bound)
+                     or callable(self._static(a)) and not isinstance(self._static(a), type)]
+        if not functions:
+            return None
+        keywords: list[ast.keyword] = []
+        values = []
+        for arg in call.args:
+            if arg in functions or isinstance(arg, ast.Call) and self.kind(arg):
+                inner = self._function(arg)
+                if inner.prefix:
+                    return None
+                keywords.extend(inner.keywords)
+                values.append(inner.function)
+            else:
+                values.append(self._literal(arg, call))
+        options = {k.arg: self._literal(k.value, call) for k in call.keywords}
+        made = factory(*values, **options)
+        target = self._adapt(made)
+        if target is None and getattr(made, "source", None) is not None:
+            target = Target(made)
+        if target is None:
+            raise self.parsed.unsupported(
+                call, f"calling what `{ast.unparse(call.func)}` returns, which is not a "
+                "derivative sourcegrad made",
+                "Call `sg.grad(...)` (or jacobian, hessian...) there, or define the function "
+                "at module level.")
+        return Target(target.function, target.prefix, [*keywords, *target.keywords])
 
     def _constant(self, value: Any) -> ast.expr:
         return ast.Name(id=self._bind(value), ctx=ast.Load())
@@ -223,6 +276,52 @@ class Nesting:
                 expr, "an option of a nested transformation that is not a constant",
                 "Write `wrt=` (and the other options) as constants there.") from None
 
+    # -- vjp: a pullback called ---------------------------------------------------------------
+    def _pullback_of(self, func: ast.expr) -> ast.Call | None:
+        """The ``sg.vjp(...)`` call in ``sg.vjp(f, x)[1]``, else ``None``."""
+        if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Call) and (
+                isinstance(func.slice, ast.Constant) and func.slice.value == 1
+                and self.kind(func.value) == "vjp"):
+            return func.value
+        return None
+
+    def _binds_pullback(self, stmt: ast.Assign) -> bool:
+        """``value, pullback = sg.vjp(f, x)``: ``value = f(x)``, and each ``pullback(v)`` is
+        ``vjp_f(x, v)[1]`` (``x`` must not be rebound in between: refused if it is)."""
+        target = stmt.targets[0] if len(stmt.targets) == 1 else None
+        if not (isinstance(target, ast.Tuple) and len(target.elts) == 2
+                and isinstance(stmt.value, ast.Call) and self.kind(stmt.value) == "vjp"
+                and all(isinstance(e, ast.Name) for e in target.elts)):
+            return False
+        call = stmt.value
+        rebound = [a.id for a in call.args[1:] if isinstance(a, ast.Name)
+                   and self.assignments.get(a.id, 0) > 1]
+        if rebound or not all(isinstance(a, (ast.Name, ast.Constant)) for a in call.args[1:]):
+            raise self.parsed.unsupported(
+                stmt, "a pullback of values that may change before it is called",
+                "Call `sg.vjp(f, x)[1](v)` where the pullback is needed.")
+        value, pullback = target.elts
+        self.pullbacks[pullback.id] = call
+        stmt.targets = [ast.Name(id=value.id, ctx=ast.Store())]
+        stmt.value = ast.Call(func=copy.deepcopy(call.args[0]), args=list(call.args[1:]),
+                              keywords=[])
+        return True
+
+    def _vjp_call(self, vjp: ast.Call, node: ast.Call) -> ast.expr:
+        if len(node.args) != 1 or node.keywords or vjp.keywords or len(vjp.args) < 2:
+            raise self.parsed.unsupported(
+                node, "this form of `sg.vjp` inside a function being differentiated",
+                "Write `sg.vjp(f, x, y)[1](v)`: positional arguments and one cotangent.")
+        inner = self._function(vjp.args[0])
+        if inner.prefix or inner.keywords:
+            raise self.parsed.unsupported(
+                node, "`sg.vjp` of a function defined inside the one differentiated",
+                "Use `sg.grad` of it there, or define the function at module level.")
+        made = differentiable_vjp(inner.function, len(vjp.args) - 1)
+        rebuilt = ast.Call(func=node.func, args=[*vjp.args[1:], node.args[0]], keywords=[])
+        call = self._call(Target(made), rebuilt)
+        return ast.Subscript(value=call, slice=ast.Constant(1), ctx=ast.Load())
+
     # -- jvp: a call with its primals and tangents -------------------------------------------
     def _jvp_call(self, node: ast.Call) -> ast.Call:
         from ..forward_mode import jvp_function
@@ -267,6 +366,16 @@ class Nesting:
         function = synthesize(lifted, self.parsed)
         keywords = [ast.keyword(arg=v, value=ast.Name(id=v, ctx=ast.Load())) for v in free]
         return Target(function, [], keywords)
+
+
+def _assignment_counts(fdef: ast.FunctionDef) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for node in walk(fdef):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    for param in forms.parameters_of(fdef.args):
+        counts[param] = counts.get(param, 0) + 1
+    return counts
 
 
 def _missing() -> Any:
@@ -336,6 +445,33 @@ def differentiable_jacobian(fun: Any, wrt: Any, has_aux: bool) -> types.Function
     return _from_jvp(_JACOBIAN, "jacobian", fun, wrt, has_aux)
 
 
+_VJP = '''\
+def {name}({params}, cotangent):
+    value, saved = forward({params})
+    grads = backward(cotangent, saved)
+    return value, ({gradients},)
+'''
+
+
+def differentiable_vjp(fun: Any, count: int) -> types.FunctionType:
+    """``sg.vjp(fun, *args)[1](cotangent)`` as a function with a source: the split
+    derivative's forward and backward functions, with respect to the ``count`` positional
+    arguments, called in turn."""
+    from .. import pipeline
+    from ..callables import form_of
+
+    form = form_of(fun)
+    params = [p.name for p in form.visible()][:count]
+    if not form.plain or len(params) < count:
+        raise NotImplementedError("sg.vjp of a plain function, inside a function differentiated")
+    forward, backward = pipeline.split_functions(form.function, tuple(params))
+    name = f"vjp_{forms.identifier(form.function)}"
+    text = _VJP.format(name=name, params=", ".join(params), gradients=", ".join(
+        f"as_gradient(grads[{k}], {p})" for k, p in enumerate(params)))
+    return _synthesized(name, text, {"forward": forward, "backward": backward,
+                                     "as_gradient": as_gradient}, form.function)
+
+
 def differentiable_hvp(gradient: Any, wrt: Any) -> types.FunctionType:
     return _from_jvp(_HVP, "hvp", gradient, wrt, False)
 
@@ -356,16 +492,24 @@ def _from_jvp(template: str, prefix: str, fun: Any, wrt: Any, has_aux: bool
     text = template.format(name=name, signature=signature, param=param, jvp="jvp",
                            call=_call_arguments(form.function),
                            tangent=generated.tangent_params[param])
-    env = {"np": np, "unit_tangents": unit_tangents, "stack_columns": stack_columns,
-           "jvp": generated, "__name__": getattr(form.function, "__module__", "__main__")}
-    filename = f"<sourcegrad {name} {abs(hash(text)) % 10**10}>"
-    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    exec(compile(text, filename, "exec"), env)  # noqa: S102 - our own template
-    made = env[name]
-    made.__qualname__ = f"<sourcegrad>.{name}"
-    made.__sourcegrad_made__ = True
+    made = _synthesized(name, text, {"unit_tangents": unit_tangents,
+                                     "stack_columns": stack_columns, "jvp": generated},
+                        form.function)
     made.__defaults__ = form.function.__defaults__
     made.__kwdefaults__ = form.function.__kwdefaults__
+    return made
+
+
+def _synthesized(name: str, text: str, env: dict[str, Any], like: Any) -> types.FunctionType:
+    """The function ``name`` that ``text`` defines, its source readable through linecache,
+    reading ``env``; it belongs to ``like``'s module."""
+    namespace = {"np": np, **env, "__name__": getattr(like, "__module__", "__main__")}
+    filename = f"<sourcegrad {name} {hashlib.sha256(text.encode()).hexdigest()[:10]}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - our own template
+    made = namespace[name]
+    made.__qualname__ = f"<sourcegrad>.{name}"
+    made.__sourcegrad_made__ = True
     return made
 
 

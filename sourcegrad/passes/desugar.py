@@ -424,10 +424,15 @@ class _Desugar:
                                                                     ctx=ast.Load())
                 return ast.ListComp(elt=elt, generators=[ast.comprehension(
                     target=name(key, True), iter=_keys_call(owner), ifs=[], is_async=0)])
-        if _is_call_to(node, "dict") and len(node.args) <= 1 and all(
+        if self._is_builtin(node.func, dict) and len(node.args) <= 1 and all(
                 k.arg is not None for k in node.keywords):
             return self._dict_call(node)
         return node
+
+    def _is_builtin(self, func: ast.expr, builtin: object) -> bool:
+        """``func`` names ``builtin`` (``dict``, or ``ag_dict`` bound to it)."""
+        return isinstance(func, ast.Name) and func.id not in self.nesting.outer_locals and (
+            self.parsed.lookup(func.id) is builtin)
 
     def _dict_call(self, node: ast.Call) -> ast.expr:
         """``dict(...)`` as a dict display (its entries known) or a dict comprehension."""

@@ -102,6 +102,7 @@ class ReverseMode:
         self.containers: set[str] = set()
         self.returned_beside: set[str] = set()  # returned besides the output (has_aux)
         self.structures = structures.Structures()
+        self._slices: set[str] = set()  # variables holding slice objects: basic indices
         # state of the backward sweep being generated
         self.defined: set[str] = set()
         self.owned: set[str] = set()
@@ -135,8 +136,11 @@ class ReverseMode:
         self.placement = Placement(core, self.params)
         self._refuse_writes_through_views(core)
         self._find_containers(core)
+        self._slices = {v for v, stmts in self.placement.assignments.items()
+                        if all(_makes_slice(s) for s in stmts)}
         self.structures = structures.infer(list(self.placement.statements.values()),
-                                           self.resolver)
+                                           self.resolver,
+                                           self.parsed.filename.startswith("<sourcegrad"))
         straight = _straight_line(core)
         if not straight:
             # dry run: learn which values each adjoint reads, to decide what to save
@@ -763,8 +767,8 @@ class ReverseMode:
         grad_base = self.grad_load(var)
         # an element of a list or dict is one element, whatever the index (a runtime int or
         # key); an array indexed by an array of indices may repeat elements: np.add.at
-        if var in self.structures.structured or _is_basic_index(index,
-                                                                self._range_loop_vars(stmt)):
+        if var in self.structures.structured or _is_basic_index(
+                index, self._range_loop_vars(stmt) | self._slices):
             out.append(self._add_into(var, index, stmt.targets[0], g))
         else:
             out.append(ast.Expr(value=ast.Call(
@@ -807,13 +811,20 @@ class ReverseMode:
         self._note_reads(stmt, [index])
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
+        structured = var in self.structures.structured
         if self._active_expr(stmt.value):
-            taken = call("unbroadcast", _np_call("copy", part), clone(stmt.value))
+            # a list's or dict's element is replaced, not written into: taken as it is
+            taken = part if structured else call("unbroadcast", _np_call("copy", part),
+                                                 clone(stmt.value))
             out.extend(self._accumulate(stmt.value, taken))
         out.extend(self._own(var, stmt))
         zero_target = ast.Subscript(value=name(self.grad(var), True), slice=clone(index),
                                     ctx=ast.Store())
-        out.append(ast.Assign(targets=[zero_target], value=ast.Constant(0.0)))
+        zero: ast.expr = ast.Constant(0.0)
+        if structured:
+            zero = call("zeros_like_grad", clone(stmt.value))
+            self._note_reads(stmt, [stmt.value])
+        out.append(ast.Assign(targets=[zero_target], value=zero))
         return out
 
     def _adjoint_augassign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
@@ -1152,6 +1163,12 @@ def _is_fresh_call(expr: ast.expr) -> bool:
         isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
         and expr.func.attr == "copy"
     )
+
+
+def _makes_slice(stmt: ast.stmt) -> bool:
+    """``s = slice(...)``: an index that selects each element at most once."""
+    return isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(
+        stmt.value.func, ast.Name) and stmt.value.func.id == "slice"
 
 
 def _is_basic_index(index: ast.expr, range_vars: set[str]) -> bool:

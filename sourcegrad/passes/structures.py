@@ -28,11 +28,16 @@ from ..frontend.resolve import (
     Op,
     Resolver,
 )
+from ..rules import support
 from ..rules.registry import Rule, shared_rule_expression
 from .activity import diff_reads, is_append, stored_base
 
 # calls whose result is a structure
 _BUILDERS = frozenset({"dict", "list", "tuple"})
+# helpers of generated code that take and give back structures as they are (a gradient of a
+# list, say): what they take is no more an array than what they give
+_PASS_STRUCTURES = frozenset({support.as_gradient, support.private_copy, support.add_grads,
+                              support.unbroadcast, support.broadcast_like})
 # helpers whose result is a list of cotangents (one per element of a sequence argument)
 _SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "unstack_like",
                                "add_grads"})
@@ -47,14 +52,23 @@ class Structures:
         return var in self.arrays and var not in self.structured
 
 
-def infer(statements: list[ast.stmt], resolver: Resolver) -> Structures:
-    """``statements``: every statement of the body, compound ones' insides included."""
+def infer(statements: list[ast.stmt], resolver: Resolver, generated: bool = False
+          ) -> Structures:
+    """``statements``: every statement of the body, compound ones' insides included.
+    ``generated``: the code is sourcegrad's own (a gradient differentiated again), where
+    an element written at a runtime index (``grad_d[k] = ...``) is one of a list or dict:
+    an array's would have been ``np.add.at``."""
     found = Structures()
     copies: list[tuple[str, str]] = []  # (target, source): y = x
     elements: list[tuple[str, str]] = []  # (element, container): y = x[i], y = x.f
     for stmt in statements:
         if isinstance(stmt, ast.Assign):
             _assignment(stmt, resolver, found, copies, elements)
+            target = stmt.targets[0]
+            if generated and isinstance(target, ast.Subscript) and (
+                    isinstance(target.slice, ast.Name) or _sums_structures(stmt.value,
+                                                                            statements)):
+                found.structured.add(stored_base(target))
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
             if _string_index(stmt.target.slice):
                 found.structured.add(stored_base(stmt.target))
@@ -95,11 +109,19 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
     elif op.kind == RULE:
         if op.rule.sequence_output:
             found.structured.add(var)
+        elif op.callee in _PASS_STRUCTURES:
+            copies.extend((var, a.id) for a in op.differentiable_args().values()
+                          if isinstance(a, ast.Name))
+            return
         else:
             found.arrays.add(var)
         _rule_arguments(op, found)
     elif op.kind == COPY and isinstance(op.args["x"], ast.Name):
         copies.append((var, op.args["x"].id))
+    elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and (
+            value.func.id in ("zeros_like_grad", "private_copy") and value.args
+            and isinstance(value.args[0], ast.Name)):
+        copies.append((var, value.args[0].id))  # a gradient has its value's structure
     elif op.kind in (SUBSCRIPT, FIELD) and isinstance(op.args["x"], ast.Name):
         container = op.args["x"].id
         elements.append((var, container))
@@ -126,12 +148,32 @@ def _keyed_by_keys(statements: list[ast.stmt], resolver: Resolver, found: Struct
                        and n is not value.func}
             if sources:
                 keys_of[var] = sources
-    for stmt in statements:
+    for stmt in statements:  # indexed by a dict's key: a dict too (a gradient or tangent of it)
         for node in ast.walk(stmt):
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and (
-                    isinstance(node.slice, ast.Name)
-                    and node.value.id in key_of.get(node.slice.id, ())):
+                    isinstance(node.slice, ast.Name) and node.slice.id in key_of
+                    and key_of[node.slice.id] & _dicts_indexed(statements, node.slice.id)):
                 found.structured.add(node.value.id)
+
+
+def _sums_structures(value: ast.expr, statements: list[ast.stmt]) -> bool:
+    """Is ``value`` what ``add_grads`` gave (generated code adds structures with it)?"""
+    def is_sum(expr: ast.expr) -> bool:
+        return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+            expr.func.id == "add_grads")
+
+    if is_sum(value):
+        return True
+    return isinstance(value, ast.Name) and any(
+        isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name)
+        and s.targets[0].id == value.id and is_sum(s.value) for s in statements)
+
+
+def _dicts_indexed(statements: list[ast.stmt], key: str) -> set[str]:
+    """The names indexed by ``key`` somewhere in ``statements``."""
+    return {node.value.id for stmt in statements for node in ast.walk(stmt)
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Name) and node.slice.id == key}
 
 
 def _rule_arguments(op: Op, found: Structures) -> None:

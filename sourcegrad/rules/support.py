@@ -15,6 +15,8 @@ def unbroadcast(g, x):
     """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
     shape = getattr(x, "shape", None)
     if shape is None:
+        if isinstance(g, (list, tuple, dict)):  # a structure's cotangent: leaf by leaf
+            return _leafwise(unbroadcast, g, x)
         shape = _shape(x)
     elif getattr(g, "shape", None) == shape:
         return g  # the common case, answered without another call
@@ -37,9 +39,20 @@ def _shape(x):
     return getattr(x, "shape", ())
 
 
+def _leafwise(helper, g, x):
+    """``helper`` applied to each leaf of the structure ``g`` and the same leaf of ``x``."""
+    if isinstance(g, dict):
+        return type(g)({k: _leafwise(helper, v, _part(x, k, None)) for k, v in dict.items(g)})
+    if isinstance(g, (list, tuple)):
+        return [_leafwise(helper, v, _part(x, i, i)) for i, v in enumerate(g)]
+    return g if g is None or x is None else helper(g, x)
+
+
 def broadcast_like(t, ans):
     """Broadcast a tangent ``t`` to the shape of the output ``ans`` (forward-mode twin of
     ``unbroadcast``)."""
+    if isinstance(t, (list, tuple, dict)):
+        return _leafwise(broadcast_like, t, ans)
     if np.shape(t) == np.shape(ans):
         return t
     return np.broadcast_to(t, np.shape(ans))

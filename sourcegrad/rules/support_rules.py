@@ -146,7 +146,7 @@ nondifferentiable(
 )
 
 
-@rule(list)
+@rule(list, tuple)
 class list_rule:
     """``list(a)``: the rows of an array (or the items of a sequence) as a list. The cotangent
     of a sequence is a list (as ``add_grads`` makes them), whatever the sequence's type."""

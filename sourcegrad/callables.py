@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .frontend import forms
 
 
@@ -137,6 +139,8 @@ def form_of(fun: Any) -> Form:
                         if forms.is_lambda(unwrapped) else label)
         elif getattr(target, "__sourcegrad_function__", None) is not None:
             target = target.__sourcegrad_function__
+        elif (wrapper := _primitive_function(target)) is not None:  # np.cos as a value
+            return Form(wrapper, bound, keywords, label)
         elif isinstance(_inherited_call(target), types.FunctionType):
             bound = (target, *bound)
             target = _inherited_call(target)
@@ -145,6 +149,35 @@ def form_of(fun: Any) -> Form:
     raise TypeError(
         f"sourcegrad differentiates Python functions (a def, a lambda, a functools.partial, "
         f"a bound method or a callable instance); got {type(fun).__name__} {fun!r}")
+
+
+_PRIMITIVES: dict[int, tuple[Any, types.FunctionType]] = {}
+
+
+def _primitive_function(target: Any) -> types.FunctionType | None:
+    """A NumPy function with a rule, handed over as a value (``for f in [np.sin, np.cos]``):
+    ``def cos(x): return np.cos(x)``, made once."""
+    from .frontend.nesting import synthesized_function
+    from .rules.registry import lookup
+
+    try:
+        rule = lookup(target)
+    except TypeError:
+        return None
+    if rule is None:
+        return None
+    known = _PRIMITIVES.get(id(target))
+    if known is not None and known[0] is target:
+        return known[1]
+    count = getattr(target, "nin", None) or len(
+        [p for p in rule.params if p not in rule.defaults])
+    params = list(rule.params)[:count]
+    fname = forms.identifier(target)
+    spelled = f"np.{fname}" if getattr(np, fname, None) is target else "primitive"
+    text = f"def {fname}({', '.join(params)}):\n    return {spelled}({', '.join(params)})\n"
+    made = synthesized_function(fname, text, {"primitive": target}, np)
+    _PRIMITIVES[id(target)] = (target, made)
+    return made
 
 
 def _inherited_call(instance: Any) -> Any:

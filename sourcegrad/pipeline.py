@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, debug, emit
+from . import cache, debug, dynamic, emit
 from .codegen import printer
 from .codegen.clone import clone
 from .codegen.names import Namer
@@ -50,6 +50,8 @@ from .rules import support
 HELPERS: dict[str, Any] = {
     "np": np,
     "math": math,
+    "pullback_of": dynamic.pullback_of,
+    "tangent_of": dynamic.tangent_of,
     **{n: getattr(support, n) for n in dir(support)
        if not n.startswith("_") and isinstance(getattr(support, n), types.FunctionType)},
 }

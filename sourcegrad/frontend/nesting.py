@@ -468,7 +468,7 @@ def differentiable_vjp(fun: Any, count: int) -> types.FunctionType:
     name = f"vjp_{forms.identifier(form.function)}"
     text = _VJP.format(name=name, params=", ".join(params), gradients=", ".join(
         f"as_gradient(grads[{k}], {p})" for k, p in enumerate(params)))
-    return _synthesized(name, text, {"forward": forward, "backward": backward,
+    return synthesized_function(name, text, {"forward": forward, "backward": backward,
                                      "as_gradient": as_gradient}, form.function)
 
 
@@ -492,7 +492,7 @@ def _from_jvp(template: str, prefix: str, fun: Any, wrt: Any, has_aux: bool
     text = template.format(name=name, signature=signature, param=param, jvp="jvp",
                            call=_call_arguments(form.function),
                            tangent=generated.tangent_params[param])
-    made = _synthesized(name, text, {"unit_tangents": unit_tangents,
+    made = synthesized_function(name, text, {"unit_tangents": unit_tangents,
                                      "stack_columns": stack_columns, "jvp": generated},
                         form.function)
     made.__defaults__ = form.function.__defaults__
@@ -500,7 +500,8 @@ def _from_jvp(template: str, prefix: str, fun: Any, wrt: Any, has_aux: bool
     return made
 
 
-def _synthesized(name: str, text: str, env: dict[str, Any], like: Any) -> types.FunctionType:
+def synthesized_function(name: str, text: str, env: dict[str, Any], like: Any
+                         ) -> types.FunctionType:
     """The function ``name`` that ``text`` defines, its source readable through linecache,
     reading ``env``; it belongs to ``like``'s module."""
     namespace = {"np": np, **env, "__name__": getattr(like, "__module__", "__main__")}

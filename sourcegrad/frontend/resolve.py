@@ -41,6 +41,7 @@ UNKNOWN = "unknown"  # a callable with neither rule nor source
 POP = "pop"  # y = items.pop(): the last element of a list (the stacks of generated code)
 FIELD = "field"  # y = x.name: a field of a namedtuple, dataclass or other object
 RECORD = "record"  # y = P(w=a, b=c): a namedtuple or dataclass built (args by field name)
+DYNAMIC = "dynamic"  # y = f(a, b) with f a value only the running code knows (args by position)
 
 
 @dataclass
@@ -57,7 +58,7 @@ class Op:
         if self.kind == RULE:
             assert self.rule is not None
             return {p: a for p, a in self.args.items() if p not in self.rule.nondiff}
-        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY, POP, FIELD, RECORD):
+        if self.kind in (USER, UNKNOWN, COPY, SUBSCRIPT, DISPLAY, POP, FIELD, RECORD, DYNAMIC):
             return dict(self.args)
         return {}
 
@@ -143,10 +144,7 @@ class Resolver:
         target = self.value_of(func)
         label = _spelling(func)
         if target is None:
-            raise self.parsed.unsupported(
-                call, f"calling `{label}`, a local value",
-                "Call functions by their module-level name.",
-            )
+            return self._dynamic(call, label)
         target = getattr(target, "__sourcegrad_function__", target)  # @sg.differentiable
         if _is_builtin_with_rule(target, len(call.args)):
             target = BUILTINS[target]
@@ -161,6 +159,8 @@ class Resolver:
         if isinstance(target, FunctionType) and _is_user_code(target) and _has_source(target):
             return Op(USER, callee=target, label=label,
                       args=_bind_user(target, call, self.parsed))
+        if _is_bound_user_code(target):  # model.forward(x), a partial, a callable object
+            return self._dynamic(call, label)
         return Op(UNKNOWN, callee=target, label=label,
                   args=_unknown_args(call.args, call.keywords))
 
@@ -173,6 +173,8 @@ class Resolver:
         if name == "pop" and not call.args and not call.keywords:
             return Op(POP, args={"items": func.value}, label=".pop()")
         if name not in METHODS:
+            if self.value_of(func.value) is None and not hasattr(np.ndarray, name):
+                return self._dynamic(call, _spelling(func))  # self.layer(h): a method
             args = {"self": func.value, **_unknown_args(call.args, call.keywords)}
             return Op(UNKNOWN, label=f".{name}()", args=args)
         primitive, packs_varargs = METHODS[name]
@@ -180,6 +182,18 @@ class Resolver:
         if packs_varargs and len(args) > 1:
             args = [ast.Tuple(elts=args, ctx=ast.Load())]
         return self._primitive(primitive, [func.value, *args], call.keywords, label=f".{name}")
+
+    def _dynamic(self, call: ast.Call, label: str) -> Op:
+        """A call of a function value (``f(x)`` with ``f`` a loop variable or an argument,
+        ``obj.method(x)``): differentiated when the code runs, through ``pullback_of`` /
+        ``tangent_of``. Its keyword arguments are constants."""
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords):
+            raise self.parsed.unsupported(
+                call, f"calling `{label}` with `*`/`**` arguments",
+                "Pass the arguments one by one.")
+        return Op(DYNAMIC, label=label, args={str(i): a for i, a in enumerate(call.args)},
+                  callee=call.func)
 
     def _primitive(self, primitive: Any, args: list[ast.expr], keywords: list[ast.keyword],
                    label: str = "") -> Op:
@@ -268,6 +282,19 @@ def _bind_user(fn: FunctionType, call: ast.Call, parsed: Parsed) -> dict[str, as
     return dict(bound.arguments)
 
 
+def _is_bound_user_code(target: Any) -> bool:
+    """A bound method, partial or callable instance around a user function."""
+    from ..callables import form_of
+
+    if isinstance(target, (FunctionType, type)) or not callable(target):
+        return False
+    try:
+        form = form_of(target)
+    except TypeError:
+        return False
+    return _is_user_code(form.function)
+
+
 def _is_value(base: Any) -> bool:
     """Is ``base`` (what a method call's receiver denotes; ``None`` for a local) an
     array-like value rather than a namespace such as ``np`` or a random generator?"""
@@ -299,7 +326,8 @@ def _is_user_code(fn: FunctionType) -> bool:
     """Library functions are primitives: NumPy's own Python code is never differentiated
     from its source (it would need rules for NumPy's internals)."""
     module = fn.__module__ or ""
-    return not (module == "numpy" or module.startswith(("numpy.", "scipy", "math")))
+    return not (module == "numpy" or module.startswith(("numpy.", "scipy", "math"))
+                or module == "sourcegrad.dynamic")
 
 
 def _has_source(fn: FunctionType) -> bool:

@@ -31,6 +31,7 @@ from ..frontend.forms import parameters_of
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
+    DYNAMIC,
     FIELD,
     NONDIFF,
     RECORD,
@@ -268,6 +269,8 @@ class ForwardMode:
             return [stmt]
         if op.kind == USER:
             return self._user_call(stmt, op, var)
+        if op.kind == DYNAMIC:
+            return self._dynamic_call(stmt, op, var)
         if _is_pop(stmt.value) and isinstance(stmt.value.func.value, ast.Name):
             return [stmt, *self._pop(stmt, var, stmt.value.func.value.id)]
         tangent_expr = self._tangent_of(stmt, op, var)
@@ -549,6 +552,28 @@ class ForwardMode:
         value.keywords = [*value.keywords, *(
             ast.keyword(arg=callee.tangent_params[p], value=name(self.tangent(op.args[p].id)))
             for p in active)]
+        targets = ast.Tuple(elts=[name(var, True), name(self.tangent(var), True)],
+                            ctx=ast.Store())
+        self.state.defined.add(var)
+        self.state.owned.discard(var)
+        return [located(ast.Assign(targets=[targets], value=value), stmt)]
+
+    def _dynamic_call(self, stmt: ast.Assign, op: Op, var: str) -> list[ast.stmt]:
+        """``y = f(x)`` with ``f`` a function value: ``y, tangent_y = tangent_of(f, (x,),
+        (tangent_x,))``."""
+        call = stmt.value
+        if not any(self.has_tangent(a) for a in call.args):
+            if any(self.has_tangent(k.value) for k in call.keywords):
+                raise self.parsed.unsupported(
+                    stmt, f"a keyword argument carrying a derivative, in a call of the "
+                    f"function value `{op.label}`", "Pass it as a positional argument.")
+            self._forget(var)
+            return [stmt]
+        primals = ast.Tuple(elts=[copy.deepcopy(a) for a in call.args], ctx=ast.Load())
+        tangents = ast.Tuple(elts=[self.tangent_or_none(a) for a in call.args], ctx=ast.Load())
+        value = ast.Call(func=name("tangent_of"), args=[copy.deepcopy(call.func), primals,
+                                                        tangents],
+                         keywords=copy.deepcopy(call.keywords))
         targets = ast.Tuple(elts=[name(var, True), name(self.tangent(var), True)],
                             ctx=ast.Store())
         self.state.defined.add(var)

@@ -31,10 +31,11 @@ from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
 from ..codegen.walk import names_in, walk
-from ..frontend.forms import parameters_of
+from ..frontend.forms import identifier, parameters_of
 from ..frontend.resolve import (
     COPY,
     DISPLAY,
+    DYNAMIC,
     FIELD,
     POP,
     RECORD,
@@ -49,7 +50,7 @@ from ..frontend.source import Parsed
 from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
 from . import structures
-from .activity import Activity, is_append, stored_base
+from .activity import Activity, is_add_at, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
 from .release import release_dead_values, views_and_shapes
@@ -336,6 +337,8 @@ class ReverseMode:
             op = self.op_of(stmt)
             if op.kind == USER and self._is_active_stmt(stmt):
                 return [self._forward_user_call(stmt, op), *self._push_saved(stmt)]
+            if op.kind == DYNAMIC and self._is_active_stmt(stmt):
+                return [self._forward_dynamic_call(stmt, op), *self._push_saved(stmt)]
         return [stmt]
 
     def _push_saved(self, stmt: ast.Assign) -> list[ast.stmt]:
@@ -461,11 +464,24 @@ class ReverseMode:
                 continue
             if is_slice:
                 self.sliced.add(var)
+            if is_slice and self._replaces_entry(stmt, var):
+                written = _written(stmt)
+                out.append(located(ast.Expr(value=call(
+                    "put_back", name(var), clone(written.slice), value)), stmt))
+                continue
             target = clone(_written(stmt)) if is_slice else name(var, True)
             if isinstance(target, ast.Subscript):
                 target.ctx = ast.Store()
             out.append(assign(target, value, stmt))
         return out
+
+    def _replaces_entry(self, stmt: ast.stmt, var: str) -> bool:
+        """Does ``stmt`` replace an entry of a list or dict (``d[k] = v``), which may not
+        exist yet (a dict filled by key)?"""
+        if not (isinstance(stmt, ast.Assign) and var in self.structures.structured):
+            return False
+        target = stmt.targets[0]
+        return isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
 
     def _register_block_snapshot(self, stmt: ast.stmt, var: str) -> str:
         loop = self.placement.loops(stmt)[-1]
@@ -525,6 +541,8 @@ class ReverseMode:
     def _old_value(self, stmt: ast.stmt, var: str, is_slice: bool) -> ast.expr:
         if not is_slice:
             return name(var)
+        if self._replaces_entry(stmt, var):
+            return call("entry_of", name(var), clone(_written(stmt).slice))
         target = clone(_written(stmt))
         target.ctx = ast.Load()
         return _np_call("copy", target)
@@ -580,6 +598,8 @@ class ReverseMode:
             stmts = self._adjoint_augassign(stmt)
         elif is_append(stmt):
             stmts = self._adjoint_append(stmt)
+        elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+            stmts = self._adjoint_add_at(stmt)
         else:
             stmts = []
         self._note_reads(stmt, stmts)  # everything the adjoint reads, whatever produced it
@@ -650,6 +670,8 @@ class ReverseMode:
                     out.extend(self._accumulate(arg, part))
         elif op.kind == USER:
             out = self._adjoint_user_call(stmt, op, g)
+        elif op.kind == DYNAMIC:
+            out = self._adjoint_dynamic_call(stmt, op, g)
         elif op.kind == POP:
             out = self._adjoint_pop(stmt, op, g)
         elif op.kind == UNKNOWN:
@@ -670,7 +692,7 @@ class ReverseMode:
             expr = self._inlined(stmt, param, op, g, ans, arg)
             self._note_reads(stmt, [expr])
             if isinstance(arg, ast.Name) and arg.id in self.containers and (
-                    not structures.returns_sequence(rule, param)):
+                    not structures.returns_sequence(rule, param, or_keeps_structure=True)):
                 # a list handed to NumPy (np.sum(items)): its cotangent is a list again,
                 # which the adjoint of the code that built it pops from
                 expr = call("unstack_like", expr, clone(arg))
@@ -775,7 +797,7 @@ class ReverseMode:
                 func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
                                                        ctx=ast.Load()),
                                    attr="at", ctx=ast.Load()),
-                args=[grad_base, index, g], keywords=[])))
+                args=[grad_base, _index_value(index), g], keywords=[])))
         return out
 
     def _adjoint_field_read(self, stmt: ast.Assign, value: ast.Attribute, g: ast.expr
@@ -874,6 +896,17 @@ class ReverseMode:
                 out.extend(self._accumulate(elt, part))
         return out
 
+    def _adjoint_add_at(self, stmt: ast.Expr) -> list[ast.stmt]:
+        """``np.add.at(a, index, b)`` (a gradient's own, differentiated again): ``b``'s
+        cotangent gathers ``a``'s at ``index``; ``a``'s passes through unchanged."""
+        target, index, addend = stmt.value.args
+        var = stored_base(target)
+        if var not in self.defined or not self._active_expr(addend):
+            return []
+        self._note_reads(stmt, [index, addend])
+        gathered = ast.Subscript(value=self.grad_load(var), slice=clone(index), ctx=ast.Load())
+        return self._accumulate(addend, call("unbroadcast", gathered, clone(addend)))
+
     def _adjoint_append(self, stmt: ast.Expr) -> list[ast.stmt]:
         owner = stmt.value.func.value.id
         element = stmt.value.args[0]
@@ -936,7 +969,7 @@ class ReverseMode:
                 self.defined.add(a.id)
                 self.owned.discard(a.id)
             return [ast.Assign(targets=[targets], value=backward)]
-        grads_var = self._fresh_for(stmt, "grads", f"grads_{op.callee.__name__}")
+        grads_var = self._fresh_for(stmt, "grads", f"grads_{identifier(op.callee)}")
         out: list[ast.stmt] = [ast.Assign(targets=[name(grads_var, True)], value=backward)]
         for i, a in enumerate(args):
             out.extend(self._accumulate(a, ast.Subscript(value=name(grads_var),
@@ -955,8 +988,44 @@ class ReverseMode:
     def _saved_name(self, stmt: ast.Assign) -> str:
         key = -id(stmt)
         if key not in self.slots:
-            self.slots[key] = self.namer.fresh(f"{stmt.targets[0].id}_saved")
+            role = "pullback" if self.op_of(stmt).kind == DYNAMIC else "saved"
+            self.slots[key] = self.namer.fresh(f"{stmt.targets[0].id}_{role}")
         return self.slots[key]
+
+    # -- calls of function values: differentiated when the code runs ----------------------
+    def _forward_dynamic_call(self, stmt: ast.Assign, op: Op) -> ast.stmt:
+        """``y = f(x)``: ``y, y_pullback = pullback_of(f, x)``."""
+        for kw in stmt.value.keywords:
+            if self._active_expr(kw.value):
+                raise self.parsed.unsupported(
+                    stmt, f"a keyword argument `{kw.arg}=` carrying a derivative, in a call "
+                    f"of the function value `{op.label}`",
+                    "Pass it as a positional argument.")
+        value = ast.Call(func=name("pullback_of"),
+                         args=[clone(stmt.value.func), *[clone(a) for a in stmt.value.args]],
+                         keywords=[clone(k) for k in stmt.value.keywords])
+        targets = ast.Tuple(elts=[clone(stmt.targets[0]), name(self._saved_name(stmt), True)],
+                            ctx=ast.Store())
+        return located(ast.Assign(targets=[targets], value=value), stmt)
+
+    def _adjoint_dynamic_call(self, stmt: ast.Assign, op: Op, g: ast.expr) -> list[ast.stmt]:
+        active = [(int(p), a) for p, a in op.args.items() if self._active_expr(a)]
+        if not active:
+            return []
+        pullback = self._saved_name(stmt)
+        self._note_reads(stmt, [name(pullback)])
+        loops = self.placement.loops(stmt)
+        out = [assign(pullback, _pop(self._stack(pullback, loops[-1])), stmt)] if loops else []
+        grads: ast.expr = ast.Call(func=name(pullback), args=[g], keywords=[])
+        if len(active) > 1:
+            grads_var = self._fresh_for(stmt, "grads", f"grads_{stmt.targets[0].id}")
+            out.append(ast.Assign(targets=[name(grads_var, True)], value=grads))
+            grads = name(grads_var)
+        for position, arg in active:
+            part = ast.Subscript(value=clone(grads), slice=ast.Constant(position),
+                                 ctx=ast.Load())
+            out.extend(self._accumulate(arg, part))
+        return out
 
     # -- control flow -----------------------------------------------------------------------
     def _adjoint_if(self, stmt: ast.If) -> list[ast.stmt]:
@@ -1125,6 +1194,8 @@ def _straight_line(core: list[ast.stmt]) -> bool:
     for stmt in core:
         if isinstance(stmt, (ast.If, ast.For, ast.While, ast.AugAssign)):
             return False
+        if isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+            return False
         if isinstance(stmt, ast.Assign) and not isinstance(stmt.targets[0], (ast.Name,
                                                                             ast.Tuple)):
             return False
@@ -1163,6 +1234,17 @@ def _is_fresh_call(expr: ast.expr) -> bool:
         isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
         and expr.func.attr == "copy"
     )
+
+
+def _index_value(index: ast.expr) -> ast.expr:
+    """An index as a value an argument can be: ``x[i, 1:]``'s is ``(i, slice(1, None))``."""
+    if isinstance(index, ast.Slice):
+        parts = [p if p is not None else ast.Constant(None)
+                 for p in (index.lower, index.upper, index.step)]
+        return call("slice", *parts)
+    if isinstance(index, ast.Tuple):
+        return ast.Tuple(elts=[_index_value(e) for e in index.elts], ctx=ast.Load())
+    return index
 
 
 def _makes_slice(stmt: ast.stmt) -> bool:
@@ -1214,8 +1296,12 @@ def _has_code(stmts: list[ast.stmt]) -> bool:
 __all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult"]
 
 
-def _written(stmt: ast.Assign | ast.AugAssign) -> ast.expr:
-    """What an assignment (``x[i] = v``) or augmented assignment (``x[i] += v``) writes."""
+def _written(stmt: ast.stmt) -> ast.expr:
+    """What an assignment (``x[i] = v``), augmented assignment (``x[i] += v``) or
+    ``np.add.at(x, i, v)`` writes."""
+    if isinstance(stmt, ast.Expr):
+        target, index, _ = stmt.value.args
+        return ast.Subscript(value=target, slice=index, ctx=ast.Store())
     return stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
 
 

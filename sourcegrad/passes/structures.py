@@ -39,14 +39,16 @@ _BUILDERS = frozenset({"dict", "list", "tuple"})
 _PASS_STRUCTURES = frozenset({support.as_gradient, support.private_copy, support.add_grads,
                               support.unbroadcast, support.broadcast_like})
 # helpers whose result is a list of cotangents (one per element of a sequence argument)
-_SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "unstack_like",
-                               "add_grads"})
+_SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "add_grads"})
+# ... and those that give back a list for a list, an array for an array (np.copy's, np.array's)
+_STRUCTURE_KEEPING = frozenset({"unstack_like"})
 
 
 @dataclass
 class Structures:
     structured: set[str] = field(default_factory=set)  # may hold a structure
     arrays: set[str] = field(default_factory=set)  # computed or used as arrays/numbers
+    displays: dict[str, ast.expr] = field(default_factory=dict)  # var -> the display it holds
 
     def surely_array(self, var: str) -> bool:
         return var in self.arrays and var not in self.structured
@@ -99,6 +101,12 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
     if isinstance(target, (ast.Tuple, ast.List)):
         if isinstance(value, ast.Name):
             found.structured.add(value.id)  # a, b = pair
+            value = found.displays.get(value.id, value)
+        if isinstance(value, (ast.Tuple, ast.List)):  # xs, hs = {}, {}
+            for t, v in zip(target.elts, value.elts, strict=False):
+                if isinstance(t, ast.Name) and (isinstance(v, (ast.List, ast.Tuple, ast.Dict))
+                                                or _builds(v)):
+                    found.structured.add(t.id)
         return
     if not isinstance(target, ast.Name):
         return
@@ -106,6 +114,8 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
     op = resolver.classify(value)
     if isinstance(value, (ast.List, ast.Tuple, ast.Dict)) or _builds(value) or op.kind == POP:
         found.structured.add(var)
+        if isinstance(value, (ast.List, ast.Tuple)):
+            found.displays[var] = value
     elif op.kind == RULE:
         if op.rule.sequence_output:
             found.structured.add(var)
@@ -189,16 +199,18 @@ def _rule_arguments(op: Op, found: Structures) -> None:
             found.arrays.add(arg.id)
 
 
-def returns_sequence(rule: Rule, param: str) -> bool:
-    """Is the rule's cotangent for ``param`` a list or tuple (one per element)?"""
+def returns_sequence(rule: Rule, param: str, or_keeps_structure: bool = False) -> bool:
+    """Is the rule's cotangent for ``param`` a list or tuple (one per element)? With
+    ``or_keeps_structure``: or a list when ``param`` is one (``np.array``'s)."""
     vjp = rule.vjps.get(param)
     if vjp is None:
         return False
     expr = shared_rule_expression(vjp)
     if isinstance(expr, (ast.List, ast.Tuple, ast.ListComp)):
         return True
+    helpers = _SEQUENCE_HELPERS | (_STRUCTURE_KEEPING if or_keeps_structure else frozenset())
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
-        expr.func.id in _SEQUENCE_HELPERS)
+        expr.func.id in helpers)
 
 
 def _builds(value: ast.expr) -> bool:

@@ -279,6 +279,23 @@ class Fields(dict):
         return dict.__len__(self)
 
 
+def entry_of(container, key):
+    """What ``container[key]`` holds before a write replaces it, copied (``(value,)``), or
+    ``()`` when a dict has no such key yet: what ``put_back`` restores."""
+    if isinstance(container, dict) and key not in container:
+        return ()
+    value = container[key]
+    return (np.copy(value) if isinstance(value, np.ndarray) else value,)
+
+
+def put_back(container, key, old):
+    """Undo a write into ``container[key]``: the old entry back, or none (``old == ()``)."""
+    if old:
+        container[key] = old[0]
+    else:
+        del container[key]
+
+
 def fields(**values):
     """The tangent of a namedtuple or dataclass built in the code (``P(w=a, b=c)``)."""
     return Fields(values)

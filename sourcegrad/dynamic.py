@@ -1,0 +1,31 @@
+"""Calls of function values that only the running code knows: ``for f in funs: total +=
+f(x)``, ``self.layer(h)``, a function passed as an argument. Generated code calls them
+through these two helpers, which differentiate whatever function arrives, as ``sg.vjp`` and
+``sg.jvp`` do (its derivative is made once and kept, like any other).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+
+def pullback_of(fun: Callable, *args: Any, **keywords: Any) -> tuple[Any, Callable]:
+    """``(fun(*args, **keywords), pullback)``: ``pullback(cotangent)`` gives the cotangent
+    of each positional argument (keyword arguments are constants)."""
+    from .api import vjp
+
+    if keywords:
+        fun = functools.partial(fun, **keywords)
+    return vjp(fun, *args)
+
+
+def tangent_of(fun: Callable, primals: tuple, tangents: tuple, **keywords: Any
+               ) -> tuple[Any, Any]:
+    """``(fun(*primals, **keywords), its tangent)`` along ``tangents`` (``None``: none)."""
+    from .api import jvp
+
+    if keywords:
+        fun = functools.partial(fun, **keywords)
+    return jvp(fun, primals, tangents)

@@ -47,17 +47,19 @@ def _plan(fun: Callable, wrt: Wrt) -> tuple[callables.Form, list[callables.Pick]
 
 def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False) -> Any:
     form, picks, single, names = _plan(fun, wrt)
-    direct = form.plain and len(names) == len(picks) and all(
-        p.index is None and p.key is None for p in picks)
-    tuple_out = not single or not direct
+    # the gradients the generated function returns are the ones asked for, in that order:
+    # no element of *args or **kwargs to pick out, no parameter asked for twice
+    as_asked = len(names) == len(picks) and all(p.index is None and p.key is None
+                                                 for p in picks)
+    tuple_out = not single or not as_asked
     variant = ("value_and_grad" if with_value else "grad") + ("-tuple" if tuple_out else "") + (
         "-aux" if has_aux else "")
     (compiled,) = cache.derivative(
         form.function, names, variant, lambda: names,
         lambda names: (_transform(form.function, names, with_value, not tuple_out, has_aux),),
         finish=lambda compiled: _present_as(compiled, form.function))
-    if direct:
-        return compiled
+    if as_asked:
+        return compiled if form.plain else callables.Derivative(compiled, form)
     shape = callables.gradients_last
     if with_value:
         shape = callables.gradients_after_value

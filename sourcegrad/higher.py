@@ -37,9 +37,12 @@ def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> n
     return np.reshape(stacked, value_shape + np.shape(args[argnum]))
 
 
-def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int) -> np.ndarray:
-    forward, backward = pipeline.split_functions(fun, (param,))
+def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int,
+                      has_aux: bool = False) -> np.ndarray:
+    forward, backward = pipeline.split_functions(fun, (param,), has_aux)
     value, saved = forward(*args)
+    if has_aux:
+        value = value[0]
     rows = [np.asarray(backward(unit, saved)[0], dtype=np.float64) * np.ones(np.shape(args[argnum]))
             for unit in _units(np.asarray(value, dtype=np.float64))]
     return np.reshape(np.stack(rows), np.shape(value) + np.shape(args[argnum]))
@@ -63,10 +66,12 @@ def _array_argument(fun: Callable, x: Any, param: str) -> None:
                         f"{type(x).__name__}")
 
 
-def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Callable[..., Any]:
+def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
+             has_aux: bool = False) -> Callable[..., Any]:
     """A function returning the Jacobian of ``fun``'s (array) output with respect to the
     argument(s) ``wrt``, shaped ``out.shape + arg.shape``. ``mode=None`` picks forward mode
-    when the argument has fewer elements than the output, reverse mode otherwise."""
+    when the argument has fewer elements than the output, reverse mode otherwise. With
+    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(jacobian, aux)``."""
     if mode not in (None, "forward", "reverse"):
         raise ValueError(f"mode must be None, 'forward' or 'reverse'; got {mode!r}")
     names, single = api._wrt_names(fun, wrt)
@@ -74,24 +79,28 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Callab
 
     @functools.cache
     def tangent_code(param: str) -> Any:
-        return jvp_function(fun, (param,))
+        return jvp_function(fun, (param,), has_aux)
 
     @functools.wraps(fun)
     def jacobian_fun(*args: Any) -> Any:
         out = []
+        value, aux = fun(*args) if has_aux else (fun(*args), None)
         for param in names:
             argnum = params.index(param)
-            if not pytrees.is_leaf(args[argnum]) or not pytrees.is_leaf(fun(*args)):
+            if not pytrees.is_leaf(args[argnum]) or not pytrees.is_leaf(value):
+                if has_aux:
+                    raise TypeError("sg.jacobian with has_aux=True takes array arguments")
                 out.append(_tree_jacobian(fun, args, argnum))
                 continue
             _array_argument(fun, args[argnum], param)
-            chosen = mode or ("forward" if np.size(args[argnum]) < np.size(fun(*args))
+            chosen = mode or ("forward" if np.size(args[argnum]) < np.size(value)
                               else "reverse")
             if chosen == "forward":
                 out.append(_forward_jacobian(tangent_code(param), param, args, argnum))
             else:
-                out.append(_reverse_jacobian(fun, param, args, argnum))
-        return out[0] if single else tuple(out)
+                out.append(_reverse_jacobian(fun, param, args, argnum, has_aux))
+        result = out[0] if single else tuple(out)
+        return (result, aux) if has_aux else result
 
     return jacobian_fun
 

@@ -11,6 +11,7 @@ tangent or cotangent has the structure of the value it belongs to.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import pytrees
+from .callables import form_of
 from .rules.registry import Rule, lookup
 
 Tree = Any
@@ -293,13 +295,18 @@ def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str]
                 raise AssertionError(f"dot-product test of {where}: <jvp(u), v> = {dot!r} but "
                                      f"<u, vjp(v)> = {lhs!r}")
     if order > 1:
-        names = list(inspect.signature(f).parameters)[: len(args)]
-        generated = jvp_function(f, tuple(names[i] for i in floats))
-        if any(p.kind is p.KEYWORD_ONLY for p in inspect.signature(generated).parameters.values()
-               if p.name in generated.tangent_params.values()):
+        form = form_of(f)  # a partial, a method...: its function, with arguments bound
+        names = [p.name for p in form.visible()][: len(args)]
+        generated = jvp_function(form.function, tuple(names[i] for i in floats))
+        if form.keywords or any(
+                p.kind is p.KEYWORD_ONLY for p in inspect.signature(generated).parameters.values()
+                if p.name in generated.tangent_params.values()):
             raise ValueError(f"check_grads of order {order} runs sourcegrad on jvp_"
-                             f"{f.__name__}, whose tangents are keyword-only because "
-                             f"{f.__name__} has default values; check order 1 only")
+                             f"{form.label}, whose tangents are keyword-only because "
+                             f"{form.label} has default values (or arguments bound by "
+                             "keyword); check order 1 only")
+        if not form.plain:
+            generated = functools.partial(generated, *form.bound, **form.keywords)
         check_grads(generated, [*args, *(u[i] for i in floats)], modes, order - 1, eps=eps,
                     rtol=rtol, seed=seed + 1)
     return True

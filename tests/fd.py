@@ -1,5 +1,7 @@
 """Central finite differences over structured arguments, for checking generated gradients."""
 
+import dataclasses
+
 import numpy as np
 
 EPS = 1e-6
@@ -64,3 +66,69 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-6):
     else:
         assert np.shape(actual) == np.shape(expected)
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
+
+
+# -- nested structures (pytrees), written here independently of sourcegrad.pytrees ---------
+def _parts(x):
+    """``(rebuild, [(key, child)...])`` for a structure, ``None`` for a leaf."""
+    if isinstance(x, tuple) and hasattr(type(x), "_fields"):
+        return (lambda values: type(x)(*values)), list(zip(x._fields, x, strict=True))
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        names = [f.name for f in dataclasses.fields(x)]
+        return (lambda values: dataclasses.replace(x, **dict(zip(names, values, strict=True)))
+                ), [(n, getattr(x, n)) for n in names]
+    if isinstance(x, dict):
+        return (lambda values: dict(zip(x.keys(), values, strict=True))), list(x.items())
+    if isinstance(x, (list, tuple)):
+        return (lambda values: type(x)(values)), list(enumerate(x))
+    return None
+
+
+def _is_float(x):
+    if isinstance(x, (bool, int, str)) or x is None:
+        return False
+    return isinstance(x, float) or np.asarray(x).dtype.kind == "f"
+
+
+def tree_numerical_grad(f, args, argnum):
+    """d f(*args) / d args[argnum] for a nested structure: the same structure and types,
+    ``None`` at the leaves that are not floats."""
+    def at(value):
+        new = list(args)
+        new[argnum] = value
+        return float(f(*new))
+
+    def walk(x, put):
+        parts = _parts(x)
+        if parts is None:
+            if not _is_float(x):
+                return None
+            return _array_grad(lambda v: at(put(v)), x)
+        rebuild, children = parts
+        out = []
+        for i, (_, child) in enumerate(children):
+            def put_child(v, i=i):
+                values = [c for _, c in children]
+                values[i] = v
+                return put(rebuild(values))
+            out.append(walk(child, put_child))
+        return rebuild(out)
+
+    return walk(args[argnum], lambda v: v)
+
+
+def assert_tree_close(actual, expected, rtol=1e-5, atol=1e-6):
+    """Same containers (the same namedtuple or dataclass class, the same keys), ``None``
+    where expected, and close leaves."""
+    parts = _parts(expected)
+    if parts is None:
+        if expected is None:
+            assert actual is None, f"expected None, got {actual!r}"
+            return
+        assert_close(actual, expected, rtol, atol)
+        return
+    assert type(actual) is type(expected), f"{type(actual)} is not {type(expected)}"
+    got = _parts(actual)[1]
+    assert [k for k, _ in got] == [k for k, _ in parts[1]]
+    for (_, a), (_, e) in zip(got, parts[1], strict=True):
+        assert_tree_close(a, e, rtol, atol)

@@ -136,6 +136,10 @@ def _allow_lambdas(node: ast.Assign | ast.Call) -> None:
     elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Lambda) and (
             _spelled_transformation(node.func)):
         node.args[0].allowed = True
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
+        for arg in node.func.args:  # my_grad(lambda y: ...)(x): a function of functions
+            if isinstance(arg, ast.Lambda):
+                arg.allowed = True
 
 
 def _spelled_transformation(func: ast.expr) -> bool:
@@ -157,8 +161,7 @@ def _check_call(parsed: Parsed, call: ast.Call) -> None:
                 call, "`**kwargs` in a call",
                 "Pass each keyword argument explicitly.",
             )
-    if isinstance(func, ast.Lambda) or isinstance(func, ast.Call) and not (
-            _spelled_transformation(func.func)):
+    if isinstance(func, ast.Lambda):
         raise parsed.unsupported(
             call, "calling the result of an expression",
             "Define the function with `def` and call it by name.",

@@ -127,7 +127,8 @@ def _lambdas(tree: ast.AST) -> list[tuple[ast.Lambda, str]]:
 
 
 def _name_targets(target: ast.expr, value: ast.expr, named: dict[int, str]) -> None:
-    while isinstance(value, ast.Call) and value.args and isinstance(value.func, ast.Attribute):
+    while isinstance(value, ast.Call) and value.args and isinstance(
+            value.func, ast.Attribute) and value.func.attr == "jit":
         value = value.args[0]  # f = sg.jit(lambda ...): still f
     if isinstance(target, ast.Name) and isinstance(value, ast.Lambda):
         named[id(value)] = target.id

@@ -354,13 +354,24 @@ class Nesting:
     def _lift(self, fdef: ast.FunctionDef) -> Target:
         """A function of its own for a nested ``def`` or lambda, taking the enclosing
         function's variables it reads as keyword-only parameters."""
+        lifted = copy.deepcopy(fdef)
+        # the other nested functions it calls go with it, defined inside it
+        carried: list[ast.FunctionDef] = []
+        pending = [lifted]
+        while pending:
+            reads = {n.id for n in walk(pending.pop()) if isinstance(n, ast.Name)}
+            for used in sorted(reads & set(self.nested)):
+                if used != fdef.name and all(c.name != used for c in carried):
+                    carried.append(copy.deepcopy(self.nested[used]))
+                    pending.append(carried[-1])
+        lifted.body = [*carried, *lifted.body]
         params = set(forms.parameters_of(fdef.args))
-        assigned = {n.id for n in walk(fdef) if isinstance(n, ast.Name)
-                    and isinstance(n.ctx, ast.Store)}
-        free = sorted({n.id for n in walk(fdef) if isinstance(n, ast.Name)
+        assigned = {n.id for n in walk(lifted) if isinstance(n, ast.Name)
+                    and isinstance(n.ctx, ast.Store)} | {
+                        a.arg for c in carried for a in walk(c) if isinstance(a, ast.arg)}
+        free = sorted({n.id for n in walk(lifted) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Load)} & self.outer_locals
                       - params - assigned - set(self.nested))
-        lifted = copy.deepcopy(fdef)
         lifted.args.kwonlyargs = [*lifted.args.kwonlyargs, *[ast.arg(arg=v) for v in free]]
         lifted.args.kw_defaults = [*lifted.args.kw_defaults, *[None] * len(free)]
         function = synthesize(lifted, self.parsed)

@@ -363,6 +363,10 @@ class _Desugar:
             node = self._structure_expression(node)
             if isinstance(node, ast.Call):
                 node = self.nesting.rewrite(node) or node
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
+                    raise self.parsed.unsupported(
+                        node, "calling the result of an expression",
+                        "Define the function with `def` and call it by name.")
             if isinstance(node, ast.DictComp):
                 temp = self.namer.fresh("entries")
                 before.extend(self._dict_comp(temp, node, like))

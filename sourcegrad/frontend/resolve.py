@@ -153,7 +153,7 @@ class Resolver:
             return self._primitive(target, call.args, call.keywords, label=label)
         if registry.is_nondifferentiable(target) or _is_random(target):
             return Op(NONDIFF, callee=target, label=label)
-        if _is_record_class(target):
+        if _is_record_class(target) or target is support_fields():
             return Op(RECORD, callee=target, label=label,
                       args=_bind_fields(target, call, self.parsed))
         if isinstance(target, FunctionType) and _is_user_code(target) and _has_source(target):
@@ -244,6 +244,12 @@ _ARRAY_VALUES = frozenset(
     and not callable(getattr(np.ndarray, name, None)))
 
 
+def support_fields() -> Any:
+    from ..rules.support import fields
+
+    return fields
+
+
 def _is_record_class(target: Any) -> bool:
     """A namedtuple class or a dataclass: calling it builds a structure of its arguments."""
     if not isinstance(target, type):
@@ -254,6 +260,8 @@ def _is_record_class(target: Any) -> bool:
 
 def _bind_fields(cls: type, call: ast.Call, parsed: Parsed) -> dict[str, ast.expr]:
     """The call's arguments by field name (``P(a, b=c)`` -> ``{"w": a, "b": c}``)."""
+    if not isinstance(cls, type):  # fields(w=..., b=...): a tangent being built
+        return {k.arg: k.value for k in call.keywords}
     try:
         bound = inspect.signature(cls).bind_partial(
             *call.args, **{k.arg: k.value for k in call.keywords})
@@ -279,7 +287,17 @@ def _bind_user(fn: FunctionType, call: ast.Call, parsed: Parsed) -> dict[str, as
     except TypeError as exc:
         raise parsed.unsupported(call, f"this call of `{fn.__name__}` ({exc})",
                                  "Fix the call's arguments.") from exc
-    return dict(bound.arguments)
+    out: dict[str, ast.expr] = {}
+    for param, value in bound.arguments.items():
+        kind = sig.parameters[param].kind
+        if kind == inspect.Parameter.VAR_POSITIONAL:  # *args: the tuple the call makes
+            out[param] = ast.Tuple(elts=list(value), ctx=ast.Load())
+        elif kind == inspect.Parameter.VAR_KEYWORD:  # **kwargs: the dict
+            out[param] = ast.Dict(keys=[ast.Constant(k) for k in value],
+                                  values=list(value.values()))
+        else:
+            out[param] = value
+    return out
 
 
 def _is_bound_user_code(target: Any) -> bool:

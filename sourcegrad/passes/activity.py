@@ -147,6 +147,8 @@ def is_add_at(expr: ast.expr) -> bool:
     if not isinstance(expr, ast.Call):
         return False
     func = expr.func
+    if isinstance(func, ast.Name) and func.id == "add_at" and len(expr.args) == 3:
+        return True  # the helper that does the same for an array, a list or a dict
     return isinstance(func, ast.Attribute) and func.attr == "at" and isinstance(
         func.value, ast.Attribute) and func.value.attr == "add" and len(expr.args) == 3 and (
         not expr.keywords)

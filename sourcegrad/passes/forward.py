@@ -355,7 +355,19 @@ class ForwardMode:
     def _has_any_tangent(self, expr: ast.expr) -> bool:
         if isinstance(expr, (ast.Tuple, ast.List)):
             return any(self._has_any_tangent(e) for e in expr.elts)
+        if isinstance(expr, ast.Dict):
+            return any(self._has_any_tangent(v) for v in expr.values)
         return self.has_tangent(expr)
+
+    def _argument_tangent(self, arg: ast.expr) -> ast.expr:
+        """The tangent of an argument: a name's, or the display of its elements' (the
+        ``*args`` tuple and ``**kwargs`` dict a call makes), zeros where they have none."""
+        if isinstance(arg, ast.Dict):
+            return ast.Dict(keys=copy.deepcopy(arg.keys),
+                            values=[self.tangent_or_zero(v) for v in arg.values])
+        if isinstance(arg, (ast.Tuple, ast.List)):
+            return self._structured_tangent(arg, False)
+        return name(self.tangent(arg.id))
 
     def _rule_tangent(self, stmt: ast.stmt, op: Op, ans: ast.expr) -> ast.expr | None:
         rule = op.rule
@@ -542,7 +554,7 @@ class ForwardMode:
 
     # -- calls of other user functions ------------------------------------------------------
     def _user_call(self, stmt: ast.Assign, op: Op, var: str) -> list[ast.stmt]:
-        active = tuple(p for p, a in op.args.items() if self.has_tangent(a))
+        active = tuple(p for p, a in op.args.items() if self._has_any_tangent(a))
         if not active:
             self._forget(var)
             return [stmt]
@@ -550,7 +562,7 @@ class ForwardMode:
         value = copy.deepcopy(stmt.value)
         value.func = name(callee.function)
         value.keywords = [*value.keywords, *(
-            ast.keyword(arg=callee.tangent_params[p], value=name(self.tangent(op.args[p].id)))
+            ast.keyword(arg=callee.tangent_params[p], value=self._argument_tangent(op.args[p]))
             for p in active)]
         targets = ast.Tuple(elts=[name(var, True), name(self.tangent(var), True)],
                             ctx=ast.Store())

@@ -691,7 +691,8 @@ class ReverseMode:
                 raise self._no_rule(stmt, op, param)
             expr = self._inlined(stmt, param, op, g, ans, arg)
             self._note_reads(stmt, [expr])
-            if isinstance(arg, ast.Name) and arg.id in self.containers and (
+            if isinstance(arg, ast.Name) and (arg.id in self.containers
+                                              or arg.id in self.structures.structured) and (
                     not structures.returns_sequence(rule, param, or_keeps_structure=True)):
                 # a list handed to NumPy (np.sum(items)): its cotangent is a list again,
                 # which the adjoint of the code that built it pops from
@@ -724,6 +725,13 @@ class ReverseMode:
 
     def _accumulate(self, arg: ast.expr, contribution: ast.expr) -> list[ast.stmt]:
         """Add ``contribution`` to the adjoint of ``arg`` (a name, or a display of names)."""
+        if isinstance(arg, ast.Dict):
+            out = []
+            for key, value in zip(arg.keys, arg.values, strict=True):
+                part = ast.Subscript(value=clone(contribution), slice=clone(key),
+                                     ctx=ast.Load())
+                out.extend(self._accumulate(value, part))
+            return out
         if isinstance(arg, (ast.List, ast.Tuple)):
             out: list[ast.stmt] = []
             for i, elt in enumerate(arg.elts):
@@ -792,13 +800,21 @@ class ReverseMode:
         if var in self.structures.structured or _is_basic_index(
                 index, self._range_loop_vars(stmt) | self._slices):
             out.append(self._add_into(var, index, stmt.targets[0], g))
-        else:
+        elif self.structures.surely_array(var) or not self._local_index(index):
             out.append(ast.Expr(value=ast.Call(
                 func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
                                                        ctx=ast.Load()),
                                    attr="at", ctx=ast.Load()),
                 args=[grad_base, _index_value(index), g], keywords=[])))
+        else:  # d[key] or x[idx], the code saying neither what d is nor what key is
+            out.append(ast.Expr(value=call("add_at", grad_base, _index_value(index), g)))
         return out
+
+    def _local_index(self, index: ast.expr) -> bool:
+        """A name of the function's own (an argument, a value it computes), whose value may
+        be a dict's key as well as an array of indices; not a global array of indices."""
+        return isinstance(index, ast.Name) and self.resolver.value_of(index) is None and (
+            index.id not in self.structures.arrays)
 
     def _adjoint_field_read(self, stmt: ast.Assign, value: ast.Attribute, g: ast.expr
                             ) -> list[ast.stmt]:
@@ -1158,6 +1174,8 @@ class ReverseMode:
             return self.activity.is_active(expr.id)
         if isinstance(expr, (ast.List, ast.Tuple)):
             return any(self._active_expr(e) for e in expr.elts)
+        if isinstance(expr, ast.Dict):  # the **kwargs a call makes
+            return any(self._active_expr(v) for v in expr.values)
         return False
 
     def _no_rule(self, stmt: ast.stmt, op: Op, param: str | None = None) -> Exception:

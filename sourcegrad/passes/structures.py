@@ -111,6 +111,9 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
     if not isinstance(target, ast.Name):
         return
     var = target.id
+    if isinstance(value, ast.Compare):  # mask = x > 0
+        found.arrays.add(var)
+        return
     op = resolver.classify(value)
     if isinstance(value, (ast.List, ast.Tuple, ast.Dict)) or _builds(value) or op.kind == POP:
         found.structured.add(var)

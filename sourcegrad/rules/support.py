@@ -279,6 +279,16 @@ class Fields(dict):
         return dict.__len__(self)
 
 
+def add_at(a, index, b):
+    """``a[index] += b`` in place, for an ``a`` the code does not say the kind of: one
+    element of a list or dict (the index a key), or elements of an array, repeated indices
+    adding up (``np.add.at``)."""
+    if isinstance(a, (list, dict)):
+        a[index] = add_grads(a[index], b)
+    else:
+        np.add.at(a, index, b)
+
+
 def entry_of(container, key):
     """What ``container[key]`` holds before a write replaces it, copied (``(value,)``), or
     ``()`` when a dict has no such key yet: what ``put_back`` restores."""

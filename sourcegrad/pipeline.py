@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import ast
 import inspect
+import io
 import math
 import os
 import re
 import sys
+import tokenize
 import types
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,7 +158,8 @@ def _split_aux(fdef: ast.FunctionDef, namer: Namer, parsed: Parsed) -> str:
 def provenance_comments(parsed: Parsed):
     """``line -> comment statement text`` quoting the user's statement at that line."""
     comments = _statement_texts(parsed)
-    return lambda line: printer.COMMENT_MARK + comments.get(line, parsed.line(line).strip())
+    return lambda line: printer.COMMENT_MARK + comments.get(
+        line, _without_comment(parsed.line(line).strip()))
 
 
 def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> ReverseAnalysis:
@@ -455,8 +458,23 @@ def _statement_texts(parsed: Parsed) -> dict[int, str]:
             continue
         lines = [parsed.line(n).strip() for n in range(node.lineno,
                                                          (node.end_lineno or node.lineno) + 1)]
-        texts.setdefault(node.lineno, " ".join(lines))
+        texts.setdefault(node.lineno, _without_comment(" ".join(lines)))
     return texts
+
+
+def _without_comment(text: str) -> str:
+    """The user's code without its trailing comment: a ``# noqa`` quoted in generated code
+    would speak to linters there."""
+    if "#" not in text:
+        return text
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    comments = [t for t in tokens if t.type == tokenize.COMMENT]
+    if not comments:
+        return text
+    return text[:comments[0].start[1]].rstrip()
 
 
 def parameter_names(fn: Any) -> list[str]:

@@ -3,7 +3,11 @@
 Each entry: the function, the arguments to check the golden file at, and ``wrt``.
 """
 
+import collections
+
 import numpy as np
+
+import sourcegrad as sg
 
 from . import corpus
 
@@ -26,6 +30,39 @@ def rnn_loss(Wx, Wh, xs, target):
     for t in range(xs.shape[0]):
         h = np.tanh(xs[t] @ Wx + h @ Wh)
     return np.sum((h - target) ** 2)
+
+
+# the forms and structures of issue 12
+tanh_loss = lambda w, x: np.mean(np.tanh(x @ w) ** 2)  # noqa: E731
+
+
+def layers_loss(params, x, y):
+    h = x
+    for layer in params:
+        h = np.tanh(h @ layer["w"] + layer["b"])
+    return np.mean((h - y) ** 2)
+
+
+Affine = collections.namedtuple("Affine", "w b")
+
+
+def affine_loss(p, x, y):
+    prediction = x @ p.w + p.b
+    return np.mean((prediction - y) ** 2)
+
+
+def loss_with_accuracy(w, x, labels):
+    scores = x @ w
+    accuracy = np.mean((scores > 0) == labels)
+    return np.mean(np.logaddexp(0.0, -scores * (2 * labels - 1))), accuracy
+
+
+def energy(w, x):
+    return np.sum(np.tanh(x @ w) ** 2)
+
+
+def gradient_penalty(w, x):
+    return np.sum(sg.grad(energy)(w, x) ** 2)
 
 
 rng = np.random.default_rng(1)
@@ -57,4 +94,12 @@ GOLDEN = {
     "mlp": (mlp_loss, (r(4, 5), r(5), r(5, 3), r(3), r(6, 4), np.eye(3)[[0, 2, 1, 1, 0, 2]]),
             (0, 1, 2, 3)),
     "rnn": (rnn_loss, (r(3, 4) * 0.5, r(4, 4) * 0.5, r(5, 3), r(4)), (0, 1)),
+    "lambda": (tanh_loss, (r(3, 2), r(4, 3)), 0),
+    "for_layer_in_params": (layers_loss, ([{"w": r(3, 4), "b": r(4)}, {"w": r(4, 2), "b": r(2)}],
+                                          r(5, 3), r(5, 2)), 0),
+    "namedtuple_parameters": (affine_loss, (Affine(r(3, 2), r(2)), r(5, 3), r(5, 2)), 0),
+    "has_aux": (loss_with_accuracy, (r(3), r(6, 3), (r(6) > 0).astype(float)), 0),
+    "nested_grad": (gradient_penalty, (r(3, 2), r(4, 3)), 0),
 }
+# options of sg.grad beside wrt
+GOLDEN_OPTIONS = {"has_aux": {"has_aux": True}}

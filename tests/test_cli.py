@@ -21,8 +21,9 @@ import sourcegrad as sg
 from sourcegrad import cli, emit
 from sourcegrad.highlight import highlight, strip
 
-from .fd import assert_close, numerical_grad
-from .golden_functions import GOLDEN
+from .fd import assert_tree_close
+from .golden_functions import GOLDEN, GOLDEN_OPTIONS
+from .test_golden import gradient_and_expected
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEMO = "samples/demo.py:loss"
@@ -341,13 +342,12 @@ def test_every_golden_function_emits_a_module_that_computes_its_gradient(name, t
     fn, args, wrt = GOLDEN[name]
     header = emit.Header("tests/golden_functions.py", fn.__name__, ("-",), "reverse",
                          "0" * 16, "test")
-    text = emit.module_text(sg.grad(fn, wrt=wrt), header)
+    generated = sg.grad(fn, wrt=wrt, **GOLDEN_OPTIONS.get(name, {}))
+    text = emit.module_text(generated, header)
     namespace = {"__name__": "emitted"}  # nothing of the user's module, nor of sourcegrad
     exec(compile(text, f"<emitted {name}>", "exec"), namespace)
-    actual = namespace[f"grad_{fn.__name__}"](*args)
-    argnums = wrt if isinstance(wrt, tuple) else (wrt,)
-    expected = tuple(numerical_grad(fn, args, i) for i in argnums)
-    assert_close(actual, expected if isinstance(wrt, tuple) else expected[0])
+    actual, expected = gradient_and_expected(name, namespace[generated.__name__])
+    assert_tree_close(actual, expected)
     path = tmp_path / f"grad_{name}.py"
     path.write_text(text)
     lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache",

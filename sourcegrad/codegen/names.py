@@ -126,6 +126,9 @@ def _describe_index(index: ast.expr) -> str:
         return ""
     if isinstance(index, ast.Constant) and index.value is None:
         return "new"
+    if isinstance(index, ast.Constant) and isinstance(index.value, str) and (
+            index.value.isidentifier() and index.value.isascii()):
+        return index.value  # layer["w"]: layer_w
     return describe(index)
 
 

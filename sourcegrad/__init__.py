@@ -11,6 +11,7 @@ from .cache import clear as clear_cache
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 from .higher import hessian, hvp, jacobian
 from .hooks import grad_hook
+from .pytrees import tree_leaves, tree_map
 from .user_rules import defjvp, defvjp
 
 # isort: split
@@ -82,6 +83,8 @@ __all__ = [
     "jvp",
     "source",
     "stop_gradient",
+    "tree_leaves",
+    "tree_map",
     "value_and_grad",
     "vjp",
 ]

@@ -23,3 +23,12 @@ def test_sample_runs(sample, expected):
     assert done.returncode == 0, done.stderr
     assert expected in done.stdout
     assert "def jvp_" in done.stdout  # each sample prints the generated code it relies on
+
+
+def test_the_pytree_mlp_sample_trains_and_checks_its_gradient():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(ROOT / "samples" / "mlp_pytree.py")], env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "gradient checked" in done.stdout and "trained:" in done.stdout
+    assert "def value_and_grad_loss(params, points, labels):" in done.stdout

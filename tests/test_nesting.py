@@ -162,3 +162,20 @@ def test_a_transformation_of_a_value_computed_inside_is_refused_with_advice():
 
     with pytest.raises(sg.UnsupportedSyntaxError, match="a transformation of a value computed"):
         sg.grad(fun)
+
+
+def dict_loss(d):
+    return np.sum(np.sin(d["a"])) + np.sum(np.cos(d["b"]))
+
+
+def uses_the_gradient_of_a_dict(d):
+    g = sg.grad(dict_loss)(d)
+    return np.sum(g["a"]) + np.sum(np.sin(g["a"])) + np.sum(np.sin(g["b"]))
+
+
+def test_a_nested_gradient_of_a_dict_to_third_order():
+    d = {"a": rng.standard_normal(3), "b": rng.standard_normal(2)}
+    grads = sg.grad(uses_the_gradient_of_a_dict)(d)
+    assert_close(grads["a"], -np.sin(d["a"]) - np.sin(d["a"]) * np.cos(np.cos(d["a"])))
+    assert_close(grads["b"], -np.cos(d["b"]) * np.cos(-np.sin(d["b"])))
+    assert check_grads(uses_the_gradient_of_a_dict, (d,), order=2)

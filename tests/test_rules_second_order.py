@@ -25,11 +25,10 @@ from .rule_specs import SPECS
 SECOND_ORDER_GAPS = {
     # third derivatives of the nuclear and spectral norms
     "spectral_norm_derivative": "its derivative's helper calls np.linalg.svd, which has no rule",
-    # third derivatives of np.einsum: reverse mode over the sources of einsum_cross and
-    # einsum_jvp_cross adds the list cotangent of `operands` with `+`, and takes the zero
-    # cotangent of a comprehension's skipped element from a loop variable of another iteration
-    **{name: "reverse mode over its derivative's helper adds lists with `+`" for name in (
-        "einsum_vjp_one", "einsum_jvp")},
+    # third derivatives of np.einsum: reverse mode over the source of einsum_cross takes the
+    # zero cotangent of a comprehension's skipped element from a loop variable of another
+    # iteration (the list cotangents of `operands` add with add_grads since issue 12)
+    "einsum_vjp_one": "reverse mode over its derivative's helper",
 }
 
 # forward over reverse: helpers of VJP rules that have no rule of their own yet

@@ -693,6 +693,7 @@ class ReverseMode:
             self._note_reads(stmt, [expr])
             if isinstance(arg, ast.Name) and (arg.id in self.containers
                                               or arg.id in self.structures.structured) and (
+                    op.callee not in structures.PASS_STRUCTURES) and (
                     not structures.returns_sequence(rule, param, or_keeps_structure=True)):
                 # a list handed to NumPy (np.sum(items)): its cotangent is a list again,
                 # which the adjoint of the code that built it pops from
@@ -752,7 +753,7 @@ class ReverseMode:
             else:
                 self.owned.discard(var)
             return [ast.Assign(targets=[target], value=contribution)]
-        if var in self.containers or var in self.structures.structured:
+        if var in self.containers or not self.structures.surely_array(var):
             value = ast.Call(func=name("add_grads"), args=[self.grad_load(var), contribution],
                              keywords=[])
         elif var in self.owned:  # ours alone: add in place, no new array

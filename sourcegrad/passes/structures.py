@@ -36,7 +36,7 @@ from .activity import diff_reads, is_append, stored_base
 _BUILDERS = frozenset({"dict", "list", "tuple"})
 # helpers of generated code that take and give back structures as they are (a gradient of a
 # list, say): what they take is no more an array than what they give
-_PASS_STRUCTURES = frozenset({support.as_gradient, support.private_copy, support.add_grads,
+PASS_STRUCTURES = frozenset({support.as_gradient, support.private_copy, support.add_grads,
                               support.unbroadcast, support.broadcast_like})
 # helpers whose result is a list of cotangents (one per element of a sequence argument)
 _SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "add_grads"})
@@ -122,7 +122,7 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
     elif op.kind == RULE:
         if op.rule.sequence_output:
             found.structured.add(var)
-        elif op.callee in _PASS_STRUCTURES:
+        elif op.callee in PASS_STRUCTURES:
             copies.extend((var, a.id) for a in op.differentiable_args().values()
                           if isinstance(a, ast.Name))
             return

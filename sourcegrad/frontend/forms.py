@@ -31,10 +31,16 @@ def is_lambda(fn: Any) -> bool:
 
 
 def identifier(fn: Any) -> str:
-    """A name generated code can use for ``fn``: its own, or ``lambda`` for a lambda."""
+    """A name generated code can use for ``fn``: its own; for a lambda, the name it is
+    assigned to (``lambda`` if none)."""
     given = getattr(fn, "__name__", "") or ""
     if given.isidentifier() and not keyword.iskeyword(given):
         return given
+    if is_lambda(fn):
+        try:
+            return read_lambda(fn)[3].body[0].name
+        except (NoDerivativeError, SyntaxError, OSError):
+            pass
     return "lambda"
 
 
@@ -173,19 +179,24 @@ def _window(code: CodeType, lines: list[str]) -> ast.AST:
     last = max((b for _, b, _, _ in code.co_positions() if b is not None), default=first + 1)
     for start in range(first, max(-1, first - 40), -1):
         for end in range(last, min(len(lines), last + 20) + 1):
-            block = textwrap.dedent("".join(lines[start:end]))
             try:
-                tree = ast.parse("\n" * start + block)
+                return parse_block(lines[start:end], start)
             except SyntaxError:
                 continue
-            indent = len(lines[start]) - len(lines[start].lstrip())
-            if indent:
-                for node in walk(tree):
-                    if hasattr(node, "col_offset"):
-                        node.col_offset += indent
-                        if getattr(node, "end_col_offset", None) is not None:
-                            node.end_col_offset += indent
-            return tree
     raise NoDerivativeError(
         f"cannot parse the source around line {code.co_firstlineno} of {code.co_filename} "
         "to find this lambda. Define the function with `def`.")
+
+
+def parse_block(block: list[str], start: int) -> ast.Module:
+    """The block's syntax tree, with the file's line and column numbers (the empty lines in
+    front put every line at its own number without a pass over the tree)."""
+    module = ast.parse("\n" * start + textwrap.dedent("".join(block)))
+    indent = len(block[0]) - len(block[0].lstrip())
+    if indent:
+        for node in walk(module):
+            if hasattr(node, "col_offset"):
+                node.col_offset += indent
+                if getattr(node, "end_col_offset", None) is not None:
+                    node.end_col_offset += indent
+    return module

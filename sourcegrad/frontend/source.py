@@ -11,12 +11,10 @@ import builtins
 import copy
 import inspect
 import linecache
-import textwrap
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
 from typing import Any
 
-from ..codegen.walk import walk
 from ..errors import NoDerivativeError, UnsupportedSyntaxError
 from . import forms
 
@@ -144,7 +142,7 @@ def _read_with_inspect(fn: FunctionType) -> tuple[list[str], int, list[str], ast
             "defined in a file (or registered with linecache), not typed at the interactive "
             "prompt."
         ) from exc
-    return file_lines, start, block, _parse_block(block, start)
+    return file_lines, start, block, forms.parse_block(block, start)
 
 
 def _read_quickly(fn: FunctionType) -> tuple[list[str], int, list[str], ast.Module] | None:
@@ -167,7 +165,7 @@ def _read_quickly(fn: FunctionType) -> tuple[list[str], int, list[str], ast.Modu
     end = _block_end(file_lines, start, _last_code_line(code))
     block = file_lines[start:end]
     try:
-        module = _parse_block(block, start)
+        module = forms.parse_block(block, start)
     except SyntaxError:
         return None
     return file_lines, start, block, module
@@ -204,17 +202,3 @@ def _block_end(lines: list[str], start: int, last_code_line: int) -> int:
 def _indentation(line: str) -> int:
     expanded = line.expandtabs()
     return len(expanded) - len(expanded.lstrip())
-
-
-def _parse_block(block: list[str], start: int) -> ast.Module:
-    """The block's syntax tree, with the file's line and column numbers (the empty lines in
-    front put every line at its own number without a pass over the tree)."""
-    module = ast.parse("\n" * start + textwrap.dedent("".join(block)))
-    indent = len(block[0]) - len(block[0].lstrip())
-    if indent:
-        for node in walk(module):
-            if hasattr(node, "col_offset"):
-                node.col_offset += indent
-                if getattr(node, "end_col_offset", None) is not None:
-                    node.end_col_offset += indent
-    return module

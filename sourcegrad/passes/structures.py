@@ -198,8 +198,8 @@ def _rule_arguments(op: Op, found: Structures) -> None:
             continue
         if returns_sequence(op.rule, param):
             found.structured.add(arg.id)
-        else:
-            found.arrays.add(arg.id)
+        elif not returns_sequence(op.rule, param, or_keeps_structure=True):
+            found.arrays.add(arg.id)  # (np.array(x), np.copy(x): x may be a list still)
 
 
 def returns_sequence(rule: Rule, param: str, or_keeps_structure: bool = False) -> bool:

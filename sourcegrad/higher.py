@@ -10,12 +10,13 @@ and differentiates it with the rules ``rules/support_rules.py`` gives the helper
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import api, pipeline, pytrees
+from . import api, callables, pipeline, pytrees
 from .forward_mode import jvp_function
 
 
@@ -74,6 +75,9 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
     ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(jacobian, aux)``."""
     if mode not in (None, "forward", "reverse"):
         raise ValueError(f"mode must be None, 'forward' or 'reverse'; got {mode!r}")
+    inner = _of_function(fun, wrt)  # a partial, a method...: its function's, bound
+    if inner is not None:
+        return _bound(jacobian(inner[0], inner[1], mode, has_aux), inner[2])
     names, single = api._wrt_names(fun, wrt)
     params = pipeline.parameter_names(fun)
 
@@ -105,6 +109,47 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
     return jacobian_fun
 
 
+def _of_function(fun: Callable, wrt: api.Wrt) -> tuple[Any, Any, Any] | None:
+    """For a partial, bound method or callable instance: ``(its function, wrt as that
+    function's parameter names, the form)``; ``None`` for a plain function."""
+    form = callables.form_of(fun)
+    picks, single = form.picks(wrt)
+    if any(p.index is not None or p.key is not None for p in picks):
+        raise TypeError(f"sg.jacobian, sg.hessian and sg.hvp differentiate with respect to "
+                        f"named parameters; {form.label} gets this one through *args or "
+                        f"**kwargs (wrt={wrt!r}). Name it as a parameter.")
+    if form.plain and form.function is fun:
+        return None
+    names = tuple(p.param for p in picks)
+    return form.function, names[0] if single else names, form
+
+
+def _bound(made: Callable, form: Any) -> Callable:
+    """``made`` (of the form's function) called as the form is: its arguments bound, those
+    bound by keyword passed in their places (the Jacobian functions take positions only)."""
+    if form.plain:
+        return made
+    params = [p for p in inspect.signature(form.function).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keywords = dict(form.keywords)
+
+    def call(*args: Any) -> Any:
+        full = [*form.bound, *args]
+        rest = dict(keywords)
+        for p in params[len(full):]:
+            if p.name in rest:
+                full.append(rest.pop(p.name))
+            elif p.default is not p.empty and rest:
+                full.append(p.default)
+        if rest:
+            raise TypeError(f"the arguments bound by keyword ({', '.join(rest)}) are not "
+                            f"positional parameters of {form.label}")
+        return made(*full)
+
+    call.source = getattr(made, "source", None)
+    return call
+
+
 def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:
     names, single = api._wrt_names(fun, wrt)
     if not single:
@@ -120,6 +165,9 @@ def _gradient_function(fun: Callable, param: str) -> Any:
 def hessian(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., np.ndarray]:
     """A function returning the Hessian of ``fun``'s scalar output with respect to the
     argument ``wrt``, shaped ``arg.shape + arg.shape``: forward mode over ``grad_f``."""
+    inner = _of_function(fun, wrt)
+    if inner is not None:
+        return _bound(hessian(inner[0], inner[1]), inner[2])
     param = _one_argument(fun, wrt, "hessian")
     params = pipeline.parameter_names(fun)
     argnum = params.index(param)
@@ -139,6 +187,12 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., np.ndarray]:
 def hvp(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., Any]:
     """A function of ``(*args, v)`` returning the Hessian of ``fun`` (with respect to
     ``wrt``) times ``v``: one run of forward mode over ``grad_f``, no Hessian formed."""
+    inner = _of_function(fun, wrt)
+    if inner is not None:
+        if inner[2].keywords:
+            raise TypeError("sg.hvp of a functools.partial with keyword arguments: bind them "
+                            "positionally, or pass them in the call")
+        return _bound(hvp(inner[0], inner[1]), inner[2])
     param = _one_argument(fun, wrt, "hvp")
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
     tangent_name = tangent_code.tangent_params[param]

@@ -284,3 +284,20 @@ def test_emit_writes_the_gradient_of_a_module_level_lambda(tmp_path):
     namespace: dict = {}
     exec(compile(out.read_text(), str(out), "exec"), namespace)
     assert_close(namespace["grad_energy"](X), 2 * np.sin(X) * np.cos(X))
+
+
+def scaled_wave(a, x, scale=1.0):
+    return np.sin(x) * a * scale
+
+
+def test_jacobian_hessian_and_hvp_of_partials_and_methods():
+    jac = sg.jacobian(functools.partial(scaled_wave, 2.0))(X)
+    assert_close(jac, np.diag(2.0 * np.cos(X)))
+    jac = sg.jacobian(functools.partial(scaled_wave, scale=3.0), wrt=1)(0.5, X)
+    assert_close(jac, np.diag(1.5 * np.cos(X)))
+    model = Model(Y)
+    assert_close(sg.hessian(model)(X), np.diag(2.0 * Y))  # model(x) = sum(w x^2)
+    assert_close(sg.hvp(model)(X, X), 2.0 * Y * X)
+    assert_close(sg.hessian(Model.klass)(X), np.diag(12.0 * X))
+    with pytest.raises(TypeError, match="through \\*args"):
+        sg.jacobian(lambda *a: a[0] * a[1], wrt=1)

@@ -29,3 +29,23 @@ def tangent_of(fun: Callable, primals: tuple, tangents: tuple, **keywords: Any
     if keywords:
         fun = functools.partial(fun, **keywords)
     return jvp(fun, primals, tangents)
+
+
+def is_dynamic_helper(callee: Any) -> bool:
+    return callee is pullback_of or callee is tangent_of
+
+
+def dynamic_again(parsed: Any, stmt: Any) -> Exception:
+    """The refusal of differentiating again a derivative that calls a function value."""
+    return parsed.unsupported(
+        stmt, "differentiating again a derivative that calls a function value (`f(x)` with "
+        "`f` known only when the code runs: a loop variable, an argument, a method)",
+        "Call the function by its module-level name where a second derivative is needed.")
+
+
+def dynamic_depends(parsed: Any, stmt: Any, label: str) -> Exception:
+    """The refusal of a function value that itself depends on what is differentiated."""
+    return parsed.unsupported(
+        stmt, f"calling `{label}`, a function value that depends on the values differentiated "
+        "(a closure over them, or a derivative of them)",
+        "Pass those values to the function as arguments, or call a function defined by name.")

@@ -301,3 +301,22 @@ def test_jacobian_hessian_and_hvp_of_partials_and_methods():
     assert_close(sg.hessian(Model.klass)(X), np.diag(12.0 * X))
     with pytest.raises(TypeError, match="through \\*args"):
         sg.jacobian(lambda *a: a[0] * a[1], wrt=1)
+
+
+def make_scaler(w):
+    return lambda v: w * v
+
+
+def calls_a_closure_over_its_argument(w, x):
+    scale = make_scaler(w)
+    return np.sum(scale(x))
+
+
+def test_a_function_value_depending_on_the_differentiated_values_is_refused():
+    with pytest.raises(sg.SourcegradError):
+        sg.grad(calls_a_closure_over_its_argument)(2.0, X)
+    # differentiating again a derivative that calls a function value: refused, not zero
+    with pytest.raises(sg.UnsupportedSyntaxError):
+        sg.grad(lambda x: np.sum(sg.grad(sums_over_functions)(x)))(X)
+    # with respect to the other argument it is a constant: fine
+    assert_close(sg.grad(calls_a_closure_over_its_argument, wrt=1)(2.0, X), np.full(4, 2.0))

@@ -192,8 +192,11 @@ class Resolver:
             raise self.parsed.unsupported(
                 call, f"calling `{label}` with `*`/`**` arguments",
                 "Pass the arguments one by one.")
-        return Op(DYNAMIC, label=label, args={str(i): a for i, a in enumerate(call.args)},
-                  callee=call.func)
+        args = {str(i): a for i, a in enumerate(call.args)}
+        # the function value itself: a closure over differentiated values must not pass for
+        # a constant (its derivative through them is refused, never dropped)
+        args["callee"] = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+        return Op(DYNAMIC, label=label, args=args, callee=call.func)
 
     def _primitive(self, primitive: Any, args: list[ast.expr], keywords: list[ast.keyword],
                    label: str = "") -> Op:

@@ -27,6 +27,7 @@ from ..codegen import names as naming
 from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
 from ..codegen.walk import walk
+from ..dynamic import dynamic_again, dynamic_depends, is_dynamic_helper
 from ..frontend.forms import parameters_of
 from ..frontend.resolve import (
     COPY,
@@ -574,6 +575,8 @@ class ForwardMode:
         """``y = f(x)`` with ``f`` a function value: ``y, tangent_y = tangent_of(f, (x,),
         (tangent_x,))``."""
         call = stmt.value
+        if self._has_any_tangent(op.args["callee"]):
+            raise dynamic_depends(self.parsed, stmt, op.label)
         if not any(self.has_tangent(a) for a in call.args):
             if any(self.has_tangent(k.value) for k in call.keywords):
                 raise self.parsed.unsupported(
@@ -594,6 +597,8 @@ class ForwardMode:
 
     # -- errors -----------------------------------------------------------------------------
     def _no_rule(self, stmt: ast.stmt, op: Op, param: str | None = None) -> Exception:
+        if is_dynamic_helper(op.callee):
+            return dynamic_again(self.parsed, stmt)
         label = op.label or getattr(op.callee, "__name__", "this call")
         if param is not None:
             return self.parsed.no_derivative(

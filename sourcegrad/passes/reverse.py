@@ -31,6 +31,7 @@ from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
 from ..codegen.walk import names_in, walk
+from ..dynamic import dynamic_again, dynamic_depends, is_dynamic_helper
 from ..frontend.forms import identifier, parameters_of
 from ..frontend.resolve import (
     COPY,
@@ -1026,7 +1027,10 @@ class ReverseMode:
         return located(ast.Assign(targets=[targets], value=value), stmt)
 
     def _adjoint_dynamic_call(self, stmt: ast.Assign, op: Op, g: ast.expr) -> list[ast.stmt]:
-        active = [(int(p), a) for p, a in op.args.items() if self._active_expr(a)]
+        if self._active_expr(op.args["callee"]):
+            raise dynamic_depends(self.parsed, stmt, op.label)
+        active = [(int(p), a) for p, a in op.args.items()
+                  if p != "callee" and self._active_expr(a)]
         if not active:
             return []
         pullback = self._saved_name(stmt)
@@ -1180,6 +1184,8 @@ class ReverseMode:
         return False
 
     def _no_rule(self, stmt: ast.stmt, op: Op, param: str | None = None) -> Exception:
+        if is_dynamic_helper(op.callee):
+            return dynamic_again(self.parsed, stmt)
         label = op.label or getattr(op.callee, "__name__", "this call")
         if param is not None:
             return self.parsed.no_derivative(

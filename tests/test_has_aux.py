@@ -109,3 +109,8 @@ def test_a_function_that_does_not_return_a_pair_is_refused():
 
     with pytest.raises(sg.UnsupportedSyntaxError, match="Return a pair"):
         sg.grad(three, has_aux=True)
+
+
+def test_a_pair_returned_without_has_aux_says_to_pass_it():
+    with pytest.raises(TypeError, match="pass has_aux=True"):
+        sg.grad(returns_a_pair_variable)(X[0])

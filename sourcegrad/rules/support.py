@@ -445,7 +445,11 @@ def scalar_seed(value):
         return 1.0
     if isinstance(value, np.floating):
         return value.dtype.type(1.0)
-    if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
+    if isinstance(value, tuple) and len(value) == 2:
+        raise TypeError(
+            "sg.grad needs a function that returns a scalar, but it returned a pair; if the "
+            "second part is auxiliary data, pass has_aux=True")
+    if isinstance(value, (list, tuple, dict)) or np.size(value) != 1:
         raise TypeError(
             f"sg.grad needs a function that returns a scalar, but it returned a value of "
             f"shape {np.shape(value)}; use sg.vjp or sg.jacobian for non-scalar outputs"

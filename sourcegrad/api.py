@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -46,6 +47,16 @@ def _plan(fun: Callable, wrt: Wrt) -> tuple[callables.Form, list[callables.Pick]
 
 
 def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False) -> Any:
+    if _plain(fun):  # the common case, answered from memory without looking at fun's form
+        single = not isinstance(wrt, (tuple, list))
+        variant = ("value_and_grad" if with_value else "grad") + (
+            "" if single else "-tuple") + ("-aux" if has_aux else "")
+        request = tuple(wrt) if isinstance(wrt, list) else wrt  # hashable, for the cache
+        (compiled,) = cache.derivative(
+            fun, request, variant, lambda: _wrt_names(fun, wrt)[0],
+            lambda names: (_transform(fun, names, with_value, single, has_aux),),
+            finish=lambda compiled: _present_as(compiled, fun))
+        return compiled
     form, picks, single, names = _plan(fun, wrt)
     # the gradients the generated function returns are the ones asked for, in that order:
     # no element of *args or **kwargs to pick out, no parameter asked for twice
@@ -66,6 +77,16 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False)
     elif has_aux:
         shape = callables.gradients_first
     return callables.Derivative(compiled, form, _from_tuple(picks, names), single, shape)
+
+
+def _plain(fun: Any) -> bool:
+    """A function called as it is defined: no bound arguments, no ``*args``/``**kwargs``,
+    no wrapper to look through (``callables.form_of`` would return it unchanged)."""
+    return type(fun) is types.FunctionType and not fun.__code__.co_flags & _STAR_FLAGS and (
+        "__wrapped__" not in fun.__dict__ and "__sourcegrad_function__" not in fun.__dict__)
+
+
+_STAR_FLAGS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
 
 
 def _from_tuple(picks: list[callables.Pick], names: tuple[str, ...]) -> list[callables.Pick]:

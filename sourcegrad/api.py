@@ -14,6 +14,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from . import cache, callables, pipeline, pytrees
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
@@ -87,6 +89,7 @@ def _plain(fun: Any) -> bool:
 
 
 _STAR_FLAGS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+_ARRAYS = (np.ndarray, float, np.float64, np.float32)  # leaves, said without a search
 
 
 def _from_tuple(picks: list[callables.Pick], names: tuple[str, ...]) -> list[callables.Pick]:
@@ -161,7 +164,7 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False) -> tuple:
 def _is_float_like(value: Any) -> bool:
     """Does ``value`` carry a derivative: a float, an array of floats, or a structure with
     at least one such leaf?"""
-    if pytrees.is_leaf(value):
+    if isinstance(value, (np.ndarray, float, int)) or pytrees.is_leaf(value):
         return is_float_leaf(value)
     return any(is_float_leaf(leaf) for leaf in pytrees.tree_leaves(value))
 
@@ -199,7 +202,7 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[A
     generated = jvp_function(form.function, tuple(given))
     value, tangent = generated(*form.bound, *primals, **form.keywords,
                                **{generated.tangent_params[p]: t for p, t in given.items()})
-    if pytrees.has_records(value):  # a namedtuple's tangent was built as a dict of fields
+    if type(value) not in _ARRAYS and pytrees.has_records(value):  # built as dicts of fields
         tangent = as_gradient(tangent, value)
     return value, tangent
 
@@ -207,7 +210,7 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[A
 def _for_generated_code(tangent: Any, primal: Any) -> Any:
     """A tangent or cotangent of a structure as generated code reads it: zeros where it has
     ``None`` for a leaf that has a value, each namedtuple or dataclass a dict of fields."""
-    if pytrees.is_leaf(primal) and pytrees.is_leaf(tangent):
+    if type(tangent) in _ARRAYS or pytrees.is_leaf(primal) and pytrees.is_leaf(tangent):
         return tangent
     completed = pytrees.tree_map(lambda p, t: zeros_like_grad(p) if t is None else t,
                                  primal, tangent)

@@ -57,7 +57,7 @@ class Form:
         """The parameters the caller passes, as ``inspect`` shows them for the partial (bound
         keywords, and the parameters after them, keyword-only with defaults)."""
         if self.plain:
-            return list(self.signature().parameters.values())
+            return _parameters(self.function)
         partial = functools.partial(self.function, *self.bound, **self.keywords)
         return list(inspect.signature(partial).parameters.values())
 
@@ -109,8 +109,17 @@ class Form:
         return Pick(var.name, index=item - len(positional) + self._bound_into_varargs())
 
 
+@functools.lru_cache(maxsize=512)
+def _parameters(function: types.FunctionType) -> list[inspect.Parameter]:
+    """``function``'s parameters (``inspect.signature`` is slow to ask at every call)."""
+    return list(inspect.signature(function).parameters.values())
+
+
 def form_of(fun: Any) -> Form:
     """``fun`` as a ``Form``; ``TypeError`` naming what it is when it is none of the forms."""
+    if type(fun) is types.FunctionType and "__wrapped__" not in fun.__dict__ and (
+            "__sourcegrad_function__" not in fun.__dict__):
+        return Form(fun, label=fun.__qualname__)  # the common case, without the search
     bound: tuple = ()
     keywords: dict[str, Any] = {}
     label = getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import types
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,10 +110,18 @@ class Form:
         return Pick(var.name, index=item - len(positional) + self._bound_into_varargs())
 
 
-@functools.lru_cache(maxsize=512)
+_PARAMETERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _parameters(function: types.FunctionType) -> list[inspect.Parameter]:
-    """``function``'s parameters (``inspect.signature`` is slow to ask at every call)."""
-    return list(inspect.signature(function).parameters.values())
+    """``function``'s parameters (``inspect.signature`` is slow to ask at every call), kept
+    while the function lives and its code and defaults stay."""
+    key = (function.__code__, function.__defaults__, function.__kwdefaults__)
+    known = _PARAMETERS.get(function)
+    if known is None or any(a is not b for a, b in zip(known[0], key, strict=True)):
+        known = _PARAMETERS[function] = (key, list(inspect.signature(function).parameters
+                                                   .values()))
+    return known[1]
 
 
 def form_of(fun: Any) -> Form:

@@ -42,6 +42,7 @@ from .runtime.factories import (
 )
 from .runtime.functions import (
     abs,
+    cat,
     clamp,
     cos,
     exp,
@@ -58,6 +59,7 @@ from .runtime.functions import (
     sigmoid,
     sin,
     sqrt,
+    stack,
     sum,
     tanh,
     transpose,
@@ -88,10 +90,11 @@ __all__ = [
 
 # the runtime layer's names
 __all__ += [
-    "Size", "Tensor", "abs", "arange", "autograd", "bool", "clamp", "cos", "double",
+    "Size", "Tensor", "abs", "arange", "autograd", "bool", "cat", "clamp", "cos", "double",
     "enable_grad", "exp", "eye", "float", "float32", "float64", "from_numpy", "full", "int32",
     "int64", "is_grad_enabled", "log", "long", "manual_seed", "matmul", "max", "maximum",
     "mean", "min", "minimum", "nn", "no_grad", "ones", "ones_like", "optim", "pow", "rand",
-    "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "sum", "tanh",
+    "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "stack", "sum",
+    "tanh",
     "tensor", "transpose", "zeros", "zeros_like",
 ]

@@ -410,6 +410,9 @@ SPECS: list[Spec] = [
     Spec(np.linalg.eigh, (case(Arr((3, 3), "symmetric")), case(Arr((2, 3, 3), "symmetric")),
                           case(Arr((3, 3), "symmetric"), UPLO="U")), symmetric=True),
     # --------------------------------------------- the runtime's families: nn and indexing
+    Spec(nn_ops.linear, (case(Arr((4, 3)), Arr((2, 3)), Arr((2,))), case(Arr((4, 3)), Arr((2, 3))),
+                         case(Arr((3,)), Arr((2, 3)), Arr((2,))),
+                         case(Arr((5, 4, 3)), Arr((2, 3)), Arr((2,))))),
     Spec(nn_ops.sigmoid, unary()),
     Spec(nn_ops.relu, unary("nonzero")),  # away from the kink
     Spec(nn_ops.softmax, (case(Arr((2, 3))), case(Arr((2, 3)), axis=0), case(Arr((4,))))),

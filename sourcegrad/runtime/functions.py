@@ -69,3 +69,13 @@ def maximum(input: Any, other: Any) -> Tensor:
 
 def minimum(input: Any, other: Any) -> Tensor:
     return dispatch.call(np.minimum, input, other)
+
+
+def cat(tensors: Any, dim: int = 0) -> Tensor:
+    """``torch.cat``: join tensors along an existing dimension (``CatBackward0``)."""
+    return dispatch.call(np.concatenate, [_as_tensor(t) for t in tensors], axis=dim)
+
+
+def stack(tensors: Any, dim: int = 0) -> Tensor:
+    """``torch.stack``: join tensors along a new dimension (``StackBackward0``)."""
+    return dispatch.call(np.stack, [_as_tensor(t) for t in tensors], axis=dim)

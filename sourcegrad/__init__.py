@@ -15,7 +15,7 @@ from .user_rules import defjvp, defvjp
 
 # isort: split
 # ---- the runtime layer (PyTorch's autograd on NumPy) ----
-from . import autograd, nn, optim
+from . import autograd, nn, optim, viz
 from .runtime import Size, Tensor, enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .runtime.decorated import differentiable
 from .runtime.factories import (
@@ -96,5 +96,5 @@ __all__ += [
     "mean", "min", "minimum", "nn", "no_grad", "ones", "ones_like", "optim", "pow", "rand",
     "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "stack", "sum",
     "tanh",
-    "tensor", "transpose", "zeros", "zeros_like",
+    "tensor", "transpose", "viz", "zeros", "zeros_like",
 ]

@@ -33,6 +33,8 @@ class Differentiable:
         self.parameters = list(inspect.signature(fn).parameters)
         self.node_name = "".join(part.capitalize() for part in fn.__name__.split("_")) + (
             "Backward")
+        # a class of its own, which knows the function (``sg.viz`` links a node to its source)
+        self.node_class = type(self.node_name, (graph.Node,), {"__slots__": (), "function": fn})
         self._split: dict[tuple[str, ...], tuple[Callable, Callable]] = {}
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -80,7 +82,7 @@ class Differentiable:
             return tuple(out)
 
         outputs = value if single else tuple(value)
-        return graph.record(self.node_name, list(args), outputs, backward_node)
+        return graph.record(self.node_class, list(args), outputs, backward_node)
 
     def _derivative(self, wrt: tuple[str, ...]) -> tuple[Callable, Callable]:
         if wrt not in self._split:

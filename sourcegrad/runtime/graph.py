@@ -195,16 +195,18 @@ def edge_of(tensor: Tensor) -> Edge:
     return _NO_EDGE
 
 
-def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn) -> Any:
+def record(name: str | type[Node], inputs: Sequence[Any], outputs: Any,
+           backward: BackwardFn) -> Any:
     """Wrap ``outputs`` (an ndarray, or a list or tuple of them) as tensors produced by one
-    node ``name`` whose gradient function is ``backward`` (see the module docstring).
-    Integer and boolean outputs carry no gradient, as in PyTorch."""
+    node ``name`` (or of that node class) whose gradient function is ``backward`` (see the
+    module docstring). Integer and boolean outputs carry no gradient, as in PyTorch."""
     single = not isinstance(outputs, (list, tuple))
     arrays = [np.asarray(outputs)] if single else [np.asarray(o) for o in outputs]
     if is_grad_enabled():
         edges, meta, versions = _inputs_of(inputs)
         if edges is not None:
-            node = node_class(name)(edges, backward, meta, len(arrays))
+            cls = name if isinstance(name, type) else node_class(name)
+            node = cls(edges, backward, meta, len(arrays))
             results = _outputs_of(node, arrays, versions)
             return results[0] if single else tuple(results)
     results = [_Tensor(a) for a in arrays]

@@ -15,7 +15,7 @@ from .user_rules import defjvp, defvjp
 
 # isort: split
 # ---- the runtime layer (PyTorch's autograd on NumPy) ----
-from . import autograd, nn, optim, viz
+from . import autograd, nn, optim, testing, viz
 from .runtime import Size, Tensor, enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .runtime.decorated import differentiable
 from .runtime.factories import (
@@ -96,5 +96,10 @@ __all__ += [
     "mean", "min", "minimum", "nn", "no_grad", "ones", "ones_like", "optim", "pow", "rand",
     "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "stack", "sum",
     "tanh",
-    "tensor", "transpose", "viz", "zeros", "zeros_like",
+    "tensor", "testing", "transpose", "viz", "zeros", "zeros_like",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public API only: the modules sourcegrad is made of are not part of it."""
+    return sorted(__all__)

@@ -398,7 +398,15 @@ def _namer(parsed: Parsed) -> Namer:
     taken = table.keys() | bound | read | {_THROWAWAY, fname, f"grad_{fname}",
                                            f"value_and_grad_{fname}", f"forward_{fname}",
                                            f"backward_{fname}", f"jvp_{fname}"}
-    return Namer(taken, collisions)
+    namer = Namer(taken, collisions)
+    # a module the user reads under a name of their own (``np`` taken, ``numpy`` read): the
+    # generated code uses that name too
+    for own in sorted(collisions & table.keys()):
+        if isinstance(table[own], types.ModuleType):
+            same = sorted(n for n in read - bound - collisions if parsed.lookup(n) is table[own])
+            if same:
+                namer.spellings[own] = same[0]
+    return namer
 
 
 def _single_named_return(fdef: ast.FunctionDef, namer: Namer) -> None:

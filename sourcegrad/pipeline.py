@@ -275,7 +275,9 @@ def linked_references(namer: Namer) -> tuple[dict[str, Any], dict[str, str]]:
     the usual ones, but those the user took under their other spelling (the user's names
     must reach the user's values); and ``other spelling -> usual name``."""
     table = references()
-    linked = {n: v for n, v in table.items() if n not in namer.collisions}
+    linked = dict(table)
+    for taken in namer.collisions:
+        linked.pop(taken, None)
     spelled = {}
     for usual, other in namer.spellings.items():
         if usual in table:
@@ -390,14 +392,15 @@ def _namer(parsed: Parsed) -> Namer:
         elif isinstance(node, ast.FunctionDef) and node is not parsed.tree:
             bound.add(node.name)
     table = references()
-    collisions = {n for n in (bound | read) & table.keys()
-                  if n in bound or parsed.lookup(n) is not table[n]}
+    users = bound | read
+    collisions = {n for n in users if n in table
+                  and (n in bound or parsed.lookup(n) is not table[n])}
     if _THROWAWAY in read:
         collisions.add(_THROWAWAY)
     fname = parsed.tree.name
-    taken = table.keys() | bound | read | {_THROWAWAY, fname, f"grad_{fname}",
-                                           f"value_and_grad_{fname}", f"forward_{fname}",
-                                           f"backward_{fname}", f"jvp_{fname}"}
+    taken = users | {_THROWAWAY, fname, f"grad_{fname}", f"value_and_grad_{fname}",
+                     f"forward_{fname}", f"backward_{fname}", f"jvp_{fname}"}
+    taken.update(table)
     namer = Namer(taken, collisions)
     # a module the user reads under a name of their own (``np`` taken, ``numpy`` read): the
     # generated code uses that name too

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 import sourcegrad as sg
-from sourcegrad import cache, emit, pipeline
-from sourcegrad.rules import registry
+from sourcegrad import cache, emit
 
 from . import collisions_np
 from .fd import assert_close, numerical_grad
@@ -223,16 +222,6 @@ def test_an_emitted_callee_reaches_the_helper_its_caller_renamed():
 
 
 # -- user rules ----------------------------------------------------------------------------------
-@pytest.fixture
-def restore_the_rule_table():
-    rules, nondiff, helpers = dict(registry.RULES), dict(registry.NONDIFF), dict(pipeline.HELPERS)
-    yield
-    for table, saved in ((registry.RULES, rules), (registry.NONDIFF, nondiff),
-                         (pipeline.HELPERS, helpers)):
-        table.clear()
-        table.update(saved)
-
-
 def cube(x):
     return x ** 3
 

@@ -184,12 +184,12 @@ class _Module:
         if defined is not None and defined.module_name not in reader.identifiers:
             return defined.module_name
         if name not in self.bound:
-            self._bind(name, key)
+            self._bind(name, key, reader.reader)
             return name
         n = 2
         while f"{name}_{n}" in self.bound or f"{name}_{n}" in reader.identifiers:
             n += 1
-        self._bind(f"{name}_{n}", key)
+        self._bind(f"{name}_{n}", key, reader.reader)
         return f"{name}_{n}"
 
     def _key(self, name: str, value: Any, reader: str) -> Any:
@@ -219,7 +219,7 @@ class _Module:
     def _definition_of(self, key: Any) -> _Definition | None:
         return next((d for d in self.definitions if d.value is key), None)
 
-    def _bind(self, name: str, key: Any) -> None:
+    def _bind(self, name: str, key: Any, reader: str = "") -> None:
         self.bound[name] = key
         if isinstance(key, _Literal):
             self.constants[name] = key.text
@@ -231,7 +231,7 @@ class _Module:
         elif self._definition_of(key) is not None:
             self.aliases[name] = self._definition_of(key).module_name
         else:
-            self._define(key, name, generated=self._generated(key))
+            self._define(key, name, generated=self._generated(key), reader=reader)
 
     def _builtins(self) -> str:
         """The module name of the ``builtins`` module, imported on first need."""
@@ -244,7 +244,8 @@ class _Module:
         self._bind(name, builtins)
         return name
 
-    def _define(self, value: Any, module_name: str, generated: bool) -> None:
+    def _define(self, value: Any, module_name: str, generated: bool, reader: str = ""
+                ) -> None:
         if generated:
             definition = _Definition(value, value.source, value.__name__, _GENERATED,
                                      value.__name__,
@@ -254,7 +255,7 @@ class _Module:
                                      f"the helper {value.__name__}",
                                      lambda n: vars(support).get(n, _builtin(n)))
         else:
-            definition = _user_definition(value, module_name)
+            definition = _user_definition(value, module_name, reader)
         definition.module_name = module_name
         self.bound[module_name] = value
         self.definitions.append(definition)
@@ -263,16 +264,16 @@ class _Module:
         return any(value is fn for fn in self.functions)
 
 
-def _user_definition(fn: Any, name: str) -> _Definition:
+def _user_definition(fn: Any, name: str, reader: str) -> _Definition:
     """A user function the derivative calls as it is (its result needs no derivative):
     copied by its source, without decorators, with what it reads in turn."""
     try:
         text = textwrap.dedent(inspect.getsource(fn))
     except (OSError, TypeError) as error:
-        raise EmitError(f"the derivative calls `{name}`, whose source cannot be read") from error
+        raise EmitError(f"{reader} calls `{name}`, whose source cannot be read") from error
     tree = ast.parse(text).body[0]
     if not isinstance(tree, ast.FunctionDef) or fn.__code__.co_freevars:
-        raise EmitError(f"the derivative calls `{name}`, which is not a module-level function")
+        raise EmitError(f"{reader} calls `{name}`, which is not a module-level function")
     text = "".join(text.splitlines(True)[tree.lineno - 1:])  # without its decorators
     return _Definition(fn, text, tree.name, _USER, f"the function {name}",
                        lambda n: fn.__globals__.get(n, _builtin(n)))

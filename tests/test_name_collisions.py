@@ -221,6 +221,29 @@ def test_an_emitted_callee_reaches_the_helper_its_caller_renamed():
     assert_close(namespace[f"grad_{fn.__name__}"](*args), numerical_grad(fn, args, 0))
 
 
+unreduce = 2.0  # a constant of the user's named like a helper, read by the user's function
+
+
+def doubled(v):
+    return v * unreduce
+
+
+def calls_a_function_reading_a_helper_name(x):
+    c = doubled(3.0)  # not differentiated: emitted as it is, with what it reads
+    return np.sum(np.sin(x) * np.ones((2, 3))) * c
+
+
+def test_an_emitted_function_of_the_users_keeps_reading_its_own_constant():
+    fn = calls_a_function_reading_a_helper_name
+    header = emit.Header("t.py", fn.__name__, ("x",), "reverse", "0" * 16, "test")
+    text = emit.module_text(sg.grad(fn), header)
+    assert "unreduce(" in text and "unreduce_2 = 2.0" in text
+    namespace = {"__name__": "emitted"}
+    exec(compile(text, "<emitted>", "exec"), namespace)
+    assert_close(namespace[f"grad_{fn.__name__}"](X), numerical_grad(fn, (X,), 0))
+    assert namespace["doubled"](1.0) == 2.0
+
+
 # -- user rules ----------------------------------------------------------------------------------
 def cube(x):
     return x ** 3

@@ -8,10 +8,12 @@ function's and central finite differences.
 """
 
 import ast
+import atexit
 import inspect
 import itertools
 import linecache
 import math
+import shutil
 import tempfile
 import textwrap
 from pathlib import Path
@@ -33,6 +35,7 @@ TARGETS = sorted({*pipeline.HELPERS, "len", "range", "reversed", "list", "min", 
 # what the module's NumPy and math are called when the user takes their usual names
 MODULE_SPELLINGS = {"np": "numpy", "math": "pymath"}
 _DIRECTORY = Path(tempfile.mkdtemp(prefix="sourcegrad-renamed-"))
+atexit.register(shutil.rmtree, _DIRECTORY, ignore_errors=True)
 _COUNTER = itertools.count()
 
 
@@ -107,7 +110,7 @@ def first_wrt(fn, wrt):
     return params[wrt[0] if isinstance(wrt, tuple) else wrt]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(GOLDEN)), target=st.sampled_from(TARGETS),
        scale=st.one_of(st.none(), st.sampled_from(TARGETS)), data=st.data())
 def test_renaming_a_variable_to_a_helper_name_keeps_the_derivative(name, target, scale, data):

@@ -509,9 +509,9 @@ class _Stale(Exception):
 
 # -- what an entry stores, and re-linking it ------------------------------------------------
 def _helpers() -> dict[str, Any]:
-    from .pipeline import HELPERS
+    from .pipeline import references
 
-    return HELPERS
+    return references()
 
 
 def _record(fn: Any, functions: tuple[Any, ...]) -> dict | None:
@@ -540,6 +540,8 @@ def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str]
             marks = (value.marks.comments, value.marks.statements)
         elif name in helpers and value is helpers[name] or name in user_cells:
             continue
+        elif value is helpers.get(getattr(generated, "helper_names", {}).get(name)):
+            continue  # a helper under another name (the user's function took its own)
         elif getattr(value, "_sourcegrad_entry", None) is not None:
             entry, which = value._sourcegrad_entry
             index = _callee_index(entry, callees)
@@ -605,6 +607,10 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
     functions = []
     for part in record["parts"]:
         own = {**helpers}
+        for name, usual in part["attributes"].get("helper_names", {}).items():
+            if usual not in helpers:  # a user rule's helper, not registered in this process
+                raise _Stale(usual)
+            own[name] = helpers[usual]
         for name, index, which in part["links"]:
             own[name] = callee_functions[index][which]
         compiled = Compiled(part["code"], part["text"], part["filename"])

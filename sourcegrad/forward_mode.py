@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cache, pipeline
+from .codegen.names import USER_MARK, Namer
 from .errors import UnsupportedSyntaxError
 from .frontend.source import Parsed
 from .passes.forward import CalleeJvp, ForwardMode, ForwardResult
@@ -27,6 +28,7 @@ class ForwardAnalysis:
     fdef: ast.FunctionDef
     wrt: tuple[str, ...]
     result: ForwardResult
+    namer: Namer
     callee_functions: dict[str, Any] = field(default_factory=dict)
 
 
@@ -59,10 +61,10 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
         scalars = scalar_variables(form.fdef.body, set(form.params), form.resolver)
         mode.shapes = shape_facts(form.fdef.body, form.params, scalars, form.resolver)
         mode.temporaries = set(form.temporaries)
-        result = mode.run(form.fdef, tuple(wrt))
+        result = mode.run(form.fdef, form.wrt)
     finally:
         _IN_PROGRESS.pop()
-    return ForwardAnalysis(parsed, form.fdef, tuple(wrt), result, callee_functions)
+    return ForwardAnalysis(parsed, form.fdef, form.wrt, result, form.namer, callee_functions)
 
 
 def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
@@ -92,7 +94,9 @@ def jvp_function(fn: Any, wrt: tuple[str, ...]) -> Any:
 def _jvp_function(fn: Any, wrt: tuple[str, ...]) -> Any:
     analysis = analyse_forward(fn, wrt)
     compiled = pipeline.compile_generated(analysis, jvp_function_ast(analysis))
-    compiled.tangent_params = dict(analysis.result.tangent_params)
+    # by the user's parameter names (the passes mark some: codegen/names.py)
+    compiled.tangent_params = {param.removesuffix(USER_MARK): tangent
+                               for param, tangent in analysis.result.tangent_params.items()}
     return compiled
 
 

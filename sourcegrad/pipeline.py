@@ -16,7 +16,9 @@ Set ``SOURCEGRAD_DEBUG_PASSES=1`` to print the function after each pass.
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
+import keyword
 import math
 import os
 import sys
@@ -52,6 +54,19 @@ HELPERS: dict[str, Any] = {
     **{n: getattr(support, n) for n in dir(support)
        if not n.startswith("_") and isinstance(getattr(support, n), types.FunctionType)},
 }
+# Python's builtins, which generated code reaches the same way as the helpers (not through
+# the user's globals, which may hold other values under their names)
+_BUILTINS: dict[str, Any] = {n: getattr(builtins, n) for n in dir(builtins)
+                             if not n.startswith("_") and not keyword.iskeyword(n)}
+# ``for _ in range(n)`` in backward sweeps: a name generated code binds, never reads
+_THROWAWAY = "_"
+
+
+def references() -> dict[str, Any]:
+    """Every name generated code may use for something of sourcegrad's, and what it means
+    there: the helpers (user rules add theirs), ``np``, ``math`` and the builtins. Generated
+    code is linked with each one it uses (``compile_generated``)."""
+    return {**_BUILTINS, **HELPERS}
 
 
 def _debug(stage: str, fdef: ast.FunctionDef) -> None:
@@ -100,7 +115,9 @@ def normal_form(fn: Any, wrt: tuple[str, ...]) -> NormalForm:
     for w in wrt:
         if w not in params:
             raise ValueError(f"{fn.__name__} has no parameter named {w!r}")
-    namer = Namer(_reserved_names(parsed))
+    namer = _namer(parsed)
+    params = [namer.inside(p) for p in params]
+    wrt = tuple(namer.inside(w) for w in wrt)
     fdef = desugar.run(parsed, namer)
     _debug("desugar", fdef)
     fdef.body = ssa.run(fdef.body, set(params), namer)
@@ -132,7 +149,8 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...]) -> ReverseAnalysis:
     form = normal_form(fn, wrt)
     parsed, fdef, params, namer = form.parsed, form.fdef, form.params, form.namer
     resolver, activity = form.resolver, form.activity
-    analysis = ReverseAnalysis(parsed, fdef, params, wrt, None, namer)  # type: ignore[arg-type]
+    analysis = ReverseAnalysis(parsed, fdef, params, form.wrt, None,  # type: ignore[arg-type]
+                               namer)
 
     def provide(callee: Any, active: tuple[str, ...]) -> CalleeDerivative:
         return _callee_derivative(analysis, callee, active)
@@ -233,20 +251,39 @@ def render(fdef: ast.FunctionDef) -> str:
 
 
 def compile_generated(analysis: Any, fdef: ast.FunctionDef) -> types.FunctionType:
-    source = render(fdef)
+    namer: Namer = analysis.namer
+    source = render(namer.respell(fdef))
     fn = analysis.parsed.fn
     cells = {}
     if fn.__closure__:
         cells = dict(zip(fn.__code__.co_freevars, fn.__closure__, strict=True))
-    helpers = {**HELPERS, **{k: v for k, v in analysis.callee_functions.items()
-                             if not isinstance(v, CalleeDerivative)}}
+    helpers, spelled = linked_references(namer)
+    helpers.update({k: v for k, v in analysis.callee_functions.items()
+                    if not isinstance(v, CalleeDerivative)})
     compiled = compile_function(source, fdef.name, fn.__globals__, cells, helpers,
                                 fn.__defaults__, fn.__kwdefaults__,
                                 note=provenance(analysis, fdef, source))
     compiled.source = source
+    compiled.helper_names = spelled
     compiled.dependencies = [v for v in analysis.callee_functions.values()
                              if not isinstance(v, CalleeDerivative)]
     return compiled
+
+
+def linked_references(namer: Namer) -> tuple[dict[str, Any], dict[str, str]]:
+    """What the generated code's names of sourcegrad's things denote, by the names it uses:
+    the usual ones, but those the user took under their other spelling (the user's names
+    must reach the user's values); and ``other spelling -> usual name``."""
+    table = references()
+    linked = dict(table)
+    for taken in namer.collisions:
+        linked.pop(taken, None)
+    spelled = {}
+    for usual, other in namer.spellings.items():
+        if usual in table:
+            linked[other] = table[usual]
+            spelled[other] = usual
+    return linked, spelled
 
 
 def provenance(analysis: ReverseAnalysis, fdef: ast.FunctionDef, source: str
@@ -339,18 +376,40 @@ def _residuals(analysis: ReverseAnalysis) -> list[str]:
 
 
 # -- small helpers --------------------------------------------------------------------------
-def _reserved_names(parsed: Parsed) -> set[str]:
-    names = set(HELPERS) | {"math", "_"}
+def _namer(parsed: Parsed) -> Namer:
+    """The namer of one function: it knows every name in use, the user's and sourcegrad's
+    (``references``), and which of sourcegrad's the user's function gives another meaning:
+    a name it binds (parameter, local, nested function), or reads as a global, closure
+    variable or builtin that is not sourcegrad's value (a function of the user's called
+    ``unbroadcast``, an ``np`` that is not NumPy); for ``_``, any read. The user's meaning
+    wins; ``Namer`` spells sourcegrad's thing otherwise."""
+    bound, read = set(), set()
     for node in walk(parsed.tree):
         if isinstance(node, ast.Name):
-            names.add(node.id)
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, ast.arg):
-            names.add(node.arg)
+            bound.add(node.arg)
+        elif isinstance(node, ast.FunctionDef) and node is not parsed.tree:
+            bound.add(node.name)
+    table = references()
+    users = bound | read
+    collisions = {n for n in users if n in table
+                  and (n in bound or parsed.lookup(n) is not table[n])}
+    if _THROWAWAY in read:
+        collisions.add(_THROWAWAY)
     fname = parsed.tree.name
-    names |= {fname, f"grad_{fname}", f"value_and_grad_{fname}", f"forward_{fname}",
-              f"backward_{fname}", f"jvp_{fname}"}
-    names |= set(parsed.globals) & names
-    return names
+    taken = users | {_THROWAWAY, fname, f"grad_{fname}", f"value_and_grad_{fname}",
+                     f"forward_{fname}", f"backward_{fname}", f"jvp_{fname}"}
+    taken.update(table)
+    namer = Namer(taken, collisions)
+    # a module the user reads under a name of their own (``np`` taken, ``numpy`` read): the
+    # generated code uses that name too
+    for own in sorted(collisions & table.keys()):
+        if isinstance(table[own], types.ModuleType):
+            same = sorted(n for n in read - bound - collisions if parsed.lookup(n) is table[own])
+            if same:
+                namer.spellings[own] = same[0]
+    return namer
 
 
 def _single_named_return(fdef: ast.FunctionDef, namer: Namer) -> None:

@@ -37,10 +37,6 @@ from . import pipeline
 from .codegen.known import fold_known
 from .codegen.walk import walk
 from .rules import registry
-from .rules import support as _support
-
-_INLINABLE_FREE_NAMES = frozenset(
-    {"np", "math"} | {n for n in dir(_support) if not n.startswith("_")} | set(dir(builtins)))
 
 
 @dataclass(eq=False)
@@ -161,14 +157,26 @@ def _renamed(expr: ast.expr, bound: inspect.BoundArguments) -> ast.expr:
 
 def _inlinable(expr: ast.expr | None, rule_fn: FunctionType, names: list[str]) -> bool:
     """Can the expression run inside generated code? Only if it reads nothing but the
-    parameters and the names every generated function has (``np`` being NumPy)."""
+    parameters and names that mean for the rule what they mean in every generated function
+    (``np`` is NumPy, ``unbroadcast`` sourcegrad's helper, ``len`` the builtin: a rule may
+    well give them other meanings)."""
     if expr is None:
         return False
     used = {n.id for n in walk(expr) if isinstance(n, ast.Name)}
     free = used - set(names) - {"g", "ans", "t"}
-    if not free <= _INLINABLE_FREE_NAMES:
-        return False
-    return rule_fn.__globals__.get("np", np) is np
+    shared = pipeline.references()
+    return all(name in shared and _meaning(rule_fn, name) is shared[name] for name in free)
+
+
+def _meaning(fn: FunctionType, name: str) -> Any:
+    """What ``name`` denotes for ``fn``'s code: a closure variable, a global, a builtin."""
+    if name in fn.__code__.co_freevars and fn.__closure__:
+        cell = fn.__closure__[fn.__code__.co_freevars.index(name)]
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return None
+    return fn.__globals__.get(name, getattr(builtins, name, None))
 
 
 # -- per-parameter functions of the rule table -------------------------------------------------

@@ -15,15 +15,8 @@ from .fd import assert_close, numerical_grad
 rng = np.random.default_rng(21)
 
 
-@pytest.fixture(autouse=True)
-def restore_the_rule_table():
-    """Each test registers its own rules; none may leak into the table's other tests."""
-    rules, nondiff, helpers = dict(registry.RULES), dict(registry.NONDIFF), dict(pipeline.HELPERS)
-    yield
-    for table, saved in ((registry.RULES, rules), (registry.NONDIFF, nondiff),
-                         (pipeline.HELPERS, helpers)):
-        table.clear()
-        table.update(saved)
+# each test registers its own rules (the fixture is conftest.py's)
+pytestmark = pytest.mark.usefixtures("restore_the_rule_table")
 
 
 def softplus(x):

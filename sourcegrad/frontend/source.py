@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import CodeType, FunctionType
 from typing import Any
 
+from ..codegen.names import USER_MARK
 from ..codegen.walk import walk
 from ..errors import NoDerivativeError, UnsupportedSyntaxError
 
@@ -40,14 +41,14 @@ class Parsed:
     def unsupported(self, node: ast.AST, construct: str, advice: str) -> UnsupportedSyntaxError:
         lineno = getattr(node, "lineno", self.tree.lineno)
         return UnsupportedSyntaxError(
-            construct, advice, self.filename, lineno, getattr(node, "col_offset", 0),
-            self.line(lineno),
+            _users(construct), _users(advice), self.filename, lineno,
+            getattr(node, "col_offset", 0), self.line(lineno),
         )
 
     def no_derivative(self, node: ast.AST, message: str) -> NoDerivativeError:
         lineno = getattr(node, "lineno", self.tree.lineno)
-        return NoDerivativeError(message, self.filename, lineno, getattr(node, "col_offset", 0),
-                                 self.line(lineno))
+        return NoDerivativeError(_users(message), self.filename, lineno,
+                                 getattr(node, "col_offset", 0), self.line(lineno))
 
     def quote(self, node: ast.AST) -> str:
         """The user's text of the statement ``node`` (first line), for provenance comments."""
@@ -61,7 +62,9 @@ class Parsed:
         return "".join(self.lines)
 
     def lookup(self, name: str) -> Any:
-        """The value ``name`` has for the function now (closure, then globals, then builtins)."""
+        """The value ``name`` has for the function now (closure, then globals, then builtins);
+        the passes mark some of the user's names (``codegen/names.py``)."""
+        name = name.removesuffix(USER_MARK)
         if name in self.closure:
             return self.closure[name]
         if name in self.globals:
@@ -70,6 +73,12 @@ class Parsed:
 
 
 _MISSING = object()
+
+
+def _users(text: str) -> str:
+    """A message naming the user's variables as the user spells them (the passes mark some
+    of them: ``codegen/names.py``)."""
+    return text.replace(USER_MARK, "")
 
 
 def is_missing(value: Any) -> bool:

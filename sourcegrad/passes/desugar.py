@@ -27,7 +27,7 @@ from ..frontend.source import Parsed
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
-    fdef = clone(parsed.tree)
+    fdef = namer.disguise(clone(parsed.tree))  # the user's names sourcegrad's code also uses
     rewriter = _Desugar(parsed, namer)
     fdef.body = rewriter.block(_drop_docstring(fdef.body))
     fdef.body = _Returns(namer).rewrite_function(fdef.body)

@@ -22,7 +22,6 @@ Invariants of the generated code:
 from __future__ import annotations
 
 import ast
-import copy
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -118,6 +117,7 @@ class ReverseMode:
         self.copied: set[str] = set()  # adjoints copied by `_own` (to hoist out of loops)
         self.fresh_names: dict[tuple[int, str], str] = {}
         self.inlined: dict[tuple, ast.expr] = {}
+        self.callee_names: set[str] = set()  # of the callees' generated functions
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
@@ -133,10 +133,12 @@ class ReverseMode:
         straight = _straight_line(core)
         if not straight:
             # dry run: learn which values each adjoint reads, to decide what to save
-            saved_namer = copy.deepcopy(self.namer)
+            # the real sweep gives the same names again, but for the callees' derivatives,
+            # which the caller made once and keeps under their names
+            taken = set(self.namer.taken)
             self._sweep(core, output, seed_defined)
             self.needed = set().union(*self.reads.values()) if self.reads else set()
-            self.namer = saved_namer
+            self.namer.taken = taken | self.callee_names  # the caller names what comes next
             self.recording = False
             self.grad_names = {}
             self.snapshots, self.stacks, self.slots, self.control = {}, {}, {}, {}
@@ -580,7 +582,7 @@ class ReverseMode:
         only = code[0]
         quoted = _squash(self.comment(stmt.lineno).split("#", 1)[-1])
         if isinstance(only, ast.Assign) and isinstance(only.targets[0], ast.Name) and (
-                not quoted.startswith(f"{only.targets[0].id}=")):
+                not quoted.startswith(f"{_squash(only.targets[0].id)}=")):
             return False  # it assigns another name: no need to unparse the code to tell
         if isinstance(only, ast.For):
             text = f"for {ast.unparse(only.target)} in {ast.unparse(only.iter)}:"
@@ -859,12 +861,17 @@ class ReverseMode:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
         if not active:
             return []
-        derivative = self.callees(op.callee, active)
+        derivative = self._callee(op, active)
         saved = self._saved_name(stmt)
         self._note_reads(stmt, [name(saved)])
         loops = self.placement.loops(stmt)
         pop = [assign(saved, _pop(self._stack(saved, loops[-1])), stmt)] if loops else []
         return pop + self._call_backward(stmt, op, derivative, g, saved)
+
+    def _callee(self, op: Op, active: tuple[str, ...]) -> CalleeDerivative:
+        derivative = self.callees(op.callee, active)
+        self.callee_names.update((derivative.forward, derivative.backward))
+        return derivative
 
     def _call_backward(self, stmt: ast.Assign, op: Op, derivative: CalleeDerivative,
                        g: ast.expr, saved: str) -> list[ast.stmt]:
@@ -891,7 +898,7 @@ class ReverseMode:
 
     def _forward_user_call(self, stmt: ast.Assign, op: Op) -> ast.stmt:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
-        derivative = self.callees(op.callee, active)
+        derivative = self._callee(op, active)
         value = clone(stmt.value)
         value.func = name(derivative.forward)
         targets = ast.Tuple(elts=[clone(stmt.targets[0]),
@@ -1142,8 +1149,9 @@ def _stub_parameters(callee: object, count: int) -> str:
 
 
 def _squash(text: str) -> str:
-    """Code or a quote of it, without the spacing and quote style that may differ."""
-    return "".join(text.split()).replace("'", '"')
+    """Code or a quote of it, without the spacing and quote style that may differ (nor the
+    mark the passes give the user's names that sourcegrad's code also uses)."""
+    return "".join(text.split()).replace("'", '"').replace(naming.USER_MARK, "")
 
 
 def _has_code(stmts: list[ast.stmt]) -> bool:

@@ -116,7 +116,7 @@ def vjp(fun: Callable, *args: Any, check: bool | None = None
         )
 
     if checking.wanted(check):
-        pullback = checking.checked_pullback(pullback, backward, fun, args, value)
+        pullback = checking.checked_pullback(pullback, (forward, backward), fun, args, value)
     return value, pullback
 
 

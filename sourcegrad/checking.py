@@ -28,10 +28,15 @@ reported only when the steps ``1e-8`` and ``1e-4`` disagree too.
 
 Only float64 and Python float leaves get a direction: integer, boolean, complex and lower
 precision leaves (where finite differences cannot tell a wrong derivative from rounding) and
-other objects are left where they are (a gradient with no float leaf is not checked). If the
-function cannot be evaluated next to the arguments, or is not finite there, the derivative is
-not checked (a ``RuntimeWarning`` says so when evaluating raised). The check runs the
-function at least twice more, so it must be deterministic.
+other objects are left where they are (a gradient with no float leaf is not checked). A
+symmetric matrix moves along a symmetric direction (the rules of ``eigh`` and ``cholesky``
+assume it stays symmetric). If the function cannot be evaluated next to the arguments, or is
+not finite there, the derivative is not checked (a ``RuntimeWarning`` says so when evaluating
+raised). Nor is a derivative whose code calls ``sg.stop_gradient`` or ``sg.grad_hook``: it
+differs from finite differences on purpose (a ``RuntimeWarning`` says so, once); a user rule
+that does (a straight-through estimator) fails the check, so leave ``check`` off for it
+(``check=False`` overrides ``SOURCEGRAD_CHECK``). The check runs the function at least twice
+more, so it must be deterministic.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import types
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
@@ -75,42 +81,49 @@ def wanted(check: bool | None) -> bool:
 
 
 # -- the three kinds of derivative ----------------------------------------------------------
+_WRAPPERS = "_sourcegrad_checked"  # on a generated function: its checked wrappers
+
+
 def checked_gradient(compiled: Any, fun: Callable, names: tuple[str, ...], single: bool,
                      with_value: bool) -> Any:
     """``compiled`` (the generated ``grad_f`` or ``value_and_grad_f``) checked at the first
     call of each argument signature; it keeps the generated function's attributes
     (``.source``...) and unwraps to it (``inspect.unwrap``), so that differentiating it again
-    reads the generated code."""
+    reads the generated code. Asking again gives the same function."""
+    wrappers = compiled.__dict__.setdefault(_WRAPPERS, {})
+    if (names, single) in wrappers:
+        return wrappers[names, single]
     signature = inspect.signature(fun)
+
+    def comparison(result: Any, args: tuple, kwargs: dict) -> _Comparison:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        gradients = result[1] if with_value else result
+        gradients = (gradients,) if single else tuple(gradients)
+        return _Gradient(fun, bound, names, gradients, result[0] if with_value else None)
 
     @functools.wraps(compiled)
     def checked(*args: Any, **kwargs: Any) -> Any:
         result = compiled(*args, **kwargs)
-        key = _unchecked_signature(compiled, (args, kwargs))
-        if key is not None:
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            gradients = result[1] if with_value else result
-            gradients = (gradients,) if single else tuple(gradients)
-            _check(_Gradient(fun, bound, names, gradients, result[0] if with_value else None))
-            _PASSED[compiled].add(key)
+        _once(compiled, (args, kwargs), (compiled,), lambda: comparison(result, args, kwargs))
         return result
 
+    del checked.__dict__[_WRAPPERS]  # copied from ``compiled`` by ``wraps``
+    wrappers[names, single] = checked
     return checked
 
 
-def checked_pullback(pullback: Callable, backward: Any, fun: Callable, args: Sequence[Any],
-                     value: Any) -> Callable:
-    """``pullback`` checked at the first call of ``backward`` for each argument signature."""
+def checked_pullback(pullback: Callable, generated: tuple[Any, Any], fun: Callable,
+                     args: Sequence[Any], value: Any) -> Callable:
+    """``pullback`` checked at the first call of the generated ``(forward, backward)`` pair for
+    each argument signature."""
 
     @functools.wraps(pullback)
     def checked(cotangent: Any) -> tuple:
         gradients = pullback(cotangent)
-        key = _unchecked_signature(backward, (args, cotangent))
-        if key is not None:
-            moved = [g is not None for g in gradients]
-            _check(_Comparison(fun, list(args), moved, cotangent, value, gradients))
-            _PASSED[backward].add(key)
+        moved = [g is not None for g in gradients]
+        _once(generated[1], (args, cotangent), generated,
+              lambda: _Comparison(fun, list(args), moved, cotangent, value, gradients))
         return gradients
 
     return checked
@@ -121,10 +134,83 @@ def check_tangent(generated: Any, fun: Callable, primals: Sequence[Any], moved: 
     """Check ``generated`` (the ``jvp_f`` behind ``sg.jvp``) at the first call of each argument
     signature: ``tangent_of(u)`` runs it along the tangents ``u`` (one per primal, ``None``
     where ``moved`` is false)."""
-    key = _unchecked_signature(generated, primals)
+    _once(generated, primals, (generated,),
+          lambda: _Tangent(fun, list(primals), moved, value, tangent_of))
+
+
+def _once(derivative: Any, call: Any, code: tuple[Any, ...],
+          comparison: Callable[[], _Comparison]) -> None:
+    """Run the comparison unless ``derivative`` passed it for the call's signature, or its
+    ``code`` differs from finite differences on purpose."""
+    key = _describe(call)
+    passed = _PASSED.setdefault(derivative, set())
+    try:
+        if key in passed:
+            return
+    except TypeError:  # an unhashable dict key in an argument: check every call
+        key = None
+    if not _on_purpose(derivative, code):
+        _check(comparison())
     if key is not None:
-        _check(_Tangent(fun, list(primals), moved, value, tangent_of))
-        _PASSED[generated].add(key)
+        passed.add(key)
+
+
+def _on_purpose(derivative: Any, code: tuple[Any, ...]) -> bool:
+    """Does the generated ``code`` (or a callee's) call ``sg.stop_gradient`` or
+    ``sg.grad_hook``, whose derivatives differ from finite differences on purpose? Said once
+    per derivative, with a warning."""
+    if derivative not in _DELIBERATE:
+        found = _deliberate_call(code)
+        _DELIBERATE[derivative] = found is not None
+        if found is not None:
+            warnings.warn(f"check=True: this derivative calls sg.{found}, which makes it differ "
+                          "from finite differences on purpose; it is not checked",
+                          RuntimeWarning, stacklevel=4)
+    return _DELIBERATE[derivative]
+
+
+_DELIBERATE: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def _deliberate_call(code: tuple[Any, ...]) -> str | None:
+    from .api import stop_gradient
+    from .hooks import grad_hook
+
+    targets = (stop_gradient, grad_hook)
+    pending, seen = list(code), set()
+    while pending:
+        fn = pending.pop()
+        if id(fn) in seen or not isinstance(fn, types.FunctionType):
+            continue
+        seen.add(id(fn))
+        names = _names_read(fn.__code__)
+        values = [cell.cell_contents for cell in fn.__closure__ or ()
+                  if _has_contents(cell)] + [fn.__globals__.get(n) for n in names]
+        for value in values:
+            reached = [value] + ([getattr(value, n, None) for n in names]
+                                 if isinstance(value, types.ModuleType) else [])
+            for target in targets:
+                if any(r is target for r in reached):
+                    return target.__name__
+            if isinstance(value, types.FunctionType) and hasattr(value, "source"):
+                pending.append(value)  # a callee's generated code
+    return None
+
+
+def _names_read(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names_read(const)
+    return names
+
+
+def _has_contents(cell: types.CellType) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018
+    except ValueError:
+        return False
+    return True
 
 
 # -- what each kind compares ----------------------------------------------------------------
@@ -259,8 +345,19 @@ def _direction(rng: np.random.Generator, value: Any) -> Any:
         if not np.isfinite(size):
             return None
         d = rng.standard_normal(np.shape(leaf)) * size
+        if _is_symmetric(leaf):  # rules of symmetric inputs (eigh, cholesky) assume it stays so
+            d = (d + np.swapaxes(d, -1, -2)) / 2
         return float(d) if isinstance(leaf, float) else d
     return testing.tree_map(draw, value)
+
+
+def _is_symmetric(leaf: Any) -> bool:
+    """Square in its last two axes and symmetric up to rounding (``q @ diag(w) @ q.T``)."""
+    shape = np.shape(leaf)
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        return False
+    scale = float(np.max(np.abs(leaf), initial=0.0))
+    return bool(np.allclose(leaf, np.swapaxes(leaf, -1, -2), rtol=0.0, atol=1e-12 * scale))
 
 
 def _random_like(rng: np.random.Generator, value: Any) -> Any:
@@ -298,16 +395,6 @@ def _describe(value: Any) -> Any:
     if isinstance(value, (np.ndarray, np.generic)):
         return ("array", value.shape, value.dtype.str)
     return type(value)
-
-
-def _unchecked_signature(derivative: Any, call: Any) -> Any:
-    """The call's signature if ``derivative`` has not passed the check for it yet."""
-    key = _describe(call)
-    try:
-        passed = _PASSED.setdefault(derivative, set())
-        return None if key in passed else key
-    except TypeError:  # an unhashable key in a dict argument: check every call
-        return ("unhashable", id(call))
 
 
 def _name(fun: Any) -> str:

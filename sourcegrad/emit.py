@@ -78,7 +78,7 @@ def source_hash(texts: Iterable[str]) -> str:
 
 
 def module_text(compiled: Any, header: Header) -> str:
-    functions = generated_functions(compiled)
+    functions = generated_functions(inspect.unwrap(compiled))  # the code, not a check wrapper
     names, renames = _emitted_names(functions)
     needs = _Needs()
     for fn in functions:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import sourcegrad as sg
-from sourcegrad import checking, testing
+from sourcegrad import checking, emit, testing
 
 from .test_user_rules import restore_the_rule_table  # noqa: F401  (autouse)
 
@@ -254,6 +254,55 @@ def test_a_checked_gradient_is_the_generated_code_to_differentiate_again():
     assert checked.source == sg.grad(uses_cube).source
     hessian_diagonal = sg.jvp(checked, (X,), (np.ones(3),))[1]
     np.testing.assert_allclose(hessian_diagonal, 2.0 * 6.0 * X)
+
+
+def test_asking_again_gives_the_same_checked_function():
+    assert sg.grad(uses_cube, check=True) is sg.grad(uses_cube, check=True)
+    assert sg.grad(uses_cube, check=True) is not sg.grad(uses_cube, wrt=(0,), check=True)
+
+
+def test_emitting_a_checked_gradient_emits_the_generated_code():
+    header = emit.Header("tests/test_check.py", "uses_cube", ("x",), "reverse", "0" * 16, "t")
+    assert (emit.module_text(sg.grad(uses_cube, check=True), header)
+            == emit.module_text(sg.grad(uses_cube), header))
+
+
+def halves_the_gradient(g):
+    return g * 0.5
+
+
+def stops_a_gradient(x):
+    return np.sum(sg.stop_gradient(x) * x)
+
+
+def hooks_a_gradient(x):
+    return np.sum(sg.grad_hook(np.sin(x), halves_the_gradient))
+
+
+@pytest.mark.parametrize(("fn", "called"), [(stops_a_gradient, "stop_gradient"),
+                                            (hooks_a_gradient, "grad_hook")])
+def test_derivatives_that_differ_on_purpose_are_not_checked(fn, called, counted):
+    with pytest.warns(RuntimeWarning, match=f"calls sg.{called}, which makes it differ"):
+        got = sg.grad(fn, check=True)(X)
+    assert len(counted) == 0  # the comparison never ran
+    np.testing.assert_allclose(got, X if fn is stops_a_gradient else 0.5 * np.cos(X))
+    with pytest.warns(RuntimeWarning, match=f"calls sg.{called}"):
+        sg.vjp(fn, X, check=True)[1](1.0)  # the split forward code calls it
+    assert len(counted) == 0
+
+
+def eigenvalue_loss(a):
+    values, vectors = np.linalg.eigh(a)
+    return np.sum(values * np.arange(3.0)) + np.sum(vectors[:, 0] ** 2 * values[0])
+
+
+def test_a_symmetric_matrix_moves_along_symmetric_directions():
+    """eigh reads one triangle: along a direction that is not symmetric its finite
+    differences are not what its rule (and the symmetric gradient) gives."""
+    q, _ = np.linalg.qr(rng.standard_normal((3, 3)))
+    a = (q * np.array([-1.0, 0.5, 2.0])) @ q.T  # symmetric up to rounding
+    sg.grad(eigenvalue_loss, check=True)(a)
+    sg.jvp(eigenvalue_loss, (a,), (np.eye(3),), check=True)
 
 
 # -- the environment variable -----------------------------------------------------------------

@@ -11,18 +11,20 @@ cost too much (``test_random_programs_with_array_outputs``). ``SOURCEGRAD_FUZZ=2
 times as many examples as CI does.
 """
 
+import ast
 import importlib.util
 import os
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sourcegrad as sg
 
 from .fd import assert_close, numerical_grad
-from .random_names import random_renaming, rename
+from .random_names import POOLS, bound_names, random_renaming, rename
 
 SCALE = float(os.environ.get("SOURCEGRAD_FUZZ", "1"))
 
@@ -173,12 +175,17 @@ def load(source: str, directory, seed: int, rng: random.Random | None = None):
     """The program's ``f``, imported from a file; with ``rng``, after renaming the names the
     program binds (``random_names``)."""
     renaming = random_renaming(rng, source) if rng is not None else {}
+    module = load_module(rename(source, renaming), directory, seed)
+    return getattr(module, renaming.get("f", "f"))
+
+
+def load_module(source: str, directory, seed: int):
     path = directory / f"random_program_{seed}.py"
-    path.write_text(rename(source, renaming))
+    path.write_text(source)
     spec = importlib.util.spec_from_file_location(f"random_program_{seed}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return getattr(module, renaming.get("f", "f"))
+    return module
 
 
 @examples(15)
@@ -212,6 +219,30 @@ def test_random_programs_in_every_mode(seed, tmp_path_factory):
     sg.differentiable(f)(*leaves).backward()
     assert_close(leaves[0].grad.numpy(), dx)
     assert_close(leaves[1].grad.numpy(), dy)
+
+
+def test_renaming_keeps_what_a_program_computes(tmp_path):
+    """Every pool, every name: the renamed program is the same program."""
+    x, y = np.linspace(-1.0, 1.0, 6).reshape(2, 3), np.linspace(0.5, -0.5, 3)
+    computed = 0
+    for seed in range(6):
+        source = program(random.Random(seed))
+        renaming = random_renaming(random.Random(seed), source, tuple(POOLS), rate=1.0)
+        assert len(renaming) == len(bound_names(ast.parse(source)))
+        assert "np" in renaming and "helper" in renaming
+        original = load(source, tmp_path, seed)
+        module = load_module(rename(source, renaming), tmp_path, seed + 1000)
+        renamed = getattr(module, renaming["f"])
+        with np.errstate(all="ignore"):
+            try:
+                expected = original(x, y)
+            except (ValueError, IndexError, TypeError) as error:
+                with pytest.raises(type(error)):
+                    renamed(x, y)
+                continue
+            np.testing.assert_array_equal(renamed(x, y), expected)
+            computed += 1
+    assert computed >= 3
 
 
 # -- array outputs: check=True is the oracle -------------------------------------------------

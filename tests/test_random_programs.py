@@ -188,19 +188,29 @@ def load_module(source: str, directory, seed: int):
     return module
 
 
-@examples(15)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_random_programs_in_every_mode(seed, tmp_path_factory):
+def run_program(seed: int, directory, returns: list[str] = LOSSES):
+    """The program of ``seed``, random inputs for it, its value at them, and the generator
+    that drew them; ``None`` for a program NumPy does not run (an axis the value does not
+    have, a write into a number, `math` of an array)."""
     rng = random.Random(seed)
-    f = load(program(rng), tmp_path_factory.mktemp("programs"), seed, rng)
+    f = load(program(rng, returns), directory, seed, rng)
     x_shape, y_shape = rng.choice(SHAPES)
     values = np.random.default_rng(seed)
     x, y = values.standard_normal(x_shape), values.standard_normal(y_shape)
     try:
         with np.errstate(all="ignore"):
-            value = f(x, y)
-    except (ValueError, IndexError, TypeError):  # an axis the value does not have, a write
-        return  # into a number, `math` of an array: not a program NumPy runs
+            return f, x, y, f(x, y), values
+    except (ValueError, IndexError, TypeError):
+        return None
+
+
+@examples(15)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_programs_in_every_mode(seed, tmp_path_factory):
+    run = run_program(seed, tmp_path_factory.mktemp("programs"))
+    if run is None:
+        return
+    f, x, y, value, values = run
     if np.ndim(value) != 0 or not np.isfinite(value) or abs(value) > 1e3:
         return  # not a scalar loss (a branch broadcast it), or too steep for differences
     dx, dy = numerical_grad(f, (x, y), 0), numerical_grad(f, (x, y), 1)
@@ -212,7 +222,7 @@ def test_random_programs_in_every_mode(seed, tmp_path_factory):
     assert_close(gy, dy)
     got_value, _ = sg.value_and_grad(f, wrt=(0, 1))(x, y)
     assert_close(got_value, value)
-    tx, ty = values.standard_normal(x_shape), values.standard_normal(y_shape)
+    tx, ty = values.standard_normal(x.shape), values.standard_normal(y.shape)
     _, tangent = sg.jvp(f, (x, y), (tx, ty))
     assert_close(tangent, np.sum(dx * tx) + np.sum(dy * ty))
     leaves = sg.tensor(x, requires_grad=True), sg.tensor(y, requires_grad=True)
@@ -252,21 +262,14 @@ def test_random_programs_with_array_outputs(seed, tmp_path_factory):
     """Finite differences of every output along every input would cost a run per element:
     ``check=True`` compares each mode with one central difference along a random direction,
     and the two modes must agree with each other (the dot-product test)."""
-    rng = random.Random(seed)
-    f = load(program(rng, returns=ARRAY_OUTPUTS), tmp_path_factory.mktemp("programs"), seed,
-             rng)
-    x_shape, y_shape = rng.choice(SHAPES)
-    values = np.random.default_rng(seed)
-    x, y = values.standard_normal(x_shape), values.standard_normal(y_shape)
-    try:
-        with np.errstate(all="ignore"):
-            value = f(x, y)
-    except (ValueError, IndexError, TypeError):
+    run = run_program(seed, tmp_path_factory.mktemp("programs"), ARRAY_OUTPUTS)
+    if run is None:
         return
+    f, x, y, value, values = run
     if not np.all(np.isfinite(value)) or np.max(np.abs(value)) > 1e3:
         return
     cotangent = values.standard_normal(np.shape(value))
-    tx, ty = values.standard_normal(x_shape), values.standard_normal(y_shape)
+    tx, ty = values.standard_normal(x.shape), values.standard_normal(y.shape)
     gx, gy = sg.vjp(f, x, y, check=True)[1](cotangent)
     _, tangent = sg.jvp(f, (x, y), (tx, ty), check=True)
     assert np.shape(tangent) == np.shape(value)

@@ -168,3 +168,36 @@ def test_transformations_copy_only_what_the_ast_defines(name):
     except sg.SourcegradError:
         pass  # a construct forward mode refuses: what matters is that nothing was copied
     assert not _Untouchable.touched
+
+
+def _reachable_ast_nodes(root):
+    """The AST nodes reachable from ``root``, not through modules, classes, frames or module
+    namespaces (what a display tool could reach from what it is shown)."""
+    import gc
+    import types
+
+    seen, todo, found = set(), [root], []
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (types.ModuleType, type, types.FrameType)):
+            continue
+        if isinstance(obj, dict) and "__builtins__" in obj:
+            continue  # a module's globals: the user's own
+        seen.add(id(obj))
+        if isinstance(obj, ast.AST):
+            found.append(obj)
+        todo.extend(gc.get_referents(obj))
+    return found
+
+
+def test_what_users_see_holds_no_syntax_tree():
+    from . import corpus, unsupported
+
+    x, w = np.ones((2, 3)), np.ones((3, 2))
+    shown = [sg.grad(corpus.straight, wrt=(0, 1)), sg.vjp(corpus.straight, x, w)[1],
+             sg.hessian(corpus.reassign)]
+    with pytest.raises(sg.UnsupportedSyntaxError) as error:
+        sg.grad(unsupported.uses_try)
+    shown.append(error.value.with_traceback(None))
+    for value in shown:
+        assert not _reachable_ast_nodes(value)

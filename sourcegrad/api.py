@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, pipeline
+from . import cache, checking, pipeline
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient
 
@@ -51,7 +51,7 @@ def _wrt_names(fun: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
     return tuple(names), single
 
 
-def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
+def _generated(fun: Callable, wrt: Wrt, with_value: bool, check: bool | None = None) -> Any:
     single = not isinstance(wrt, (tuple, list))
     variant = ("value_and_grad" if with_value else "grad") + ("" if single else "-tuple")
     request = tuple(wrt) if isinstance(wrt, list) else wrt  # hashable, for the memory cache
@@ -59,6 +59,9 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool) -> Any:
         fun, request, variant, lambda: _wrt_names(fun, wrt)[0],
         lambda names: (_transform(fun, names, with_value, single),),
         finish=lambda compiled: _present_as(compiled, fun))
+    if checking.wanted(check):
+        return checking.checked_gradient(compiled, fun, _wrt_names(fun, wrt)[0], single,
+                                         with_value)
     return compiled
 
 
@@ -79,23 +82,28 @@ def _present_as(compiled: Any, fun: Callable) -> None:
     compiled.__wrapped_fun__ = fun
 
 
-def grad(fun: Callable | None = None, wrt: Wrt = 0) -> Any:
-    """The gradient of ``fun``'s scalar output with respect to the argument(s) ``wrt``."""
+def grad(fun: Callable | None = None, wrt: Wrt = 0, *, check: bool | None = None) -> Any:
+    """The gradient of ``fun``'s scalar output with respect to the argument(s) ``wrt``.
+
+    ``check=True`` (or ``SOURCEGRAD_CHECK=1``, when ``check`` is not given) compares the first
+    call for each argument signature with central finite differences (``checking``)."""
     if fun is None:
-        return functools.partial(grad, wrt=wrt)
-    return _generated(fun, wrt, with_value=False)
+        return functools.partial(grad, wrt=wrt, check=check)
+    return _generated(fun, wrt, with_value=False, check=check)
 
 
-def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0) -> Any:
+def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0, *,
+                   check: bool | None = None) -> Any:
     """Like ``grad``, returning ``(value, gradient)``."""
     if fun is None:
-        return functools.partial(value_and_grad, wrt=wrt)
-    return _generated(fun, wrt, with_value=True)
+        return functools.partial(value_and_grad, wrt=wrt, check=check)
+    return _generated(fun, wrt, with_value=True, check=check)
 
 
-def vjp(fun: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
+def vjp(fun: Callable, *args: Any, check: bool | None = None
+        ) -> tuple[Any, Callable[[Any], tuple]]:
     """``(value, pullback)``: ``pullback(cotangent)`` gives one gradient per positional
-    argument (``None`` for an argument that is not a float)."""
+    argument (``None`` for an argument that is not a float). ``check``: see ``grad``."""
     params = pipeline.parameter_names(fun)[: len(args)]
     forward, backward = pipeline.split_functions(fun, tuple(params))
     value, saved = forward(*args)
@@ -107,6 +115,8 @@ def vjp(fun: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
             for g, a in zip(grads, args, strict=True)
         )
 
+    if checking.wanted(check):
+        pullback = checking.checked_pullback(pullback, (forward, backward), fun, args, value)
     return value, pullback
 
 
@@ -127,7 +137,7 @@ def _is_float_like(value: Any) -> bool:
 def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
     """The generated derivative code of ``fun`` as Python source text."""
     if mode == "reverse":
-        return grad(fun, wrt=wrt).source
+        return grad(fun, wrt=wrt, check=False).source
     if mode == "forward":
         return _forward_source(fun, wrt)
     raise ValueError(f"mode must be 'reverse' or 'forward'; got {mode!r}")
@@ -142,10 +152,11 @@ def _forward_source(fun: Callable, wrt: Wrt) -> str:
     return jvp_function(fun, names).source
 
 
-def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[Any, Any]:
+def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list, *,
+        check: bool | None = None) -> tuple[Any, Any]:
     """``(value, tangent_out)``: ``fun``'s value at ``primals`` and its directional derivative
     along ``tangents`` (one per primal; ``None`` or a non-float primal: no tangent), computed
-    by generated forward-mode code."""
+    by generated forward-mode code. ``check``: see ``grad``."""
     from .forward_mode import jvp_function
 
     primals, tangents = tuple(primals), tuple(tangents)
@@ -156,5 +167,13 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[A
     wrt = tuple(p for p, x, t in zip(params, primals, tangents, strict=True)
                 if t is not None and _is_float_like(x))
     generated = jvp_function(fun, wrt)
-    given = dict(zip(params, tangents, strict=True))
-    return generated(*primals, **{generated.tangent_params[p]: given[p] for p in wrt})
+
+    def run(along: tuple | list) -> tuple[Any, Any]:
+        given = dict(zip(params, along, strict=True))
+        return generated(*primals, **{generated.tangent_params[p]: given[p] for p in wrt})
+
+    result = run(tangents)
+    if checking.wanted(check):
+        checking.check_tangent(generated, fun, primals, [p in wrt for p in params], result[0],
+                               lambda u: run(u)[1])
+    return result

@@ -21,7 +21,6 @@ sees exactly the generated source, and its line numbers are the code's.
 from __future__ import annotations
 
 import ast
-import copy
 import hashlib
 import linecache
 import re
@@ -30,6 +29,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from .codegen.clone import clone
 from .codegen.walk import walk
 
 FACTORY = "_sourcegrad_factory"
@@ -95,7 +95,7 @@ def _guard(tree: ast.Module, name: str) -> None:
     factory = tree.body[0]
     assert isinstance(factory, ast.FunctionDef)
     fdef = next(s for s in factory.body if isinstance(s, ast.FunctionDef) and s.name == name)
-    guard = copy.deepcopy(_HANDLER)
+    guard = clone(_HANDLER)
     assert isinstance(guard, ast.Try)
     guard.body = fdef.body
     first, last = fdef.body[0].lineno, fdef.body[-1].end_lineno or fdef.body[-1].lineno

@@ -9,11 +9,11 @@ their meaning) and returns ``(value, tangent_out)``.
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import cache, pipeline
+from .codegen.clone import clone
 from .codegen.names import USER_MARK, Namer
 from .errors import UnsupportedSyntaxError
 from .frontend.source import Parsed
@@ -69,7 +69,7 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...]) -> ForwardAnalysis:
 
 def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
     result = analysis.result
-    args = copy.deepcopy(analysis.fdef.args)
+    args = clone(analysis.fdef.args)
     tangent_args = [ast.arg(arg=result.tangent_params[p]) for p in analysis.wrt]
     if args.defaults:
         args.kwonlyargs = [*args.kwonlyargs, *tangent_args]
@@ -78,7 +78,7 @@ def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
         args.args = [*args.args, *tangent_args]
     output = result.output if result.output is not None else ast.Constant(None)
     tangent = result.output_tangent if result.output_tangent is not None else ast.Constant(None)
-    body = [*result.body, ast.Return(value=ast.Tuple(elts=[copy.deepcopy(output), tangent],
+    body = [*result.body, ast.Return(value=ast.Tuple(elts=[clone(output), tangent],
                                                      ctx=ast.Load()))]
     return pipeline._function(f"jvp_{analysis.parsed.tree.name}", args, body)
 

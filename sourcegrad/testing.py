@@ -28,12 +28,14 @@ def _is_container(x: Any) -> bool:
 
 def tree_map(fn: Callable[..., Any], tree: Tree, *others: Tree) -> Tree:
     """``fn`` applied leafwise to ``tree`` and the trees of the same structure in ``others``
-    (tuples, named or not, come back as plain tuples)."""
+    (lists, tuples, namedtuples and dicts keep their types)."""
     if isinstance(tree, dict):
         return {k: tree_map(fn, tree[k], *(o[k] for o in others)) for k in tree}
     if _is_container(tree):
         rebuilt = [tree_map(fn, *parts) for parts in zip(tree, *others, strict=True)]
-        return rebuilt if isinstance(tree, list) else tuple(rebuilt)
+        if isinstance(tree, list):
+            return rebuilt
+        return type(tree)(*rebuilt) if hasattr(tree, "_fields") else tuple(rebuilt)
     return fn(tree, *others)
 
 
@@ -46,13 +48,16 @@ def tree_leaves(tree: Tree) -> list[Any]:
 
 
 def tree_inner(a: Tree, b: Tree) -> float:
-    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent."""
+    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent
+    (a ``None`` leaf on either side, a leaf without a direction, counts as zero)."""
     return float(sum(np.sum(np.multiply(x, y)) for x, y in
-                     zip(tree_leaves(a), tree_leaves(b), strict=True)))
+                     zip(tree_leaves(a), tree_leaves(b), strict=True)
+                     if x is not None and y is not None))
 
 
 def _axpy(x: Tree, scale: float, d: Tree) -> Tree:
-    return tree_map(lambda xi, di: xi + scale * di, x, d)
+    """``x + scale * d`` leafwise; a ``None`` leaf of ``d`` leaves ``x``'s leaf as it is."""
+    return tree_map(lambda xi, di: xi if di is None else xi + scale * di, x, d)
 
 
 def _replaced(args: Sequence[Any], argnum: int, value: Any) -> list[Any]:
@@ -132,10 +137,19 @@ def _assert_same_structure(got: Tree, expected: Tree, what: str) -> None:
         raise AssertionError(f"{what} has leaf shapes {got_shapes}, expected {expected_shapes}")
 
 
-def _close(a: float, b: float, scale: float, rtol: float, noise: float) -> bool:
-    """``a == b`` up to ``rtol`` relative to ``scale`` (the sum of the magnitudes of the terms
-    of the inner products) or to ``noise`` (the rounding error of the finite difference)."""
+def inner_close(a: float, b: float, scale: float, rtol: float, noise: float) -> bool:
+    """``a == b`` up to ``rtol`` relative to ``scale`` (the size the inner products can
+    have) plus ``noise`` (the rounding error of the finite difference)."""
     return abs(a - b) <= rtol * scale + noise
+
+
+def rounding_noise(cotangent: Tree, value: Tree, eps: float) -> float:
+    """How far rounding can move ``<cotangent, finite difference>``: ``f(x +- eps d)`` carry
+    rounding errors of about machine epsilon times ``|f|``, which the central difference
+    divides by ``2 eps``."""
+    return 10 * np.finfo(np.float64).eps / eps * tree_inner(
+        tree_map(np.abs, cotangent),
+        tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), value))
 
 
 def call_with(primitive: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
@@ -237,11 +251,7 @@ def _check_vjp(record: Rule, param: str, ans: Any, bound: inspect.BoundArguments
     lhs, rhs = tree_inner(vjp, d), tree_inner(g, fd)
     scale = tree_inner(tree_map(np.abs, vjp), tree_map(np.abs, d)) + tree_inner(
         tree_map(np.abs, g), tree_map(np.abs, fd))
-    # f(x +- eps d) carry rounding errors of about machine epsilon times |f|, which the
-    # central difference divides by 2 eps
-    noise = 10 * np.finfo(np.float64).eps / eps * tree_inner(
-        tree_map(np.abs, g), tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), ans))
-    if not _close(lhs, rhs, scale, rtol, noise):
+    if not inner_close(lhs, rhs, scale, rtol, rounding_noise(g, ans, eps)):
         raise AssertionError(f"vjp_{param} of {record.name}: <vjp(g), d> = {lhs!r} but "
                              f"finite differences give <g, J d> = {rhs!r}")
 
@@ -282,7 +292,7 @@ def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str]
     u = [_random_like(rng, a) if i in floats else None for i, a in enumerate(args)]
     value = f(*args)
     v = _random_like(rng, value)
-    fd = _directional_difference(f, args, u, eps)
+    fd = directional_difference(f, args, u, eps)
     where = f"{getattr(f, '__name__', f)} (order {order})"
     tangent_out = None
     if "fwd" in modes:
@@ -311,8 +321,10 @@ def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str]
     return True
 
 
-def _directional_difference(f: Callable[..., Any], args: list[Any], u: list[Any],
-                            eps: float) -> Tree:
+def directional_difference(f: Callable[..., Any], args: Sequence[Any], u: Sequence[Any],
+                           eps: float) -> Tree:
+    """``(f(x + eps u) - f(x - eps u)) / (2 eps)`` over all the arguments together (``None``
+    in ``u``, for a whole argument or a leaf: not moved)."""
     def moved(scale: float) -> list[Any]:
         return [a if d is None else _axpy(a, scale, d) for a, d in zip(args, u, strict=True)]
     plus, minus = f(*moved(eps)), f(*moved(-eps))
@@ -329,7 +341,6 @@ def _assert_tree_close(got: Tree, expected: Tree, rtol: float, what: str) -> Non
 
 def _assert_inner_close(lhs: float, rhs: float, rtol: float, eps: float, v: Tree,
                         value: Tree, what: str) -> None:
-    noise = 10 * np.finfo(np.float64).eps / eps * tree_inner(
-        tree_map(np.abs, v), tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), value))
-    if not _close(lhs, rhs, max(abs(lhs), abs(rhs), 1.0), rtol, noise):
+    noise = rounding_noise(v, value, eps)
+    if not inner_close(lhs, rhs, max(abs(lhs), abs(rhs), 1.0), rtol, noise):
         raise AssertionError(f"{what}: {lhs!r} != {rhs!r}")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import copy
 import inspect
 import linecache
 import textwrap
@@ -34,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from . import pipeline
+from .codegen.clone import clone
 from .codegen.known import fold_known
 from .codegen.walk import walk
 from .rules import registry
@@ -149,10 +149,10 @@ def _renamed(expr: ast.expr, bound: inspect.BoundArguments) -> ast.expr:
     class Rename(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.expr:
             if isinstance(node.ctx, ast.Load) and node.id in mapping:
-                return copy.deepcopy(mapping[node.id])
+                return clone(mapping[node.id])
             return node
 
-    return fold_known(Rename().visit(copy.deepcopy(expr)))
+    return fold_known(Rename().visit(clone(expr)))
 
 
 def _inlinable(expr: ast.expr | None, rule_fn: FunctionType, names: list[str]) -> bool:
@@ -196,7 +196,7 @@ def _table_function(fname: str, head: tuple[str, str], names: list[str],
     namespace = {**env, **{f"{p}_default": v for p, v in defaults.items()}}
     exec(compile(text, filename, "exec"), namespace)
     fn = namespace[fname]
-    registry._PARSED[fn] = copy.deepcopy(expr)
+    registry._PARSED[fn] = clone(expr)
     return fn
 
 
@@ -300,10 +300,10 @@ def _add_vjps(record: UserRule, expr: ast.expr | None, helper: str | None,
 def _element(whole: ast.expr, i: int, count: int) -> ast.expr:
     """The part of a rule's result that belongs to positional argument ``i``."""
     if count == 1:
-        return copy.deepcopy(whole)
+        return clone(whole)
     if isinstance(whole, ast.Tuple) and len(whole.elts) == count:
-        return copy.deepcopy(whole.elts[i])
-    return ast.Subscript(value=copy.deepcopy(whole), slice=ast.Constant(i), ctx=ast.Load())
+        return clone(whole.elts[i])
+    return ast.Subscript(value=clone(whole), slice=ast.Constant(i), ctx=ast.Load())
 
 
 def _add_jvp(record: UserRule, expr: ast.expr | None, helper: str | None,
@@ -336,9 +336,9 @@ def _substitute(expr: ast.expr, mapping: dict[str, ast.expr]) -> ast.expr:
     class Sub(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.expr:
             if isinstance(node.ctx, ast.Load) and node.id in mapping:
-                return copy.deepcopy(mapping[node.id])
+                return clone(mapping[node.id])
             return node
-    return Sub().visit(copy.deepcopy(expr))
+    return Sub().visit(clone(expr))
 
 
 def unregister(primal: Callable) -> None:

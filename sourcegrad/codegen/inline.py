@@ -18,7 +18,7 @@ from types import FunctionType
 from typing import Any
 
 from ..rules.registry import rule_expression, rule_signature, shared_rule_expression
-from .clone import clone
+from .clone import clone, declared
 from .walk import walk
 
 _FOLDABLE = {
@@ -110,10 +110,12 @@ def _instantiate(node: Any, bindings: dict[str, ast.expr]) -> Any:
     if isinstance(node, ast.Name):
         if node.id in bindings and isinstance(node.ctx, ast.Load):
             return clone(bindings[node.id])
-        return ast.Name(id=node.id, ctx=node.ctx)
+        return ast.Name(id=node.id, ctx=type(node.ctx)())
     if isinstance(node, ast.AST):
+        keep = declared(node.__class__)  # not what a display tool hung on the node
         new = node.__class__.__new__(node.__class__)
-        new.__dict__.update({k: _instantiate(v, bindings) for k, v in node.__dict__.items()})
+        new.__dict__.update({k: _instantiate(v, bindings) for k, v in node.__dict__.items()
+                             if k in keep})
         return _fold_node(new)
     if isinstance(node, list):
         return [_instantiate(item, bindings) for item in node]

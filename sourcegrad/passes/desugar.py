@@ -18,7 +18,6 @@ Statements keep the line numbers of the user's code they came from, for provenan
 from __future__ import annotations
 
 import ast
-import copy
 
 from ..codegen.clone import clone
 from ..codegen.names import Namer
@@ -105,7 +104,7 @@ class _Desugar:
         renames = {v: self.namer.fresh(f"{fdef.name}_{v}") for v in sorted(local)}
         bound = self._bind_nested(fdef, call_node, params)
         stmts: list[ast.stmt] = [assign(renames[p], bound[p], like) for p in params]
-        body = copy.deepcopy(_drop_docstring(fdef.body))
+        body = clone(_drop_docstring(fdef.body))
         for node in walk(ast.Module(body=body, type_ignores=[])):
             if isinstance(node, ast.Name) and node.id in renames:
                 node.id = renames[node.id]
@@ -120,7 +119,7 @@ class _Desugar:
             bound[kw.arg] = kw.value
         defaults = fdef.args.defaults
         for param, default in zip(params[len(params) - len(defaults):], defaults, strict=True):
-            bound.setdefault(param, copy.deepcopy(default))
+            bound.setdefault(param, clone(default))
         missing = [p for p in params if p not in bound]
         if missing or len(call_node.args) > len(params):
             raise self.parsed.unsupported(
@@ -153,7 +152,7 @@ class _Desugar:
         first, *others = stmt.targets
         if isinstance(value, ast.IfExp):
             return [*before, *self._if_exp(first, value, stmt)] + [
-                assign(t, copy.deepcopy(first), stmt) for t in others
+                assign(t, clone(first), stmt) for t in others
             ]
         stmt.targets = [first]
         stmt.value = value
@@ -340,7 +339,7 @@ class _Desugar:
 
     def _if_exp(self, target: ast.expr, node: ast.IfExp, like: ast.stmt) -> list[ast.stmt]:
         branch = ast.If(test=node.test, body=self._Assign(assign(target, node.body, like)),
-                        orelse=self._Assign(assign(copy.deepcopy(target), node.orelse, like)))
+                        orelse=self._Assign(assign(clone(target), node.orelse, like)))
         return [located(branch, like)]
 
     def _list_comp(self, temp: str, comp: ast.ListComp, like: ast.stmt) -> list[ast.stmt]:
@@ -415,7 +414,7 @@ class _Returns:
                         return out, True
                     continue
                 # what followed the `if` runs on the paths that did not return
-                body, body_returns = self.block(stmt.body + copy.deepcopy(rest), in_loop)
+                body, body_returns = self.block(stmt.body + clone(rest), in_loop)
                 orelse, else_returns = self.block(stmt.orelse + rest, in_loop)
                 stmt.body, stmt.orelse = body or [ast.Pass()], orelse
                 out.append(stmt)
@@ -484,7 +483,7 @@ def _structure_body(stmts: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(stmt, ast.If) and _may_jump(stmt):
             rest = stmts[i + 1:]
             stmt.body = _structure_body(stmt.body if _always_jumps(stmt.body)
-                                        else stmt.body + copy.deepcopy(rest)) or [ast.Pass()]
+                                        else stmt.body + clone(rest)) or [ast.Pass()]
             stmt.orelse = _structure_body(stmt.orelse if _always_jumps(stmt.orelse)
                                           else stmt.orelse + rest)
             out.append(stmt)
@@ -524,7 +523,7 @@ def _is_reversed_range(expr: ast.expr) -> bool:
 
 
 def _as_load(target: ast.expr) -> ast.expr:
-    node = copy.deepcopy(target)
+    node = clone(target)
     for sub in walk(node):
         if hasattr(sub, "ctx"):
             sub.ctx = ast.Load()
@@ -532,7 +531,7 @@ def _as_load(target: ast.expr) -> ast.expr:
 
 
 def _as_store(target: ast.expr) -> ast.expr:
-    node = copy.deepcopy(target)
+    node = clone(target)
     if hasattr(node, "ctx"):
         node.ctx = ast.Store()
     if isinstance(node, ast.Tuple):

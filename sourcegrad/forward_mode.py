@@ -80,7 +80,8 @@ def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
     tangent = result.output_tangent if result.output_tangent is not None else ast.Constant(None)
     body = [*result.body, ast.Return(value=ast.Tuple(elts=[clone(output), tangent],
                                                      ctx=ast.Load()))]
-    return pipeline._function(f"jvp_{analysis.parsed.tree.name}", args, body)
+    return pipeline._function(analysis.namer.function_name(f"jvp_{analysis.parsed.tree.name}"),
+                              args, body)
 
 
 @cache.callee_variant("jvp")

@@ -214,7 +214,8 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
         value = ast.Tuple(elts=[clone(output), value], ctx=ast.Load())
     body.append(ast.Return(value=value))
     prefix = "value_and_grad" if with_value else "grad"
-    return _function(f"{prefix}_{analysis.parsed.tree.name}", fdef.args, body)
+    return _function(analysis.namer.function_name(f"{prefix}_{analysis.parsed.tree.name}"),
+                     fdef.args, body)
 
 
 def _final_gradient(analysis: ReverseAnalysis, param: str) -> ast.expr:
@@ -325,7 +326,8 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     saved = ast.Tuple(elts=[name(r) for r in residuals], ctx=ast.Load())
     forward_body.append(ast.Return(value=ast.Tuple(elts=[clone(output), saved],
                                                    ctx=ast.Load())))
-    forward = _function(f"forward_{fname}", fdef.args, forward_body)
+    forward = _function(analysis.namer.function_name(f"forward_{fname}"), fdef.args,
+                        forward_body)
     seed = result.output_grad or analysis.namer.fresh("grad_output")
     backward_body: list[ast.stmt] = []
     if residuals:
@@ -344,7 +346,8 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     backward_body.append(ast.Return(value=ast.Tuple(elts=grads, ctx=ast.Load())))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=seed), ast.arg(arg=saved_name)],
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    backward = _function(f"backward_{fname}", args, backward_body)
+    backward = _function(analysis.namer.function_name(f"backward_{fname}"), args,
+                         backward_body)
     return forward, backward
 
 
@@ -401,7 +404,7 @@ def _namer(parsed: Parsed) -> Namer:
     taken = users | {_THROWAWAY, fname, f"grad_{fname}", f"value_and_grad_{fname}",
                      f"forward_{fname}", f"backward_{fname}", f"jvp_{fname}"}
     taken.update(table)
-    namer = Namer(taken, collisions)
+    namer = Namer(taken, collisions, users)
     # a module the user reads under a name of their own (``np`` taken, ``numpy`` read): the
     # generated code uses that name too
     for own in sorted(collisions & table.keys()):

@@ -31,12 +31,10 @@ POOLS = {
     "helpers": sorted(pipeline.HELPERS),
 }
 
-# the pools a random program draws its names from. "generated" and "helpers" are the names
-# generated code uses itself (issue 11 section 2): enable them once no user name can capture
-# one (today "helpers" breaks most programs, and "generated" some: a callee named
-# `grad_f_value` called from `f_value`, seed 32869 of test_random_programs_in_every_mode)
-# (``SOURCEGRAD_FUZZ_NAMES=plain,generated,helpers`` tries them)
-ENABLED = tuple(os.environ.get("SOURCEGRAD_FUZZ_NAMES", "plain").split(","))
+# the pools a random program draws its names from: ordinary names, and the names generated
+# code uses itself (issue 11 section 2: no user name may capture one)
+# (``SOURCEGRAD_FUZZ_NAMES=plain`` narrows them)
+ENABLED = tuple(os.environ.get("SOURCEGRAD_FUZZ_NAMES", "plain,generated,helpers").split(","))
 
 
 def bound_names(tree: ast.Module) -> set[str]:

@@ -259,3 +259,39 @@ def test_a_user_rule_reading_the_users_own_unbroadcast_is_not_inlined_as_the_hel
         return np.sum(cube(x))
 
     assert_close(sg.grad(loss)(X), 3 * X ** 2)
+
+
+# -- the user's names equal to the generated functions' own names --------------------------------
+forward_scaled = np  # read by scaled's body: the name of scaled's generated forward function
+grad_reads_own_name = 3.0  # read by reads_own_name: the name of its gradient function
+jvp_reads_own_name = 5.0
+
+
+def scaled(a, b):
+    return forward_scaled.sin(a) * b + a
+
+
+def calls_scaled(x):
+    return np.sum(scaled(x, x * 0.5))
+
+
+def reads_own_name(x):
+    return np.sum(np.sin(x)) * grad_reads_own_name + np.sum(x) * jvp_reads_own_name
+
+
+def test_a_global_named_like_a_callees_generated_function_keeps_its_meaning():
+    # fails on the old code: `def forward_scaled` shadowed the module read in its own body
+    expected = numerical_grad(calls_scaled, (X,), 0)
+    assert_close(sg.grad(calls_scaled)(X), expected)
+    assert_close(sg.vjp(calls_scaled, X)[1](1.0)[0], expected)
+    assert_close(sg.hessian(calls_scaled)(X),
+                 np.stack([numerical_grad(lambda x, i=i: sg.grad(calls_scaled)(x)[i], (X,), 0)
+                           for i in range(3)]))
+
+
+def test_a_global_named_like_the_gradient_or_tangent_function_keeps_its_meaning():
+    expected = numerical_grad(reads_own_name, (X,), 0)
+    assert_close(sg.grad(reads_own_name)(X), expected)
+    assert_close(sg.value_and_grad(reads_own_name)(X)[1], expected)
+    direction = np.array([1.0, -2.0, 0.5])
+    assert_close(sg.jvp(reads_own_name, (X,), (direction,))[1], expected @ direction)

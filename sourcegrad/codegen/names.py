@@ -64,9 +64,10 @@ class Namer:
     docstring)."""
 
     def __init__(self, taken: set[str] = frozenset(),
-                 collisions: set[str] = frozenset()) -> None:
+                 collisions: set[str] = frozenset(), users: set[str] = frozenset()) -> None:
         self.taken: set[str] = set(taken)
         self.collisions = frozenset(collisions)
+        self.users = frozenset(users)  # every name the user's function reads or binds
         self.spellings: dict[str, str] = {}  # sourcegrad's name -> how this code spells it
 
     def reserve(self, *names: str) -> None:
@@ -85,6 +86,12 @@ class Namer:
         name = f"{base}_{n}"
         self.taken.add(name)
         return name
+
+    def function_name(self, usual: str) -> str:
+        """The name of a generated function (``grad_f``, ``forward_helper``): the usual one,
+        unless the user's function reads or binds that name (a module-level
+        ``forward_helper``); then a fresh one, so that the user's name keeps its meaning."""
+        return self.fresh(usual, shorten=False) if usual in self.users else usual
 
     def temp_for(self, expr: ast.expr) -> str:
         return self.fresh(describe(expr))

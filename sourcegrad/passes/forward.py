@@ -538,6 +538,8 @@ class ForwardMode:
                 stmt, f"{label} has no forward-mode derivative (JVP) with respect to its "
                 f"argument `{param}`; pass a constant there, or wrap it in "
                 "`sg.stop_gradient(...)`.")
+        if op.advice:
+            return self.parsed.no_derivative(stmt, f"`{label}` has no derivative. {op.advice}")
         return self.parsed.no_derivative(
             stmt, f"`{label}` has no derivative rule and no Python source to differentiate.\n"
             f"Register one before differentiating, with `@sg.defjvp({label})` on "

@@ -419,6 +419,36 @@ def split_back(g, arrays, axis=0, promote=None):
     return [np.reshape(p, np.shape(x)) for p, x in zip(pieces, arrays, strict=True)]
 
 
+def last_writes(part, base, index):
+    """``part`` (a cotangent read at ``base[index]``) where its element was the last write
+    into its place, zero where a later repeat of the same place overwrote it: NumPy keeps the
+    last of repeated writes ``base[index] = value`` (and ``+=`` adds only the last value).
+    NumPy's own assignment decides which write is last, for every kind of index."""
+    order = np.reshape(np.arange(np.size(part)), np.shape(part))
+    stamp = np.full(np.shape(base), -1)
+    stamp[index] = order
+    return np.where(stamp[index] == order, part, np.zeros((), dtype=np.result_type(part)))
+
+
+def concatenate_r(items):
+    """``np.r_[a, b, ...]`` as a function of the sequence of its items (a subscript cannot be
+    called): the primitive that ``np.r_``'s rule is registered under. Each item, at least
+    1-d, joined along axis 0."""
+    return np.r_[tuple(items)]
+
+
+def concatenate_c(items):
+    """``np.c_[a, b, ...]`` as a function of the sequence of its items: each item at least
+    2-d (a 0-d or 1-d one as a column, see ``as_column``), joined along the last axis."""
+    return np.c_[tuple(items)]
+
+
+def as_column(x):
+    """One item as ``np.c_`` takes it: a number or a 1-d array becomes a column, an array of
+    2 or more dimensions stays as it is."""
+    return np.c_[(x,)]
+
+
 def join_back(pieces, arrays, axis=0, promote=None):
     """The adjoint of ``split_back``: the pieces (one per array) joined the way ``arrays``
     were, for second derivatives of ``concatenate``, ``hstack`` and ``vstack``."""

@@ -1,0 +1,390 @@
+"""Wrong numbers an outside suite found (issue 11, section 3), each with other members of its
+family: every derivative here is checked against central finite differences in float64, and
+every construct sourcegrad does not differentiate must raise, never give zero."""
+
+import numpy as np
+import pytest
+
+import sourcegrad as sg
+from sourcegrad.forward_mode import jvp_function
+from sourcegrad.testing import check_grads
+
+from .fd import assert_close, numerical_grad
+
+EPS = 1e-6
+X3 = np.array([0.3, -1.2, 0.7])
+
+
+def jacobian_by_differences(fun, args, argnum):
+    """d fun(*args) / d args[argnum] by central differences, shaped ``out + arg``."""
+    x = np.asarray(args[argnum], dtype=np.float64)
+
+    def at(value):
+        moved = list(args)
+        moved[argnum] = value if np.ndim(x) else float(value)
+        return np.asarray(fun(*moved), dtype=np.float64)
+
+    columns = []
+    for index in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[index] = EPS
+        columns.append((at(x + step) - at(x - step)) / (2 * EPS))
+    out_shape = np.shape(at(x))
+    return np.moveaxis(np.array(columns), 0, -1).reshape(out_shape + x.shape)
+
+
+def assert_second_order(f, args, argnum=0, rtol=1e-5):
+    """The Hessian of the scalar ``f`` in ``args[argnum]`` three ways (reverse over reverse,
+    forward over reverse, reverse over forward), each against differences of ``sg.grad``."""
+    grad = sg.grad(f, wrt=argnum)
+    expected = jacobian_by_differences(grad, args, argnum)
+    x = args[argnum]
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal(np.shape(x))
+    u = rng.standard_normal(np.shape(x))
+    if not np.ndim(x):
+        w, u = float(w), float(u)
+    flat = np.reshape(expected, (np.size(x), np.size(x)))
+    expected_wt = np.reshape(np.ravel(w) @ flat, np.shape(x))
+    expected_hu = np.reshape(flat @ np.ravel(u), np.shape(x))
+    # reverse over reverse: the pullback of grad_f
+    over_reverse = sg.vjp(grad, *args)[1](w)[argnum]
+    np.testing.assert_allclose(over_reverse, expected_wt, rtol=rtol, atol=1e-6)
+    # forward over reverse: sg.hessian runs jvp of grad_f
+    np.testing.assert_allclose(sg.hessian(f, wrt=argnum)(*args), expected, rtol=rtol,
+                               atol=1e-6)
+    # reverse over forward: the pullback of jvp_f's tangent output
+    params = list(sg.pipeline.parameter_names(f))
+    tangent_code = jvp_function(f, (params[argnum],))
+    _, pullback = sg.vjp(tangent_code, *args, u)
+    over_forward = pullback((0.0, 1.0))[argnum]
+    np.testing.assert_allclose(over_forward, expected_hu, rtol=rtol, atol=1e-6)
+
+
+# -------------------------------------------------------------- np.r_ and np.c_ (and the hole)
+
+
+def r_twice(x):
+    return np.sum(np.r_[x, x] ** 2)
+
+
+def r_mixed(x, y):
+    return np.sum(np.r_[x, 2.0, y * x, [0.5, 1.5]] ** 3)
+
+
+def r_one_item(x):
+    return np.sum(np.sin(np.r_[x,]))
+
+
+def c_columns(x):
+    return np.sum(np.c_[x, 2 * x] ** 2)
+
+
+def c_matrix_and_column(x, m):
+    return np.sum(np.tanh(np.c_[m, x, np.exp(x)]))
+
+
+M32 = np.array([[0.1, -0.4], [0.8, 0.2], [-0.3, 0.5]])
+
+
+@pytest.mark.parametrize(("f", "args"), [
+    (r_twice, [X3]), (r_mixed, [X3, 0.4]), (r_mixed, [0.6, 0.4]), (r_one_item, [X3]),
+    (r_one_item, [0.7]), (c_columns, [X3]), (c_matrix_and_column, [X3, M32]),
+])
+def test_r_and_c_differentiate_as_concatenations(f, args):
+    # on the old code the gradient and the tangent were zero
+    for argnum in range(len(args)):
+        assert_close(sg.grad(f, wrt=argnum)(*args), numerical_grad(f, args, argnum))
+    check_grads(f, args, order=2)
+
+
+def test_r_gradient_of_the_issue_is_twice_the_doubled_values():
+    np.testing.assert_allclose(sg.grad(r_twice)(X3), 4 * X3)
+    _, tangent = sg.jvp(r_twice, (X3,), (np.ones(3),))
+    np.testing.assert_allclose(tangent, 4 * np.sum(X3))
+
+
+@pytest.mark.parametrize(("f", "args"), [(r_mixed, [X3, 0.4]), (c_matrix_and_column, [X3, M32])])
+def test_r_and_c_second_order(f, args):
+    assert_second_order(f, args)
+
+
+def test_r_and_c_generated_code_stays_a_subscript():
+    forward = sg.source(c_columns, mode="forward")
+    assert "np.c_[tangent_x, tangent_v2_times_x]" in forward
+    assert "split_back(" in sg.source(r_twice)
+
+
+def r_with_a_slice(x):
+    return np.sum(np.r_[0:3, x] ** 2)
+
+
+def r_with_a_directive(x):
+    return np.sum(np.r_["0,2", x, x] ** 2)
+
+
+def r_of_a_sequence(x):
+    pieces = (x, x)
+    return np.sum(np.r_[pieces] ** 2)
+
+
+class Doubler:
+    def __getitem__(self, key):
+        return key * 2.0
+
+
+DOUBLER = Doubler()
+
+
+def object_subscript(x):
+    return np.sum(DOUBLER[x] ** 2)
+
+
+def mgrid_of_a_value(x):
+    return np.sum(np.mgrid[0.0:x:3j] ** 2)
+
+
+@pytest.mark.parametrize(("f", "words"), [
+    (r_with_a_slice, "slice or a string directive"),
+    (r_with_a_directive, "slice or a string directive"),
+    (r_of_a_sequence, "np.concatenate"),
+    (object_subscript, "Doubler.__getitem__"),
+    (mgrid_of_a_value, "MGridClass.__getitem__"),
+])
+def test_a_subscript_without_a_derivative_is_refused_in_both_modes(f, words):
+    # a subscript of a non-array object gave zero: its index is an argument of __getitem__
+    with pytest.raises(sg.NoDerivativeError, match=words) as reverse:
+        sg.grad(f)(1.5)
+    assert reverse.value.lineno == f.__code__.co_firstlineno + 1 + (f is r_of_a_sequence)
+    with pytest.raises(sg.NoDerivativeError, match=words):
+        sg.jvp(f, (1.5,), (1.0,))
+
+
+def index_helpers(x):
+    head = np.s_[:2]
+    return np.sum(x[head] ** 2) + np.sum(x[np.index_exp[1:]] * 3.0)
+
+
+def test_index_helpers_keep_working():
+    assert_close(sg.grad(index_helpers)(X3), numerical_grad(index_helpers, [X3], 0))
+    check_grads(index_helpers, [X3])
+
+
+def constant_concatenation(x):
+    ramp = np.r_[0:3, 5.0]  # no derivative reaches it: a constant, as before
+    return np.sum(ramp * x)
+
+
+def test_a_constant_subscript_of_an_object_is_a_constant():
+    np.testing.assert_allclose(sg.grad(constant_concatenation)(np.ones(4)), [0, 1, 2, 5])
+
+
+# ------------------------------------------------- repeated and fancy indices at second order
+
+
+def repeated_index_times_v(x, v):
+    return np.sum(x[[0, 0]]) * v
+
+
+def test_repeated_index_second_order_of_the_issue():
+    # d/dv of <grad_x f, w> is the sum of w over the repeated index: 2 (old code: 0)
+    grads = sg.vjp(sg.grad(repeated_index_times_v), np.ones(3), 1.0)[1](np.ones(3))
+    np.testing.assert_allclose(grads[0], np.zeros(3))
+    assert grads[1] == pytest.approx(2.0)
+
+
+M = np.array([[0.5, -0.3, 0.8], [1.1, 0.2, -0.6], [0.4, 0.9, -1.3]])
+
+
+def fancy_square(x):
+    return np.sum(np.sin(x[[0, 0, 2]]) * x[np.array([2, 0, 2])] ** 2)
+
+
+def fancy_mask(x):
+    return np.sum(x[np.array([True, False, True])] ** 3)
+
+
+def fancy_2d(m):
+    return np.sum(np.tanh(m[1:, [0, 0, 2]]) * m[[2, 2], 1:].sum())
+
+
+def fancy_nested(m):
+    return np.sum(m[np.array([[0, 1], [1, 1]])] ** 3) + np.sum(np.exp(m[[2, 0, 2], [1, 1, 1]]))
+
+
+def fancy_times_v(x, v):
+    return np.sum(x[[0, 0, 2]] ** 2) * v + np.sum(x[np.array([True, True, False])]) * v * v
+
+
+@pytest.mark.parametrize(("f", "arg"), [(fancy_square, X3), (fancy_mask, X3), (fancy_2d, M),
+                                        (fancy_nested, M)])
+def test_index_kinds_at_second_order(f, arg):
+    assert_second_order(f, [arg])
+
+
+def test_mixed_second_derivatives_through_repeated_indices():
+    args = [X3, 0.7]
+    for argnum in (0, 1):
+        assert_second_order(fancy_times_v, args, argnum=argnum)
+    # d/dv (d/dx f) by reverse over reverse, against differences of the gradient in v
+    w = np.array([0.2, -0.5, 1.0])
+
+    def directional(v):
+        return np.sum(sg.grad(fancy_times_v)(X3, v) * w)
+
+    expected = (directional(0.7 + EPS) - directional(0.7 - EPS)) / (2 * EPS)
+    got = sg.vjp(sg.grad(fancy_times_v), X3, 0.7)[1](w)[1]
+    assert got == pytest.approx(expected, rel=1e-6)
+
+
+def sliced_list(x):
+    xs = [x, 2 * x, 3 * x]
+    total = 0.0
+    tail = xs[1:]
+    for k in range(len(tail)):
+        total = total + xs[k] * tail[k]
+    return total
+
+
+def test_the_cotangent_of_a_list_slice_is_added_not_joined():
+    # grad_xs[1:] + grad_xs_slice joined the two lists (old code: 5.6 instead of 11.2)
+    assert sg.grad(sliced_list)(0.7) == pytest.approx(11.2)
+    check_grads(sliced_list, [0.7], order=2)
+    check_grads(sliced_list, [X3], order=2)
+
+
+WEIGHTS = np.array([1.0, 2.0, 3.0])
+
+
+def write_repeated(x):
+    y = np.ones(3) * x[2]
+    y[[0, 0]] = x[:2]  # NumPy keeps the last write: y[0] = x[1]
+    return np.sum(y * WEIGHTS)
+
+
+def increment_repeated(x):
+    y = np.zeros(3)
+    y[[0, 0]] += x[:2]  # buffered: y[0] = 0 + x[1]
+    return np.sum(np.sin(y) * WEIGHTS)
+
+
+def multiply_repeated(x):
+    y = x * 1.0
+    y[[0, 0]] *= x[:2]
+    return np.sum(y * WEIGHTS)
+
+
+def write_repeated_broadcast(x, s):
+    y = x * 2.0
+    y[np.array([1, 1, 2])] = s * x[0]
+    return np.sum(y ** 2 * WEIGHTS)
+
+
+def write_masked(x):
+    y = x ** 2
+    y[np.array([True, False, True])] -= x[1] * x[:2]
+    return np.sum(y * WEIGHTS)
+
+
+@pytest.mark.parametrize(("f", "args"), [
+    (write_repeated, [X3]), (increment_repeated, [X3]), (multiply_repeated, [X3]),
+    (write_repeated_broadcast, [X3, 0.6]), (write_masked, [X3]),
+])
+def test_writes_through_repeated_indices_keep_only_the_last(f, args):
+    # the old code gave each repeated write the element's whole cotangent
+    for argnum in range(len(args)):
+        assert_close(sg.grad(f, wrt=argnum)(*args), numerical_grad(f, args, argnum))
+    check_grads(f, args, order=2)
+    assert_second_order(f, args)
+
+
+def test_write_repeated_by_hand():
+    np.testing.assert_allclose(sg.grad(write_repeated)(X3), [0.0, 1.0, 5.0])
+
+
+# -------------------------------------------------- list(...), tuple(...) and what they read
+
+
+def list_of_pair(x):
+    t = list((x, x))
+    return np.sum(t[0] * t[1])
+
+
+def sum_of_list(x):
+    return np.sum(list((x, 2 * x))) * x[0]
+
+
+def tuple_of_list(x):
+    t = tuple([x, np.sin(x)])
+    return np.sum(t[0] * t[1] * t[0])
+
+
+def tuple_of_rows(m):
+    rows = tuple(m)
+    return np.sum(rows[0] * rows[1] ** 2)
+
+
+def list_of_tuple_of_list(x):
+    t = list(tuple(list((x, 3.0 * x))))
+    return np.sum(np.stack(t) ** 3)
+
+
+@pytest.mark.parametrize(("f", "arg"), [
+    (list_of_pair, 0.7), (list_of_pair, X3), (sum_of_list, X3), (tuple_of_list, 0.7),
+    (tuple_of_list, X3), (tuple_of_rows, M32.T), (list_of_tuple_of_list, X3),
+])
+def test_list_and_tuple_at_second_order(f, arg):
+    # tuple(...) had no rule; the family is checked reverse over forward (check_grads runs
+    # sg.vjp over jvp_f), forward over reverse and reverse over reverse
+    assert_close(sg.grad(f)(arg), numerical_grad(f, [arg], 0))
+    check_grads(f, [arg], order=2)
+    assert_second_order(f, [arg])
+
+
+def test_list_of_a_pair_reverse_over_forward_is_two():
+    tangent_code = jvp_function(list_of_pair, ("x",))
+    # the tangent 2 x t: its derivative in x is 2 t
+    grads = sg.vjp(tangent_code, 3.0, 1.0)[1]((0.0, 1.0))
+    assert grads == pytest.approx((2.0, 6.0))
+
+
+def zipped_values(x):
+    pairs = list(zip((x, 2 * x), (3 * x, x), strict=True))
+    return pairs[0][0] * pairs[1][1] * pairs[0][1]
+
+
+def enumerated_values(x):
+    items = list(enumerate((x, x)))
+    return items[0][1] * items[1][1]
+
+
+def sorted_values(x):
+    ordered = sorted((x, 2 * x))
+    return ordered[0] * ordered[1] * ordered[0]
+
+
+@pytest.mark.parametrize(("f", "words"), [(zipped_values, "`for` loop"),
+                                          (enumerated_values, "`for` loop"),
+                                          (sorted_values, "np.sort")])
+def test_iterating_builtins_outside_a_loop_are_refused(f, words):
+    # they were declared non-differentiable: their values' derivatives were silently zero
+    with pytest.raises(sg.NoDerivativeError, match=words):
+        sg.grad(f)(0.7)
+    with pytest.raises(sg.NoDerivativeError, match=words):
+        sg.jvp(f, (0.7,), (1.0,))
+
+
+def looped_builtins(x, keys):
+    xs = [x, 2 * x, 3 * x]
+    total = 0.0
+    for i, v in enumerate(xs):
+        total = total + v * v * i
+    for a, b in zip(xs, [x, x, x * x], strict=True):
+        total = total + a * b
+    for k in sorted(keys):  # keys only: no derivative flows, nothing to refuse
+        total = total + xs[k] * 0.5
+    return total
+
+
+def test_iterating_builtins_in_loops_still_differentiate():
+    check_grads(looped_builtins, [0.7, [2, 0]], order=2)

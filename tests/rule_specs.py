@@ -386,6 +386,11 @@ SPECS: list[Spec] = [
         case("bij,bjk->bik", Arr((2, 3, 4)), Arr((1, 4, 2))),
         case("ij,jk,kl->il", Arr((2, 3)), Arr((3, 4)), Arr((4, 2))),
         case("i,j->ij", Arr((2,)), Arr((3,))),
+        # the interleaved form: the first argument is an operand
+        case(Arr((2, 3)), [0, 1], Arr((3, 4)), [1, 2], [0, 2]),
+        case(Arr((2, 3)), [0, 1], Arr((3, 4)), [1, 2]),
+        case(Arr((3, 3)), [0, 0]),
+        case(Arr((2, 2, 3)), [Ellipsis, 0, 1], Arr((3, 2)), [1, 2], [Ellipsis, 2]),
     )),
     Spec(np.trace, (case(Arr((3, 3))), case(Arr((3, 4)), 1), case(Arr((2, 3, 3)), 0, 1, 2),
                     case(Arr((3, 2, 3)), axis1=-1, axis2=0, offset=-1))),
@@ -534,12 +539,18 @@ SPECS += [
         case(Arr((2, 4)), "ij,jk->ik", [Arr((2, 3)), Arr((3, 4))], 1),
         case(Arr((3,)), "ii->i", [Arr((3, 3))], 0),
         case(Arr((2, 3, 2)), "...ij,...jk->...ik", [Arr((2, 3, 4)), Arr((4, 2))], 1),
-        case(Arr((2, 2)), "ij,jk,kl->il", [Arr((2, 3)), Arr((3, 4)), Arr((4, 2))], 1))),
+        case(Arr((2, 2)), "ij,jk,kl->il", [Arr((2, 3)), Arr((3, 4)), Arr((4, 2))], 1),
+        # interleaved: the operand `subscripts` (k=-1), then `operands[1]`
+        case(Arr((2, 4)), Arr((2, 3)), [[0, 1], Arr((3, 4)), [1, 2], [0, 2]], -1),
+        case(Arr((2, 4)), Arr((2, 3)), [[0, 1], Arr((3, 4)), [1, 2], [0, 2]], 1))),
     Spec(support.einsum_jvp, (
         case([Arr((2, 3)), Arr((3, 4))], "ij,jk->ik", [Arr((2, 3)), Arr((3, 4))]),
         case([Arr((3, 3))], "ii", [Arr((3, 3))]),
         case([Arr((2, 3)), Arr((3,)), Arr((3,))], "ij,j,j->i",
-             [Arr((2, 3)), Arr((3,)), Arr((3,))]))),
+             [Arr((2, 3)), Arr((3,)), Arr((3,))]),
+        # interleaved: `first` is the tangent of the first operand, `subscripts`
+        case([None, Arr((3, 4)), None], Arr((2, 3)), [[0, 1], Arr((3, 4)), [1, 2]],
+             first=Arr((2, 3))))),
     Spec(support.unstack_like, (case(Arr((2, 3)), [Arr((3,)), Arr((3,))]),
                                 case(Arr((3,)), Arr((3,))))),
     Spec(support.untile, (case(Arr((2, 6)), Arr((2, 3)), (1, 2)),

@@ -388,3 +388,64 @@ def looped_builtins(x, keys):
 
 def test_iterating_builtins_in_loops_still_differentiate():
     check_grads(looped_builtins, [0.7, [2, 0]], order=2)
+
+
+# ---------------------------------------------------------------- einsum's interleaved form
+
+A = np.array([[1.0, 2.0], [0.5, -1.0]])
+B = np.array([[0.3, 0.2, 1.0], [-0.7, 0.4, 0.1]])
+A3 = np.arange(12.0).reshape(3, 2, 2) / 10 - 0.4
+
+
+def interleaved(a, b):
+    return np.sum(np.einsum(a, [0, 1], b, [1, 2], [0, 2]) ** 2)
+
+
+def interleaved_implicit(a, b):
+    return np.sum(np.cos(np.einsum(a, [0, 1], b, [1, 2])))
+
+
+def interleaved_ellipsis(a, b):
+    return np.sum(np.sin(np.einsum(a, [Ellipsis, 0, 1], b, [1, 2], [Ellipsis, 0, 2])))
+
+
+def interleaved_trace(a):
+    return np.einsum(a, [0, 0]) ** 2
+
+
+def interleaved_three(a, b, c):
+    return np.sum(np.einsum(a, [0, 1], b, [1, 2], c, [2], [0]) ** 3)
+
+
+@pytest.mark.parametrize(("f", "args"), [
+    (interleaved, [A, B]), (interleaved_implicit, [A, B]), (interleaved_ellipsis, [A3, B]),
+    (interleaved_trace, [M]), (interleaved_three, [A, B, np.array([0.5, -0.2, 0.9])]),
+])
+def test_einsum_interleaved_form_in_both_modes(f, args):
+    # sg.jvp gave the tangent of the other operands only (the first was taken for the
+    # subscripts), and the gradient of the first operand was zero
+    for argnum in range(len(args)):
+        assert_close(sg.grad(f, wrt=argnum)(*args), numerical_grad(f, args, argnum))
+    check_grads(f, args, order=2)
+
+
+def test_einsum_interleaved_jvp_of_the_issue():
+    def product(a, b):
+        return a @ b
+
+    da, db = np.ones((2, 2)), np.zeros((2, 3))
+    value, tangent = sg.jvp(interleaved, (A, B), (da, db))
+    expected = 2 * np.sum(product(A, B) * product(da, B))
+    assert value == pytest.approx(np.sum(product(A, B) ** 2))
+    assert tangent == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("f", "args"), [(interleaved, [A, B]), (interleaved_ellipsis, [A3, B])])
+def test_einsum_interleaved_second_order(f, args):
+    for argnum in range(len(args)):
+        assert_second_order(f, args, argnum=argnum)
+
+
+def test_einsum_interleaved_generated_code_keeps_the_form():
+    assert "np.einsum(tangent_a, [0, 1], b, [1, 2], [0, 2])" in sg.source(
+        interleaved, mode="forward")

@@ -619,12 +619,28 @@ def kron_vjp_b(g, a, b):
 _EINSUM_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def _einsum_call(subscripts, operands):
+    """A call ``np.einsum(subscripts, *operands)`` in the subscripts-string form: the string,
+    the operand arrays, and the position of each among the call's arguments (0 is
+    ``subscripts`` itself, the first operand of the interleaved form ``np.einsum(a, [0, 1],
+    b, [1, 2], [0, 2])``; a sublist's integers are letters, ``...`` is ``Ellipsis``)."""
+    if isinstance(subscripts, str):
+        return subscripts, list(operands), list(range(1, len(operands) + 1))
+    args = [subscripts, *operands]
+    end = len(args) // 2 * 2
+    spelled = ",".join(_einsum_letters(sublist) for sublist in args[1:end:2])
+    if len(args) % 2:
+        spelled += "->" + _einsum_letters(args[-1])
+    return spelled, args[0:end:2], list(range(0, end, 2))
+
+
+def _einsum_letters(sublist):
+    return "".join("..." if label is Ellipsis else _EINSUM_LETTERS[label] for label in sublist)
+
+
 def _einsum_parse(subscripts, operands):
     """Explicit subscripts (one string per operand, and the output's) with ``...`` spelled
     out as letters the user did not use."""
-    if not isinstance(subscripts, str):
-        raise NotImplementedError("sourcegrad differentiates np.einsum only with a subscripts "
-                                  "string, not the interleaved (operand, sublist) form")
     subscripts = subscripts.replace(" ", "")
     inputs, arrow, output = subscripts.partition("->")
     terms = inputs.split(",")
@@ -678,47 +694,93 @@ def _einsum_vjp_one(g, terms, output, operands, k):
     return np.sum(grad, axis=stretched, keepdims=True) if stretched else grad
 
 
+def einsum_positions(subscripts, operands):
+    """Where the arrays are among ``np.einsum(subscripts, *operands)``'s arguments: ``k`` for
+    ``operands[k]``, ``-1`` for ``subscripts`` (the first operand of the interleaved form,
+    whose sublists are not arrays)."""
+    if isinstance(subscripts, str):
+        return list(range(len(operands)))
+    return list(range(-1, (len(operands) + 1) // 2 * 2 - 1, 2))
+
+
 def einsum_vjp_one(g, subscripts, operands, k):
-    """Cotangent of ``operands[k]`` in ``np.einsum(subscripts, *operands)``. (It and
-    ``einsum_jvp`` have rules of their own, built from ``einsum_cross``: the einsum is linear
-    in each operand, so every second derivative is an einsum again.)"""
-    terms, output = _einsum_parse(subscripts, operands)
-    return _einsum_vjp_one(g, terms, output, operands, k)
+    """Cotangent of ``operands[k]`` in ``np.einsum(subscripts, *operands)``, or, for
+    ``k = -1``, of ``subscripts`` (an operand in the interleaved form); a zero for a
+    subscripts string or a sublist, which carry none. (It and ``einsum_jvp`` have rules of
+    their own, built from ``einsum_cross``: the einsum is linear in each operand, so every
+    second derivative is an einsum again.)"""
+    spelled, arrays, where = _einsum_call(subscripts, operands)
+    if k + 1 not in where:
+        return zeros_like_grad(subscripts if k == -1 else operands[k])
+    terms, output = _einsum_parse(spelled, arrays)
+    return _einsum_vjp_one(g, terms, output, arrays, where.index(k + 1))
 
 
-def einsum_jvp(t, subscripts, operands):
+def einsum_jvp(t, subscripts, operands, first=None):
     """Tangent of ``np.einsum(subscripts, *operands)``: the sum over operands of the einsum
-    with that operand replaced by its tangent (``None`` tangents are zero and skipped)."""
-    return sum([np.einsum(subscripts, *_replaced(operands, k, tk))
-                for k, tk in enumerate(t) if tk is not None])
+    with that operand replaced by its tangent, ``t`` holding one per operand and ``first``
+    the tangent of ``subscripts`` when it is an operand (interleaved form); ``None`` (or
+    ``t`` itself ``None``) is zero."""
+    terms = [np.einsum(subscripts, *_replaced(operands, k, t[k]))
+             for k in einsum_positions(subscripts, operands)
+             if k >= 0 and t is not None and t[k] is not None]
+    if first is not None:
+        terms.append(np.einsum(first, *operands))
+    return sum(terms)
 
 
 def _replaced(operands, k, value):
     return [value if i == k else x for i, x in enumerate(operands)]
 
 
-def einsum_cross(g, subscripts, operands, replacements, j):
-    """The sum over the operands ``k != j`` of the cotangent of operand ``j`` in the einsum
-    with operand ``k`` replaced by ``replacements[k]`` (``None``: zero): the mixed second
-    derivative of ``<g, einsum(...)>``, applied to ``replacements``. It is the derivative in
-    the operands of ``einsum_vjp_one`` (along ``replacements``) and of ``einsum_jvp`` (for
-    the cotangent ``g``), and its adjoint."""
-    total = zeros_like_grad(operands[j])
-    for k, rk in enumerate(replacements):
-        if k != j and rk is not None:
-            total = total + einsum_vjp_one(g, subscripts, _replaced(operands, k, rk), j)
+def einsum_cross(g, subscripts, operands, replacements, j, first=None):
+    """The sum over the operands other than ``j`` (numbered as in ``einsum_vjp_one``) of the
+    cotangent of operand ``j`` in the einsum with that operand replaced by its entry of
+    ``replacements`` (one per operand, or ``None``; ``first`` replaces ``subscripts``;
+    ``None``: zero): the mixed second derivative of ``<g, einsum(...)>``, applied to the
+    replacements. It is the derivative in the operands of ``einsum_vjp_one`` and of
+    ``einsum_jvp`` (for the cotangent ``g``), and its adjoint. (Forward mode reads its
+    source: it keeps to what sourcegrad differentiates.)"""
+    where = einsum_positions(subscripts, operands)
+    if j == -1:
+        total = zeros_like_grad(subscripts)
+    else:
+        total = zeros_like_grad(operands[j])
+    for k in where:
+        if k == j or j not in where:
+            continue
+        if k == -1:
+            if first is not None:
+                total = total + einsum_vjp_one(g, first, operands, j)
+        elif replacements is not None:
+            if replacements[k] is not None:
+                total = total + einsum_vjp_one(g, subscripts,
+                                               _replaced(operands, k, replacements[k]), j)
     return total
 
 
-def einsum_jvp_cross(t, subscripts, operands, tangents, ans):
-    """The sum over pairs ``j != k`` of the einsum with operand ``k`` replaced by ``t[k]`` and
-    operand ``j`` by ``tangents[j]`` (``None``: zero): the derivative of ``ans = einsum_jvp(t,
-    subscripts, operands)`` in the operands, along ``tangents``."""
+def einsum_jvp_cross(t, subscripts, operands, tangents, ans, t_first=None, first=None):
+    """The sum over pairs of distinct operands ``k``, ``j`` of the einsum with operand ``k``
+    replaced by its entry of ``t`` and operand ``j`` by its entry of ``tangents`` (each one
+    per operand or ``None``; ``t_first`` and ``first`` are the entries of ``subscripts``
+    when it is an operand; ``None``: zero): the derivative of ``ans = einsum_jvp(t,
+    subscripts, operands, t_first)`` in the operands, along ``tangents`` and ``first``."""
     total = zeros_like_grad(ans)
-    for k, tk in enumerate(t):
-        others = [None if j == k else d for j, d in enumerate(tangents)]
-        if tk is not None and any([d is not None for d in others]):
-            total = total + einsum_jvp(others, subscripts, _replaced(operands, k, tk))
+    for k in einsum_positions(subscripts, operands):
+        if k == -1:
+            if t_first is not None:
+                total = total + einsum_jvp(tangents, t_first, operands)
+            continue
+        if t is None or t[k] is None:
+            continue
+        others = None
+        if tangents is not None:
+            others = [None if j == k else d for j, d in enumerate(tangents)]
+        moved = _replaced(operands, k, t[k])
+        if first is not None or (others is not None and any(
+                [others[j] is not None for j in einsum_positions(subscripts, operands)
+                 if j >= 0])):
+            total = total + einsum_jvp(others, subscripts, moved, first=first)
     return total
 
 

@@ -142,7 +142,7 @@ class matmul_vjp_x2_rule:
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.tie_weights,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
-    support.inner_axes, support.linspace_weights, support.shape_only,
+    support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
@@ -300,21 +300,30 @@ class spectral_norm_derivative_rule:
 # -- einsum's helpers: multilinear, so every derivative is an einsum again (einsum_cross) --
 @rule(support.einsum_vjp_one)
 class einsum_vjp_one_rule:
-    """The cotangent of operand ``k``, linear in ``cotangent`` and in the other operands."""
+    """The cotangent of operand ``k`` (``-1``: ``subscripts``, an operand in the interleaved
+    form), linear in ``cotangent`` and in the other operands."""
 
-    nondiff = ("subscripts", "k")
+    nondiff = ("k",)
 
     def vjp_cotangent(g, ans, cotangent, subscripts, operands, k):
         return einsum_jvp([g if i == k else None for i in range(len(operands))], subscripts,
-                          operands)
+                          operands, first=g if k == -1 else None)
+
+    def vjp_subscripts(g, ans, cotangent, subscripts, operands, k):
+        return einsum_cross(cotangent, subscripts, operands,
+                            [g if i == k else None for i in range(len(operands))], -1)
 
     def vjp_operands(g, ans, cotangent, subscripts, operands, k):
         return [einsum_cross(cotangent, subscripts, operands,
-                             [g if i == k else None for i in range(len(operands))], j)
+                             [g if i == k else None for i in range(len(operands))], j,
+                             first=g if k == -1 else None)
                 for j in range(len(operands))]
 
     def jvp_cotangent(t, ans, cotangent, subscripts, operands, k):
         return einsum_vjp_one(t, subscripts, operands, k)
+
+    def jvp_subscripts(t, ans, cotangent, subscripts, operands, k):
+        return einsum_cross(cotangent, subscripts, operands, None, k, first=t)
 
     def jvp_operands(t, ans, cotangent, subscripts, operands, k):
         return einsum_cross(cotangent, subscripts, operands, t, k)
@@ -322,18 +331,31 @@ class einsum_vjp_one_rule:
 
 @rule(support.einsum_jvp)
 class einsum_jvp_rule:
-    """The tangent of the output, linear in ``tangents`` and in each operand."""
+    """The tangent of the output, linear in ``tangents``, in ``first`` and in each
+    operand."""
 
-    nondiff = ("subscripts",)
-
-    def vjp_tangents(g, ans, tangents, subscripts, operands):
+    def vjp_tangents(g, ans, tangents, subscripts, operands, first=None):
         return [einsum_vjp_one(g, subscripts, operands, k) for k in range(len(operands))]
 
-    def vjp_operands(g, ans, tangents, subscripts, operands):
-        return [einsum_cross(g, subscripts, operands, tangents, j) for j in range(len(operands))]
+    def vjp_first(g, ans, tangents, subscripts, operands, first=None):
+        return einsum_vjp_one(g, subscripts, operands, -1)
 
-    def jvp_tangents(t, ans, tangents, subscripts, operands):
+    def vjp_subscripts(g, ans, tangents, subscripts, operands, first=None):
+        return einsum_cross(g, subscripts, operands, tangents, -1)
+
+    def vjp_operands(g, ans, tangents, subscripts, operands, first=None):
+        return [einsum_cross(g, subscripts, operands, tangents, j, first=first)
+                for j in range(len(operands))]
+
+    def jvp_tangents(t, ans, tangents, subscripts, operands, first=None):
         return einsum_jvp(t, subscripts, operands)
 
-    def jvp_operands(t, ans, tangents, subscripts, operands):
-        return einsum_jvp_cross(tangents, subscripts, operands, t, ans)
+    def jvp_first(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp(None, subscripts, operands, first=t)
+
+    def jvp_subscripts(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp_cross(tangents, subscripts, operands, None, ans, t_first=first,
+                                first=t)
+
+    def jvp_operands(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp_cross(tangents, subscripts, operands, t, ans, t_first=first)

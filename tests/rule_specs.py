@@ -510,6 +510,8 @@ SPECS += [
                                  case(Arr((3,)), Arr((3, 4)), Arr((4,))),
                                  case(Arr((2, 3, 5)), Arr((2, 3, 4)), Arr((4, 5))))),
     Spec(list, (case(Arr((3,))), case(Arr((3, 2))))),
+    Spec(support.one_if_single, (case(Arr((2,)), Arr((2, 3))), case(Arr(()), Arr((3,))),
+                                 case(Arr((2, 1)), Arr((2, 1))))),
     Spec(support.last_writes, (case(Arr((3,)), Arr((4,)), [0, 2, 0]),
                                case(Arr((2, 2)), Arr((3, 2)), [1, 1]),
                                case(Arr((2,)), Arr((3,)), np.array([True, False, True])))),

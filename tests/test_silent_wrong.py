@@ -4,6 +4,8 @@ every construct sourcegrad does not differentiate must raise, never give zero.""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sourcegrad as sg
 from sourcegrad.forward_mode import jvp_function
@@ -449,3 +451,99 @@ def test_einsum_interleaved_second_order(f, args):
 def test_einsum_interleaved_generated_code_keeps_the_form():
     assert "np.einsum(tangent_a, [0, 1], b, [1, 2], [0, 2])" in sg.source(
         interleaved, mode="forward")
+
+
+# ------------------------------------------------------------------- std and var at the edges
+
+
+def std_of(x):
+    return np.std(x)
+
+
+def var_of(x):
+    return np.var(x)
+
+
+def std_rows(x):
+    return np.sum(np.std(x, axis=1) * np.array([1.0, 2.0]))
+
+
+def var_columns_kept(x):
+    return np.sum(np.var(x, axis=0, keepdims=True) ** 2)
+
+
+def std_ddof(x):
+    return np.std(x, ddof=1)
+
+
+def var_ddof(x):
+    return np.var(x, ddof=1)
+
+
+def var_ddof_two(x):
+    return np.var(x, ddof=2)
+
+
+@pytest.mark.parametrize(("f", "x"), [
+    (std_of, 3.5), (var_of, 3.5), (std_of, np.array([3.5])), (var_of, np.array([[3.5]])),
+    (std_rows, np.array([[3.5], [1.0]])), (var_columns_kept, np.array([[3.5, 2.0, -1.0]])),
+])
+def test_std_and_var_of_one_value_have_derivative_zero(f, x):
+    # the value is 0 whatever x is: the derivative is 0 (std's was nan: 0/0)
+    assert np.array_equal(sg.grad(f)(x), np.zeros_like(x))
+    assert sg.jvp(f, (x,), (np.ones_like(x),))[1] == 0.0
+    assert np.array_equal(sg.hessian(f)(x), np.zeros(np.shape(x) * 2))
+    assert np.array_equal(sg.vjp(sg.grad(f), x)[1](np.ones_like(x))[0], np.zeros_like(x))
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom")
+@pytest.mark.parametrize(("f", "x"), [
+    (std_ddof, np.array([3.5])), (var_ddof, np.array([3.5])),
+    (var_ddof_two, np.array([3.5, 1.0])),
+])
+def test_std_and_var_with_no_degrees_of_freedom_are_nan(f, x):
+    # NumPy divides by max(n - ddof, 0) = 0: the value is inf or nan, and so is no derivative
+    # (var_ddof_two's gradient had finite, wrong numbers for ddof > n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert np.all(np.isnan(sg.grad(f)(x)))
+        assert np.isnan(sg.jvp(f, (x,), (np.ones_like(x),))[1])
+
+
+def var_ddof_three(x):
+    return np.var(x, ddof=3)
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom")
+def test_var_with_more_ddof_than_values_is_not_a_finite_number():
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert np.all(np.isnan(sg.grad(var_ddof_three)(np.array([3.5, 1.0]))))
+
+
+def test_std_of_equal_values_stays_nan_as_in_pytorch_and_jax():
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert np.all(np.isnan(sg.grad(std_of)(np.array([2.0, 2.0, 2.0]))))
+
+
+def std_and_var(x, ddof, axis, keepdims):
+    return np.sum(np.std(x, axis=axis, ddof=ddof, keepdims=keepdims) ** 2
+                  + np.sin(np.var(x, axis=axis, ddof=ddof, keepdims=keepdims)))
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom")
+@given(shape=st.sampled_from([(3,), (2, 3), (3, 1), (1, 3), (2, 2, 2)]),
+       ddof=st.integers(0, 1), data=st.data(), seed=st.integers(0, 2**16))
+@settings(max_examples=25, deadline=None)
+def test_std_and_var_against_finite_differences(shape, ddof, data, seed):
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1))
+    keepdims = data.draw(st.booleans())
+    count = np.prod(shape) if axis is None else shape[axis]
+    x = np.random.default_rng(seed).standard_normal(shape)
+    args = [x, ddof, axis, keepdims]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        got = sg.grad(std_and_var)(*args)
+    if count - ddof <= 0:
+        assert np.all(np.isnan(got))
+    elif count == 1:
+        assert np.array_equal(got, np.zeros(shape))
+    else:
+        assert_close(got, numerical_grad(std_and_var, args, 0), rtol=1e-5, atol=1e-6)

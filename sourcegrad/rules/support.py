@@ -87,6 +87,21 @@ def reduced_count(x, ans):
     return _size(x) // max(_size(ans), 1)
 
 
+def degrees_of_freedom(x, ans, ddof=0):
+    """``n - ddof`` for ``var``/``std`` reducing ``n`` elements of ``x`` into each element of
+    ``ans``; nan where it is not positive: NumPy divides by ``max(n - ddof, 0)`` there, the
+    value is inf or nan, and has no derivative."""
+    count = reduced_count(x, ans) - ddof
+    return count if count > 0 else np.nan
+
+
+def one_if_single(value, x):
+    """``value`` (a standard deviation of ``x``), or 1 where each of its elements reduces a
+    single element of ``x``: it is then 0 whatever ``x`` is, and dividing by 1 keeps its
+    derivative 0 rather than 0/0."""
+    return value if reduced_count(x, value) > 1 else np.ones_like(value)
+
+
 def _size(x):
     """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``."""
     if type(x) is float:

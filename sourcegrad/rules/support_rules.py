@@ -25,6 +25,7 @@ from .support import (
     matmul_vjp_x1,
     matmul_vjp_x2,
     reduce_like,
+    reduced_count,
     reshape_each,
     spectral_norm_curvature,
     split_back,
@@ -141,6 +142,7 @@ class matmul_vjp_x2_rule:
 
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.tie_weights,
+    support.degrees_of_freedom,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
     support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
@@ -193,6 +195,19 @@ class bincount:
 
     def vjp_weights(g, ans, x, weights=None, minlength=0):
         return np.reshape(np.take(g, x), np.shape(weights))
+
+
+@rule(support.one_if_single)
+class one_if_single_rule:
+    """The identity where several elements were reduced, a constant where one was."""
+
+    nondiff = ("x",)
+
+    def vjp_value(g, ans, value, x):
+        return g * (reduced_count(x, value) > 1)
+
+    def jvp_value(t, ans, value, x):
+        return t * (reduced_count(x, value) > 1)
 
 
 @rule(support.last_writes)

@@ -547,3 +547,125 @@ def test_std_and_var_against_finite_differences(shape, ddof, data, seed):
         assert np.array_equal(got, np.zeros(shape))
     else:
         assert_close(got, numerical_grad(std_and_var, args, 0), rtol=1e-5, atol=1e-6)
+
+
+# ----------------------------------------------------- outputs that are not real numbers
+
+COMPLEX_WEIGHTS = np.array([1.0, 2.0j, -1.0])
+LABEL = "loss"
+
+
+def complex_output(x):
+    return x * 1j
+
+
+def complex_reduction(x):
+    return np.sum(x * (1.0 + 2.0j))
+
+
+def complex_global(x):
+    return np.sum(x * COMPLEX_WEIGHTS)
+
+
+def string_output(x):
+    return "loss"
+
+
+def string_global(x):
+    return LABEL
+
+
+def bool_output(x):
+    return x > 1.0
+
+
+def bool_reduction(x):
+    return np.sum(x) > 1.0
+
+
+def none_on_one_path(x):
+    if np.sum(x) > 10.0:
+        return np.sum(x * x)
+
+
+def vector_output(x):
+    return x * 2.0
+
+
+def list_output(x):
+    return [np.sum(x), np.sum(x)]
+
+
+@pytest.mark.parametrize(("f", "words"), [
+    (complex_output, "complex"), (complex_reduction, "complex"), (complex_global, "complex"),
+    (string_output, "str 'loss'"), (string_global, "str 'loss'"), (bool_output, "bool"),
+    (bool_reduction, "True"), (none_on_one_path, "None"), (vector_output, r"shape \(3,\)"),
+    (list_output, "list of 2"),
+])
+def test_grad_refuses_outputs_that_are_not_real_scalars(f, words):
+    # complex, string and boolean outputs got a gradient (zero or the real part), and a
+    # path returning None a zero, on the old code
+    x = np.array([0.5, 1.5, -0.2])
+    with pytest.raises(TypeError, match=words):
+        sg.grad(f)(x)
+    with pytest.raises(TypeError, match=words):
+        sg.value_and_grad(f)(x)
+
+
+def test_grad_of_the_path_that_returns_a_number_still_works():
+    x = np.array([5.5, 7.5, -0.2])
+    np.testing.assert_allclose(sg.grad(none_on_one_path)(x), 2 * x)
+
+
+def integer_output(x):
+    return len(x)
+
+
+def test_an_integer_output_has_gradient_zero():
+    np.testing.assert_array_equal(sg.grad(integer_output)(np.ones(3)), np.zeros(3))
+
+
+# -------------------------------------------------------------- a function with no return
+
+
+def no_return(x):
+    y = np.sum(x ** 2)  # noqa: F841 - the missing return is the point
+
+
+def bare_return(x):
+    y = np.sum(x ** 2)  # noqa: F841
+    return
+
+
+def return_none(x):
+    if np.sum(x) > 0:
+        return None
+    return None
+
+
+@pytest.mark.parametrize("f", [no_return, bare_return, return_none])
+def test_a_function_without_a_return_value_is_refused_in_every_mode(f):
+    # the generated code read an undefined `result` (NameError), or returned zeros
+    x = np.array([0.5, 1.5])
+    calls = [lambda: sg.grad(f), lambda: sg.value_and_grad(f), lambda: sg.vjp(f, x),
+             lambda: sg.jvp(f, (x,), (x,)), lambda: sg.jacobian(f)(x),
+             lambda: sg.hessian(f), lambda: sg.source(f), lambda: sg.source(f, mode="forward")]
+    for attempt in calls:
+        with pytest.raises(sg.UnsupportedSyntaxError, match="returns no value") as info:
+            attempt()
+        assert info.value.filename == __file__
+        assert info.value.lineno == f.__code__.co_firstlineno
+        assert "return loss" in str(info.value)
+
+
+def test_the_command_line_refuses_a_function_without_return(tmp_path, capsys):
+    from sourcegrad import cli
+
+    source = tmp_path / "procedure.py"
+    source.write_text("import numpy as np\n\n\ndef loss(x):\n    y = np.sum(x ** 2)\n")
+    for args in (["show", f"{source}:loss"], ["show", f"{source}:loss", "--mode", "forward"],
+                 ["emit", f"{source}:loss", "-o", str(tmp_path / "out.py")]):
+        assert cli.main(args) == 1
+        err = capsys.readouterr().err
+        assert "returns no value" in err and "line 4" in err
+    assert not (tmp_path / "out.py").exists()

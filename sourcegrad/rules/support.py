@@ -303,17 +303,45 @@ def add_grads(a, b):
 
 
 def scalar_seed(value):
-    """The cotangent 1 of a scalar output; ``sg.grad`` of anything else is an error."""
+    """The cotangent 1 of a real scalar output (a float, or an integer: its derivative is
+    0); ``sg.grad`` of anything else (a complex number, a bool, a string, ``None``, an
+    array of more than one element) is a ``TypeError`` naming what it got, as in JAX."""
     if type(value) is float:
         return 1.0
     if isinstance(value, np.floating):
         return value.dtype.type(1.0)
-    if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
-        raise TypeError(
-            f"sg.grad needs a function that returns a scalar, but it returned a value of "
-            f"shape {np.shape(value)}; use sg.vjp or sg.jacobian for non-scalar outputs"
-        )
-    return np.ones_like(value, dtype=np.result_type(value, 1.0))
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return 1.0
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind in "fiu" and np.size(value) == 1:
+        return np.ones_like(value, dtype=np.result_type(dtype, 1.0))
+    raise TypeError(f"sg.grad needs a function that returns a scalar (a real floating-point "
+                    f"number), as jax.grad does; it returned {_described(value)}. "
+                    f"{_output_advice(value)}")
+
+
+def _described(value):
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return repr(value)
+    if isinstance(value, (str, bytes)):
+        return f"the {type(value).__name__} {value[:40]!r}"
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype) and np.ndim(value) > 0:
+        return f"an array of dtype {dtype} and shape {np.shape(value)}"
+    if isinstance(dtype, np.dtype) or isinstance(value, complex):
+        return f"a {type(value).__name__} ({value!r})"
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value)} elements"
+    return f"a {type(value).__name__}"
+
+
+def _output_advice(value):
+    if np.iscomplexobj(value) and not isinstance(value, (str, bytes)):
+        return ("sourcegrad differentiates real-valued outputs: return a real part, a "
+                "modulus or a squared modulus (np.real, np.abs, np.abs(z) ** 2).")
+    if np.size(value) > 1 and getattr(value, "dtype", np.dtype(bool)).kind in "fiuc":
+        return "Use sg.vjp or sg.jacobian for non-scalar outputs."
+    return "Return the number to differentiate."
 
 
 # ---------------------------------------------------------------- elementwise and reductions

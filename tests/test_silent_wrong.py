@@ -669,3 +669,139 @@ def test_the_command_line_refuses_a_function_without_return(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "returns no value" in err and "line 4" in err
     assert not (tmp_path / "out.py").exists()
+
+
+# ---------------------------------------- transformations of transformations (higher.py)
+
+
+def outer_sine(x):
+    return np.outer(x, x) * np.sin(x)
+
+
+def scaled(x, w, scale=2.0, *, shift=0.5):
+    return np.tanh(w @ x * scale + shift)
+
+
+def quartic_mix(x):
+    return np.sum(x ** 4) * x[0] + np.prod(np.cos(x))
+
+
+X2 = np.array([0.3, -0.7])
+W32 = np.array([[1.0, 0.5], [-0.3, 0.8], [0.2, 0.1]])
+
+
+def test_jacobian_of_jacobian_of_the_issue():
+    # the wrapper was unwrapped back to f: the first Jacobian, shape (2, 2, 2)
+    first = sg.jacobian(outer_sine)
+    second = sg.jacobian(first)
+    assert second(X2).shape == (2, 2, 2, 2)
+    np.testing.assert_allclose(second(X2), jacobian_by_differences(first, [X2], 0),
+                               rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("mode", ["forward", "reverse", None])
+@pytest.mark.parametrize("argnum", [0, 1])
+def test_jacobian_of_jacobian_in_every_mode_and_argument(mode, argnum):
+    first = sg.jacobian(scaled)
+    second = sg.jacobian(first, wrt=argnum, mode=mode)
+    args = [X2, W32]
+    expected = jacobian_by_differences(first, args, argnum)
+    assert second(*args).shape == (3, 2) + np.shape(args[argnum])
+    np.testing.assert_allclose(second(*args), expected, rtol=1e-6, atol=1e-8)
+
+
+def test_third_jacobian_and_hessian_of_a_jacobian():
+    first = sg.jacobian(outer_sine)
+    second = sg.jacobian(first)
+    third = sg.jacobian(second)
+    expected = jacobian_by_differences(second, [X2], 0)
+    np.testing.assert_allclose(third(X2), expected, rtol=1e-6, atol=1e-8)
+    # the Hessian of an array output is the Jacobian of its Jacobian (out + arg + arg + arg)
+    hess = sg.hessian(first)
+    assert hess(X2).shape == (2, 2, 2, 2, 2)
+    np.testing.assert_allclose(hess(X2), expected, rtol=1e-6, atol=1e-8)
+
+
+def test_jacobian_of_grad_is_the_hessian():
+    for mode in ("forward", "reverse"):
+        np.testing.assert_allclose(sg.jacobian(sg.grad(quartic_mix), mode=mode)(X2),
+                                   sg.hessian(quartic_mix)(X2), rtol=1e-10)
+    np.testing.assert_allclose(sg.hessian(quartic_mix)(X2),
+                               jacobian_by_differences(sg.grad(quartic_mix), [X2], 0),
+                               rtol=1e-6, atol=1e-8)
+
+
+def test_jacobian_of_hessian_and_of_hvp():
+    hess = sg.hessian(quartic_mix)
+    third = sg.jacobian(hess)
+    assert third(X2).shape == (2, 2, 2)
+    np.testing.assert_allclose(third(X2), jacobian_by_differences(hess, [X2], 0),
+                               rtol=1e-6, atol=1e-8)
+    v = np.array([0.2, 0.9])
+    product = sg.hvp(quartic_mix)
+    np.testing.assert_allclose(product(X2, v), hess(X2) @ v, rtol=1e-10)
+    np.testing.assert_allclose(sg.jacobian(product)(X2, v),
+                               jacobian_by_differences(product, [X2, v], 0),
+                               rtol=1e-6, atol=1e-8)
+
+
+HESSIAN_OF_QUARTIC = sg.hessian(quartic_mix)
+JACOBIAN_OF_SCALED = sg.jacobian(scaled, wrt=1)
+MIXING = np.array([[1.0, -2.0], [0.5, 3.0]])
+
+
+def weighted_hessian(x):
+    return np.sum(HESSIAN_OF_QUARTIC(x) * MIXING)
+
+
+def weighted_jacobian(x, w):
+    return np.sum(np.sin(JACOBIAN_OF_SCALED(x, w)))
+
+
+def test_grad_of_functions_calling_transformation_results():
+    # calls of a result inside a differentiated function read its twin, not f
+    assert_close(sg.grad(weighted_hessian)(X2), numerical_grad(weighted_hessian, [X2], 0))
+    for argnum in (0, 1):
+        assert_close(sg.grad(weighted_jacobian, wrt=argnum)(X2, W32),
+                     numerical_grad(weighted_jacobian, [X2, W32], argnum))
+    check_grads(weighted_hessian, [X2], order=1)
+
+
+def fourth_power(x):
+    return x ** 4
+
+
+def test_scalar_derivatives_of_every_order():
+    assert sg.grad(sg.hessian(fourth_power))(1.5) == pytest.approx(24 * 1.5)
+    assert sg.grad(sg.jacobian(fourth_power))(1.5) == pytest.approx(12 * 1.5 ** 2)
+    assert sg.grad(sg.grad(sg.jacobian(fourth_power)))(1.5) == pytest.approx(24 * 1.5)
+
+
+def test_jvp_and_vjp_of_a_jacobian():
+    first = sg.jacobian(scaled)
+    expected = jacobian_by_differences(first, [X2, W32], 0)
+    direction = np.array([1.0, -0.5])
+    _, tangent = sg.jvp(first, (X2, W32), (direction, np.zeros_like(W32)))
+    np.testing.assert_allclose(tangent, expected @ direction, rtol=1e-6, atol=1e-8)
+    cotangent = np.arange(6.0).reshape(3, 2)
+    grads = sg.vjp(first, X2, W32)[1](cotangent)
+    np.testing.assert_allclose(grads[0], np.einsum("ijk,ij->k", expected, cotangent),
+                               rtol=1e-6, atol=1e-8)
+
+
+def test_a_result_reads_as_its_twin_never_as_f():
+    import inspect
+    import textwrap
+
+    first = sg.jacobian(scaled, wrt=(0, 1))
+    assert str(inspect.signature(first)) == str(inspect.signature(scaled))
+    text = textwrap.dedent(inspect.getsource(first))
+    assert text.startswith("def jacobian_scaled(x, w, scale=2.0, *, shift=0.5):")
+    assert "jvp_scaled_x(x, w, scale, shift=shift, tangent_x=unit)" in text
+    assert inspect.unwrap(first) is not scaled
+    assert "jacobian" in repr(first) and "scaled" in repr(first)
+    jx, jw = first(X2, W32)
+    twin = inspect.unwrap(first)
+    tx, tw = twin(X2, W32)
+    np.testing.assert_allclose(tx, jx, rtol=1e-12)
+    np.testing.assert_allclose(tw, jw, rtol=1e-12)

@@ -87,6 +87,17 @@ def reduced_count(x, ans):
     return _size(x) // max(_size(ans), 1)
 
 
+def unit_tangents(x):
+    """The one-hot tangents of the array or float ``x``, in C order (a Python float for a
+    float): the directions ``sg.jacobian`` runs forward mode along."""
+    units = []
+    for index in np.ndindex(np.shape(x)):
+        unit = np.zeros(np.shape(x))
+        unit[index] = 1.0
+        units.append(float(unit) if isinstance(x, float) else unit)
+    return units
+
+
 def degrees_of_freedom(x, ans, ddof=0):
     """``n - ddof`` for ``var``/``std`` reducing ``n`` elements of ``x`` into each element of
     ``ans``; nan where it is not positive: NumPy divides by ``max(n - ddof, 0)`` there, the

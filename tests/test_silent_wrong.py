@@ -181,6 +181,55 @@ def test_a_constant_subscript_of_an_object_is_a_constant():
     np.testing.assert_allclose(sg.grad(constant_concatenation)(np.ones(4)), [0, 1, 2, 5])
 
 
+def value_or_default(x):
+    y = x or 1.0
+    return y * y
+
+
+def mask_and_value(x):
+    y = (x > 0) and x * 3.0
+    return y * 2.0
+
+
+@pytest.mark.parametrize("f", [value_or_default, mask_and_value])
+def test_and_or_of_values_are_refused(f):
+    # `x or y` is one of its operands: its derivative was silently zero in both modes
+    with pytest.raises(sg.NoDerivativeError, match="`(or|and)` has no derivative"):
+        sg.grad(f)(0.7)
+    with pytest.raises(sg.NoDerivativeError, match="`(or|and)` has no derivative"):
+        sg.jvp(f, (0.7,), (1.0,))
+
+
+def conditions_with_and(x):
+    y = x * 2.0
+    both = (x > 0) and (x < 5)
+    if both or x > 10:
+        y = y * x
+    return y
+
+
+def test_and_or_of_conditions_still_differentiate():
+    assert sg.grad(conditions_with_and)(0.7) == pytest.approx(4 * 0.7)
+    assert sg.grad(conditions_with_and)(-0.7) == pytest.approx(2.0)
+
+
+def elements_as_list(x):
+    v = x.tolist()
+    return v[0] * v[1] ** 2
+
+
+def rows_as_lists(m):
+    rows = m.tolist()
+    return rows[0][1] * rows[1][0] + rows[1][1] ** 3
+
+
+@pytest.mark.parametrize(("f", "arg"), [(elements_as_list, X3), (rows_as_lists, M32.T)])
+def test_tolist_carries_the_derivative(f, arg):
+    # .tolist() was declared non-differentiable: the gradient was zero
+    assert_close(sg.grad(f)(arg), numerical_grad(f, [arg], 0))
+    check_grads(f, [arg], order=2)
+
+
 # ------------------------------------------------- repeated and fancy indices at second order
 
 

@@ -109,8 +109,11 @@ class Resolver:
             if type(expr.op) not in UNARY_OPERATORS:
                 return Op(NONDIFF)
             return self._primitive(UNARY_OPERATORS[type(expr.op)], [expr.operand], [])
-        if isinstance(expr, (ast.Compare, ast.BoolOp, ast.JoinedStr)):
+        if isinstance(expr, (ast.Compare, ast.JoinedStr)):
             return Op(NONDIFF)
+        if isinstance(expr, ast.BoolOp):  # `x or y` is one of its operands, chosen by truth
+            return Op(UNKNOWN, label=type(expr.op).__name__.lower(), advice=_BOOL_OP,
+                      args={str(i): v for i, v in enumerate(expr.values)})
         if isinstance(expr, ast.Subscript):
             return self._subscript(expr)
         if isinstance(expr, (ast.Tuple, ast.List)):
@@ -270,6 +273,9 @@ def _is_value(base: Any) -> bool:
     return isinstance(base, (np.ndarray, np.generic, float, int, list, tuple, dict))
 
 
+_BOOL_OP = ("Its value is one of its operands, chosen by their truth: write an `if` "
+            "statement (or np.where) that assigns the operand you mean, and its derivative "
+            "follows it.")
 _LOOP_ADVICE = ("sourcegrad differentiates it as the iterable of a `for` loop or a "
                 "comprehension; build the sequence with one, for example "
                 "`[(a, b) for a, b in zip(xs, ys)]`.")

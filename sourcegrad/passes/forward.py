@@ -313,8 +313,9 @@ class ForwardMode:
             return ast.Subscript(value=base, slice=copy.deepcopy(value.slice), ctx=ast.Load())
         if op.kind == DISPLAY:
             return self._display_tangent(value)
-        if op.kind == UNKNOWN:
-            if any(self._has_any_tangent(a) for a in op.args.values()):
+        if op.kind == UNKNOWN:  # an operand reading a tangent's variable anywhere: refused
+            if any(isinstance(n, ast.Name) and n.id in self.state.defined
+                   for a in op.args.values() for n in walk(a)):
                 raise self._no_rule(stmt, op)
             return None
         if op.kind == NONDIFF:

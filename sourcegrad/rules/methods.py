@@ -91,9 +91,10 @@ METHODS: dict[str, tuple[object, bool]] = {
     "copy": (np.copy, False),
     "astype": (astype, False),
     "item": (float, False),
+    "tolist": (list, False),  # the elements as (nested) lists: the cotangents too
 }
 NONDIFF_METHODS = {
-    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "tolist", "fill",
+    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "fill",
 }
 
 ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real}

@@ -156,6 +156,7 @@ class list_rule:
     the sequence's type."""
 
     linear = True
+    sequence_output = True
 
     def vjp_x(g, ans, x):
         return list(g) if isinstance(x, (list, tuple)) else np.reshape(np.stack(g), np.shape(x))

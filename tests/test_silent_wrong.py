@@ -349,6 +349,22 @@ def test_writes_through_repeated_indices_keep_only_the_last(f, args):
     assert_second_order(f, args)
 
 
+def write_by_computed_index(x):
+    y = np.zeros(4)
+    for i in range(3):
+        j = 3 - i
+        y[j] = x[i] * x[j - 1]
+        y[j - 1] += x[i] ** 2
+    return np.sum(y * np.arange(1.0, 5.0))
+
+
+def test_writes_through_computed_integer_indices():
+    x = np.array([0.3, -1.2, 0.7, 0.4])
+    assert_close(sg.grad(write_by_computed_index)(x),
+                 numerical_grad(write_by_computed_index, [x], 0))
+    check_grads(write_by_computed_index, [x], order=2)
+
+
 def test_write_repeated_by_hand():
     np.testing.assert_allclose(sg.grad(write_repeated)(X3), [0.0, 1.0, 5.0])
 

@@ -477,11 +477,23 @@ def last_writes(part, base, index):
     """``part`` (a cotangent read at ``base[index]``) where its element was the last write
     into its place, zero where a later repeat of the same place overwrote it: NumPy keeps the
     last of repeated writes ``base[index] = value`` (and ``+=`` adds only the last value).
-    NumPy's own assignment decides which write is last, for every kind of index."""
+    NumPy's own assignment decides which write is last, for every kind of index. (An index
+    that cannot repeat an element, known only now, costs a copy.)"""
+    if _selects_once(index):
+        return np.copy(part) if isinstance(part, np.ndarray) else part
     order = np.reshape(np.arange(np.size(part)), np.shape(part))
     stamp = np.full(np.shape(base), -1)
     stamp[index] = order
     return np.where(stamp[index] == order, part, np.zeros((), dtype=np.result_type(part)))
+
+
+def _selects_once(index):
+    """Is ``index`` basic (integers, slices, ``None``, ``...``), selecting each element at
+    most once?"""
+    if isinstance(index, tuple):
+        return all(_selects_once(i) for i in index)
+    return index is None or index is Ellipsis or isinstance(index, (int, np.integer, slice)) and (
+        not isinstance(index, bool))
 
 
 def concatenate_r(items):

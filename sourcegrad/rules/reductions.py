@@ -67,11 +67,11 @@ class var:
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g, a, axis=axis, keepdims=keepdims)
                 * (a - np.mean(a, axis=axis, keepdims=True))
-                * (2 / degrees_of_freedom(a, ans, ddof)))
+                * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
-                       keepdims=keepdims) * (2 / degrees_of_freedom(a, ans, ddof)))
+                       keepdims=keepdims) * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
 
 @rule(np.std)
@@ -86,12 +86,12 @@ class std:
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g / one_if_single(ans, a), a, axis=axis, keepdims=keepdims)
                 * (a - np.mean(a, axis=axis, keepdims=True))
-                / degrees_of_freedom(a, ans, ddof))
+                / degrees_of_freedom(a, ans, ddof=ddof))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
                        keepdims=keepdims)
-                / (one_if_single(ans, a) * degrees_of_freedom(a, ans, ddof)))
+                / (one_if_single(ans, a) * degrees_of_freedom(a, ans, ddof=ddof)))
 
 
 @rule(np.max, np.amax)

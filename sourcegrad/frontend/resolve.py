@@ -25,6 +25,7 @@ from ..rules.methods import (
     NONDIFF_ATTRIBUTES,
     NONDIFF_METHODS,
     OPERATORS,
+    SUBSCRIPTED,
     UNARY_OPERATORS,
 )
 from .source import Parsed, is_missing
@@ -48,6 +49,7 @@ class Op:
     varargs: list[ast.expr] = field(default_factory=list)  # a variadic parameter's arguments
     callee: Any = None
     label: str = ""  # how the user spelled the callee, for messages
+    advice: str = ""  # for UNKNOWN: what to write instead, when there is better to say
 
     def differentiable_args(self) -> dict[str, ast.expr]:
         """The arguments through which a derivative can flow."""
@@ -107,10 +109,13 @@ class Resolver:
             if type(expr.op) not in UNARY_OPERATORS:
                 return Op(NONDIFF)
             return self._primitive(UNARY_OPERATORS[type(expr.op)], [expr.operand], [])
-        if isinstance(expr, (ast.Compare, ast.BoolOp, ast.JoinedStr)):
+        if isinstance(expr, (ast.Compare, ast.JoinedStr)):
             return Op(NONDIFF)
+        if isinstance(expr, ast.BoolOp):  # `x or y` is one of its operands, chosen by truth
+            return Op(UNKNOWN, label=type(expr.op).__name__.lower(), advice=_BOOL_OP,
+                      args={str(i): v for i, v in enumerate(expr.values)})
         if isinstance(expr, ast.Subscript):
-            return Op(SUBSCRIPT, args={"x": expr.value})
+            return self._subscript(expr)
         if isinstance(expr, (ast.Tuple, ast.List)):
             return Op(DISPLAY, args={str(i): e for i, e in enumerate(expr.elts)})
         if isinstance(expr, ast.Dict):
@@ -120,6 +125,31 @@ class Resolver:
         if isinstance(expr, ast.Call):
             return self._call(expr)
         return Op(NONDIFF)
+
+    def _subscript(self, expr: ast.Subscript) -> Op:
+        """``x[i]`` of an array, list, tuple or dict is an element read, whose index carries
+        no derivative. A subscript of any other object is a call of its ``__getitem__``, in
+        which the index is the argument: ``np.r_[x, y]`` is a concatenation with a rule,
+        ``np.s_[...]`` builds an index (no derivative), and anything else has no rule, so a
+        derivative reaching its index is an error, never a silent zero."""
+        owner = self.value_of(expr.value)
+        if _is_value(owner) or isinstance(owner, (str, bytes)):
+            return Op(SUBSCRIPT, args={"x": expr.value})
+        label = f"{_spelling(expr.value)}[...]"
+        if registry.is_nondifferentiable(owner):
+            return Op(NONDIFF, callee=owner, label=label)
+        items = list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        directives = [i for i in items if isinstance(i, ast.Slice) or (
+            isinstance(i, ast.Constant) and isinstance(i.value, str))]
+        function = SUBSCRIPTED.get(owner) if _hashable(owner) else None
+        if function is not None and not directives and isinstance(expr.slice, ast.Tuple):
+            # the display itself is the argument: forward mode replaces it by the tangents'
+            return self._primitive(function, [expr.slice], [], label=label)
+        parts = [p for i in items for p in ((i.lower, i.upper, i.step)
+                                            if isinstance(i, ast.Slice) else (i,))]
+        args = {str(i): part for i, part in enumerate(parts) if part is not None}
+        advice = _subscript_advice(owner, expr, bool(directives), function is not None)
+        return Op(UNKNOWN, callee=owner, label=label, args=args, advice=advice)
 
     def _attribute(self, expr: ast.Attribute) -> Op:
         owner = self.value_of(expr.value)
@@ -154,7 +184,8 @@ class Resolver:
             return Op(USER, callee=target, label=label,
                       args=_bind_user(target, call, self.parsed))
         return Op(UNKNOWN, callee=target, label=label,
-                  args=_unknown_args(call.args, call.keywords))
+                  args=_unknown_args(call.args, call.keywords),
+                  advice=_ITERATING.get(target, "") if _hashable(target) else "")
 
     def _method(self, call: ast.Call, func: ast.Attribute) -> Op:
         name = func.attr
@@ -240,6 +271,48 @@ def _is_value(base: Any) -> bool:
     if base is None:
         return True
     return isinstance(base, (np.ndarray, np.generic, float, int, list, tuple, dict))
+
+
+_BOOL_OP = ("Its value is one of its operands, chosen by their truth: write an `if` "
+            "statement (or np.where) that assigns the operand you mean, and its derivative "
+            "follows it.")
+_LOOP_ADVICE = ("sourcegrad differentiates it as the iterable of a `for` loop or a "
+                "comprehension; build the sequence with one, for example "
+                "`[(a, b) for a, b in zip(xs, ys)]`.")
+# What to say of builtins whose results hold their arguments' values, when a derivative
+# reaches one: ``zip`` and ``enumerate`` are differentiated in a ``for`` header (``desugar``
+# turns the loop into an index loop), nowhere else.
+_ITERATING: dict[Any, str] = {
+    zip: _LOOP_ADVICE, enumerate: _LOOP_ADVICE,
+    reversed: "Index the sequence instead: `for i in range(len(xs) - 1, -1, -1):` and "
+              "`xs[i]`.",
+    sorted: "Sort an array with np.sort (its rule routes each derivative to its element).",
+}
+
+
+def _subscript_advice(owner: Any, expr: ast.Subscript, directives: bool,
+                      known: bool) -> str:
+    """What to write instead of a subscript of ``owner`` that has no derivative."""
+    spelled = _spelling(expr.value)
+    if known and directives:
+        return (f"sourcegrad differentiates {spelled}[...] over arrays and numbers only; build "
+                "the pieces a slice or a string directive stands for with np.arange, "
+                "np.linspace, np.reshape or np.expand_dims, and join them with np.concatenate.")
+    if known:
+        return (f"sourcegrad differentiates {spelled}[...] with its items listed "
+                f"(`{spelled}[a, b]`, or `{spelled}[a,]` for one); for a sequence held in a "
+                "variable, use np.concatenate.")
+    return (f"Its index is an argument of {type(owner).__name__}.__getitem__, which has no "
+            "derivative rule: compute the value with NumPy functions, or in a function of "
+            "your own with a rule registered by `@sg.defvjp`.")
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _is_builtin_with_rule(target: Any, n_args: int) -> bool:

@@ -23,7 +23,8 @@ def grad_loss(w, b, x, y):
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y), prediction_minus_y)
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y),
+                                          prediction_minus_y)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)

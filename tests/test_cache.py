@@ -263,7 +263,8 @@ def test_concurrent_writers_of_one_entry_corrupt_nothing(tmp_path, private_cache
             loaded = cache._reuse(target, names, variant)
             assert loaded is not None and cache.STATS.disk_hits == hits + 1
             x = np.array([0.3])
-            assert np.allclose(loaded[0](x), np.exp(x) * (1 + x))
+            functions, _ = loaded
+            assert np.allclose(functions[0](x), np.exp(x) * (1 + x))
         print("ok")
     """
     environment = {k: v for k, v in os.environ.items() if not k.startswith("SOURCEGRAD")}

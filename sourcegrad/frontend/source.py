@@ -143,7 +143,7 @@ def _check_source_is_code(fn: FunctionType, file_lines: list[str], start: int,
     if filename.startswith("<") or not os.path.exists(filename) or _rewritten(code):
         return
     compiled = _compile_in_scope(fn, block, start)
-    if compiled is None or _same_code(compiled, code):
+    if compiled is _UNKNOWN or (compiled is not None and _same_code(compiled, code)):
         return
     raise SourceChangedError(
         f"{filename} has changed since the module {fn.__module__} was imported: the text of "
@@ -165,11 +165,15 @@ def _rewritten(code: CodeType) -> bool:
 _FUTURE_FLAGS = future_statements.annotations.compiler_flag
 
 
-def _compile_in_scope(fn: FunctionType, block: list[str], start: int) -> CodeType | None:
+_UNKNOWN: Any = object()
+
+
+def _compile_in_scope(fn: FunctionType, block: list[str], start: int) -> Any:
     """The code object compiling ``block`` gives, inside classes and functions standing for
     the scopes ``fn``'s qualified name says it was defined in (which decide name mangling,
-    closures and ``super()``), its lines at their numbers in the file. ``None`` when that
-    cannot be rebuilt (the check is then skipped)."""
+    closures and ``super()``), its lines at their numbers in the file; ``None`` if ``block``
+    does not define that function (another function was found where it was); ``_UNKNOWN``
+    when the scopes cannot be rebuilt (the check is then skipped)."""
     code = fn.__code__
     parts = fn.__qualname__.split(".")
     scopes = [("def" if following == "<locals>" else "class", part)
@@ -179,7 +183,7 @@ def _compile_in_scope(fn: FunctionType, block: list[str], start: int) -> CodeTyp
         scopes = [("if", "1")]
     if len(scopes) > len(indent) or len(scopes) > start or not all(
             part.isidentifier() or kind == "if" for kind, part in scopes):
-        return None
+        return _UNKNOWN
     head = []
     for depth, (kind, part) in enumerate(scopes):
         header = {"def": f"def {part}():", "class": f"class {part}:", "if": "if 1:"}[kind]
@@ -201,7 +205,7 @@ def _compile_in_scope(fn: FunctionType, block: list[str], start: int) -> CodeTyp
         module = compile(text, code.co_filename, "exec", flags=code.co_flags & _FUTURE_FLAGS,
                          dont_inherit=True)
     except (SyntaxError, ValueError):
-        return None
+        return _UNKNOWN
     return _find_code(module, fn.__qualname__, code.co_name)
 
 

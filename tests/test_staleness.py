@@ -7,6 +7,7 @@ Expected gradients are written by hand or taken by central finite differences.
 """
 
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -14,6 +15,8 @@ import types
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sourcegrad as sg
 from sourcegrad import cache
@@ -495,3 +498,93 @@ def test_a_helper_redefined_in_a_later_notebook_cell_is_followed(private_cache_d
     assert_close(np.array(out["first"][1]), np.diag(-2 * np.sin(x)))
     assert_close(np.array(out["second"][0]), 6 * x ** 2)
     assert_close(np.array(out["second"][1]), np.diag(12 * x))
+
+
+# -- random programs: attribute chains that change between calls ------------------------------
+def cube(a):
+    return a * a * a
+
+
+def softsign(a):
+    return a / (1.0 + a * a)
+
+
+LEAVES = [np.sin, np.cos, np.tanh, np.exp, np.arctan, cube, softsign]
+CHAINS = ["root.act", "root.layer.act", "root.layer.deeper.act", "Holder.act", "holder.act",
+          "holder.part.act", "closed.act", "closed.layer.act"]
+PROGRAM = """
+import numpy as np
+from types import SimpleNamespace
+
+from tests.test_staleness import cube, softsign
+
+root = SimpleNamespace(act=np.sin, layer=SimpleNamespace(
+    act=np.sin, deeper=SimpleNamespace(act=np.sin)))
+
+
+class Holder:
+    act = np.sin
+
+
+class Instance:
+    def __init__(self):
+        self.act = np.sin
+        self.part = SimpleNamespace(act=np.sin)
+
+
+holder = Instance()
+
+
+def make(closed):
+    def f(x):
+{body}
+    return f
+
+
+CLOSED = SimpleNamespace(act=np.sin, layer=SimpleNamespace(act=np.sin))
+f = make(CLOSED)  # f reads it as the closure variable `closed`
+"""
+
+
+def random_program(data) -> str:
+    lines = ["total = 0.0"]
+    for i in range(data.draw(st.integers(1, 4), label="terms")):
+        outer, inner = data.draw(st.sampled_from(CHAINS)), data.draw(st.sampled_from(CHAINS))
+        scale = data.draw(st.sampled_from(["0.5", "1.0", "2.0"]))
+        nested = data.draw(st.booleans(), label=f"nested {i}")
+        argument = f"{inner}(x * {scale})" if nested else f"x * {scale}"
+        lines.append(f"total = total + np.sum({outer}({argument}))")
+    lines.append("return total")
+    return "\n".join(" " * 8 + line for line in lines)
+
+
+def holder_of(module, chain):
+    """The object holding the chain's last attribute, and that attribute's name."""
+    parts = chain.split(".")
+    value = module.CLOSED if parts[0] == "closed" else getattr(module, parts[0])
+    for part in parts[1:-1]:
+        value = getattr(value, part)
+    return value, parts[-1]
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_random_attribute_chains_rebound_between_calls(data, tmp_path_factory):
+    body = random_program(data)
+    path = tmp_path_factory.mktemp("chains") / f"{unique('chains')}.py"
+    path.write_text(PROGRAM.format(body=body))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = np.array(X) * 0.3
+    grad, value_and_grad = sg.grad(module.f), sg.value_and_grad(module.f)
+    for step in range(data.draw(st.integers(1, 4), label="changes")):
+        assert_close(grad(x), numerical_grad(module.f, (x,), 0), rtol=1e-4, atol=1e-5)
+        value, gradient = value_and_grad(x)
+        assert math.isclose(value, module.f(x), rel_tol=1e-12)
+        chain = data.draw(st.sampled_from(CHAINS), label=f"change {step}")
+        leaf = data.draw(st.sampled_from(LEAVES), label=f"to {step}")
+        setattr(*holder_of(module, chain), leaf)
+    assert_close(grad(x), numerical_grad(module.f, (x,), 0), rtol=1e-4, atol=1e-5)
+    assert_close(sg.grad(module.f)(x), numerical_grad(module.f, (x,), 0), rtol=1e-4,
+                 atol=1e-5)

@@ -588,3 +588,20 @@ def test_random_attribute_chains_rebound_between_calls(data, tmp_path_factory):
     assert_close(grad(x), numerical_grad(module.f, (x,), 0), rtol=1e-4, atol=1e-5)
     assert_close(sg.grad(module.f)(x), numerical_grad(module.f, (x,), 0), rtol=1e-4,
                  atol=1e-5)
+
+
+@sg.differentiable
+def predict_through_helper(x):
+    return helper_for_staleness(x) * 2.0
+
+
+def test_a_differentiable_function_follows_a_helper_redefined_after_its_first_call(restored):
+    x = sg.tensor(np.array(X), requires_grad=True)
+    predict_through_helper(x).sum().backward()
+    assert_close(x.grad, 2 * np.cos(np.array(X)))
+    rebind_helper("def helper_for_staleness(a):\n    return a ** 3\n")
+    x = sg.tensor(np.array(X), requires_grad=True)
+    out = predict_through_helper(x)
+    assert_close(out.detach().numpy(), 2 * np.array(X) ** 3)
+    out.sum().backward()
+    assert_close(x.grad, 6 * np.array(X) ** 2)

@@ -15,6 +15,7 @@ import linecache
 import os
 import sys
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
 from typing import Any
@@ -143,7 +144,7 @@ def _check_source_is_code(fn: FunctionType, file_lines: list[str], start: int,
     if filename.startswith("<") or not os.path.exists(filename) or _rewritten(code):
         return
     compiled = _compile_in_scope(fn, block, start)
-    if compiled is _UNKNOWN or (compiled is not None and _same_code(compiled, code)):
+    if compiled is _UNKNOWN or any(_same_code(candidate, code) for candidate in compiled):
         return
     raise SourceChangedError(
         f"{filename} has changed since the module {fn.__module__} was imported: the text of "
@@ -171,9 +172,10 @@ _UNKNOWN: Any = object()
 def _compile_in_scope(fn: FunctionType, block: list[str], start: int) -> Any:
     """The code object compiling ``block`` gives, inside classes and functions standing for
     the scopes ``fn``'s qualified name says it was defined in (which decide name mangling,
-    closures and ``super()``), its lines at their numbers in the file; ``None`` if ``block``
-    does not define that function (another function was found where it was); ``_UNKNOWN``
-    when the scopes cannot be rebuilt (the check is then skipped)."""
+    closures and ``super()``), its lines at their numbers in the file: each function of that
+    name there (several lambdas on a line), none if ``block`` does not define it (another
+    function was found where it was); ``_UNKNOWN`` when the scopes cannot be rebuilt (the
+    check is then skipped)."""
     code = fn.__code__
     parts = fn.__qualname__.split(".")
     scopes = [("def" if following == "<locals>" else "class", part)
@@ -206,7 +208,7 @@ def _compile_in_scope(fn: FunctionType, block: list[str], start: int) -> Any:
                          dont_inherit=True)
     except (SyntaxError, ValueError):
         return _UNKNOWN
-    return _find_code(module, fn.__qualname__, code.co_name)
+    return list(_find_code(module, fn.__qualname__, code.co_name))
 
 
 _OP = dis.opmap
@@ -238,15 +240,12 @@ def _imported_names(code: CodeType) -> set[str]:
     return found
 
 
-def _find_code(code: CodeType, qualname: str, name: str) -> CodeType | None:
+def _find_code(code: CodeType, qualname: str, name: str) -> Iterator[CodeType]:
     for const in code.co_consts:
         if isinstance(const, CodeType):
             if getattr(const, "co_qualname", qualname) == qualname and const.co_name == name:
-                return const
-            found = _find_code(const, qualname, name)
-            if found is not None:
-                return found
-    return None
+                yield const
+            yield from _find_code(const, qualname, name)
 
 
 def _same_code(a: CodeType, b: CodeType) -> bool:

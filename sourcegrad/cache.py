@@ -40,6 +40,7 @@ import contextlib
 import gc
 import hashlib
 import inspect
+import itertools
 import linecache
 import marshal
 import os
@@ -227,8 +228,9 @@ def _install_check(fn: Any, entry: Entry, index: int) -> None:
         if made.stale():
             raise SourcegradError(
                 f"sourcegrad cannot keep the derivative of {_name(entry.fun)} current: "
-                f"{first_change(made.dependencies)} each time it is read. Bind the value "
-                "to a name once (a global or a closure variable) and use that name.")
+                f"{first_change(made.dependencies)}, so no derivative made from it stays "
+                "the derivative of the code that runs. Read it once into a name (a global "
+                "or a closure variable) and call that name.")
         return fresh(*args, **kwargs)
 
     check.again = again
@@ -369,8 +371,8 @@ def _name(fn: Any) -> str:
 # The modules whose code decides what is generated: an edit to any of them (while developing
 # sourcegrad, or by installing another build of the same version) must not load stale code.
 _TRANSFORMER_DIRECTORIES = ("passes", "codegen", "frontend")
-_TRANSFORMER_FILES = ("pipeline.py", "compile.py", "debug.py", "cache.py", "api.py",
-                      "forward_mode.py", "rules/registry.py", "rules/methods.py")
+_TRANSFORMER_FILES = ("pipeline.py", "compile.py", "debug.py", "cache.py", "dependencies.py",
+                      "api.py", "forward_mode.py", "rules/registry.py", "rules/methods.py")
 _FINGERPRINT: list[str] = []
 
 
@@ -535,8 +537,7 @@ def _keep(fn: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, .
     _remember(key, record)
     directory = cache_dir()
     if directory is not None:
-        others = [r for r in _read(_entry_path(directory, key), key)
-                  if r.get("chains") != chains]
+        others = [r for r in _disk_records(key) if r.get("chains") != chains]
         _write(directory, key, [record, *others][:_RECORDS_PER_KEY])
 
 
@@ -583,10 +584,8 @@ def _reuse(fn: Any, names: tuple[str, ...], variant: str
     key = disk_key(fn, names, variant)
     if key is None:
         return None
-    candidates = [(r, "record_hits") for r in _RECORDS.get(key, [])]
-    directory = cache_dir()
-    if not candidates and directory is not None:
-        candidates = [(r, "disk_hits") for r in _read(_entry_path(directory, key), key)]
+    candidates = itertools.chain(((r, "record_hits") for r in _RECORDS.get(key, [])),
+                                 ((r, "disk_hits") for r in _disk_records(key)))
     for record, counter in candidates:
         resolutions = _matching(fn, record)
         if resolutions is None:
@@ -599,6 +598,11 @@ def _reuse(fn: Any, names: tuple[str, ...], variant: str
         _remember(key, record)
         return functions, resolutions
     return None
+
+
+def _disk_records(key: str) -> list[dict]:
+    directory = cache_dir()
+    return _read(_entry_path(directory, key), key) if directory is not None else []
 
 
 class _Stale(Exception):

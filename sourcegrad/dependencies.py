@@ -248,7 +248,10 @@ def first_change(dependencies: Iterable[Dependency]) -> str | None:
                 now = describe(_read(dep))
             except Exception as exc:  # noqa: BLE001 - reported, not handled
                 now = f"an error ({type(exc).__name__}: {exc})"
-            return f"`{dep.spelling()}` was {describe(dep.seen)}, now {now}"
+            was = describe(dep.seen)
+            if now == was:  # the same kind of object, but another one
+                return f"`{dep.spelling()}` gives a new object ({was}) each time it is read"
+            return f"`{dep.spelling()}` was {was}, now {now}"
     return None
 
 

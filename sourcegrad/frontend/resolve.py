@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import FunctionType, ModuleType
@@ -66,7 +67,7 @@ class Op:
 # every one of them (``cfg.act`` being ``np.sin`` or ``np.cos`` decides the code), so the
 # cache keeps the derivative only while each still denotes the same object.
 Resolutions = dict[tuple[str, ...], Any]
-_RECORDINGS: list[Resolutions] = []
+_RECORDINGS = threading.local()  # .stack: the recordings open in this thread
 
 
 @contextlib.contextmanager
@@ -74,11 +75,12 @@ def recording() -> Iterator[Resolutions]:
     """Collect what the resolvers created inside the block resolve (a transformation of one
     function; its callees are transformed inside recordings of their own)."""
     found: Resolutions = {}
-    _RECORDINGS.append(found)
+    stack = _RECORDINGS.__dict__.setdefault("stack", [])
+    stack.append(found)
     try:
         yield found
     finally:
-        _RECORDINGS.pop()
+        stack.pop()
 
 
 class Resolver:
@@ -86,7 +88,8 @@ class Resolver:
         self.parsed = parsed
         self.locals = local_names
         self._memo: dict[int, tuple[ast.expr, Op]] | None = None
-        self.resolved: Resolutions = _RECORDINGS[-1] if _RECORDINGS else {}
+        stack = getattr(_RECORDINGS, "stack", None)
+        self.resolved: Resolutions = stack[-1] if stack else {}
 
     def freeze(self) -> None:
         """The tree will not change for a while: remember each expression's ``Op`` (the

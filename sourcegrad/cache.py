@@ -112,10 +112,30 @@ class Entry:
     dependencies: list[Dependency]
     callees: list[Entry]  # entries of differentiated callees
     remake: Callable[[], tuple[Any, ...]]
-    stale: Callable[[], bool] = never_stale
+    _check: Callable[[], bool] | None = None
+    _successor: Entry | None = None  # made again in this one's place
+
+    def stale(self) -> bool:
+        return self.check()()
+
+    def check(self) -> Callable[[], bool]:
+        """The compiled check, made on first use (a callee's entry is mostly checked as part
+        of its callers')."""
+        if self._check is None:
+            self._check = compile_check(self.dependencies)
+        return self._check
 
     def valid(self) -> bool:
-        return not self.stale()
+        return not self.check()()
+
+    def made_again(self) -> tuple[Any, ...]:
+        """The functions made in this entry's place, the same ones for as long as they hold
+        (so that every reader of a stale generated function reads the same new one)."""
+        successor = self._successor
+        if successor is None or successor.stale():
+            functions = self.remake()
+            successor = self._successor = functions[0]._sourcegrad_entry[0]
+        return successor.functions
 
 
 # An entry is kept in the user function's own ``__dict__``, so that it lives and dies with
@@ -149,17 +169,18 @@ def derivative(fun: Any, request: Hashable, variant: str,
         entry = memo.get(key) if memo is not None else None
     except TypeError:  # an unhashable request
         entry = memo = None
-    if entry is not None and not entry.stale():
+    if entry is not None and not entry.check()():
         STATS.memory_hits += 1
         return entry.functions
     target = current(inspect.unwrap(fun))
     resolved = names()
-    reused = _reuse(target, resolved, variant)
+    on_disk = disk_key(target, resolved, variant)
+    reused = _reuse(target, resolved, variant, on_disk)
     if reused is None:
         STATS.transformations += 1
         with _no_cyclic_collection(), recording() as resolutions:
             functions = build(resolved)
-        _keep(target, resolved, variant, functions, resolutions)
+        _keep(target, resolved, variant, functions, resolutions, on_disk)
     else:
         functions, resolutions = reused
     if finish is not None:
@@ -181,7 +202,7 @@ def current(fn: Any) -> Any:
     tag = getattr(fn, "_sourcegrad_entry", None)
     if not isinstance(tag, tuple) or not tag[0].stale():
         return fn
-    return tag[0].remake()[tag[1]]
+    return tag[0].made_again()[tag[1]]
 
 
 def _entry(target: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, ...],
@@ -195,7 +216,6 @@ def _entry(target: Any, names: tuple[str, ...], variant: str, functions: tuple[A
         found.extend(callee.dependencies)
     unique = list({dep.key(): dep for dep in found}.values())
     entry = Entry(target, names, variant, functions, unique, callees, remake)
-    entry.stale = compile_check(unique)
     for index, fn in enumerate(functions):
         fn._sourcegrad_entry = (entry, index)
         if variant not in _UNCHECKED_VARIANTS:
@@ -216,14 +236,15 @@ def _own_dependencies(fn: Any, resolutions: Resolutions) -> list[Dependency]:
 
 
 def _install_check(fn: Any, entry: Entry, index: int) -> None:
-    """Give the generated function ``fn`` its entry's check, and the way to the derivative
-    made again when the check fails (see ``compile.py``)."""
+    """Give the generated function ``fn`` the check of its entry (compiled at its first
+    call), and the way to the derivative made again when the check fails (see
+    ``compile.py``)."""
     if STALE not in fn.__code__.co_freevars:
         return
-    check = types.FunctionType(entry.stale.__code__, entry.stale.__globals__, "stale")
+    cell = fn.__closure__[fn.__code__.co_freevars.index(STALE)]
 
     def again(*args: Any, **kwargs: Any) -> Any:
-        fresh = entry.remake()[index]
+        fresh = entry.made_again()[index]
         made = fresh._sourcegrad_entry[0]
         if made.stale():
             raise SourcegradError(
@@ -233,8 +254,15 @@ def _install_check(fn: Any, entry: Entry, index: int) -> None:
                 "or a closure variable) and call that name.")
         return fresh(*args, **kwargs)
 
-    check.again = again
-    fn.__closure__[fn.__code__.co_freevars.index(STALE)].cell_contents = check
+    def first_call() -> bool:
+        compiled = entry.check()
+        check = types.FunctionType(compiled.__code__, compiled.__globals__, "stale")
+        check.again = again
+        cell.cell_contents = check
+        return check()
+
+    first_call.again = again
+    cell.cell_contents = first_call
 
 
 def why_stale(fn: Any) -> str | None:
@@ -525,10 +553,15 @@ def _write(directory: Path, key: str, records: list[dict]) -> None:
     STATS.disk_writes += 1
 
 
+_UNKNOWN_KEY = ""
+
+
 def _keep(fn: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, ...],
-          resolutions: Resolutions | None = None) -> None:
-    """Remember what re-links ``functions``: in memory, and on disk when it is on."""
-    key = disk_key(fn, names, variant)
+          resolutions: Resolutions | None = None, key: str | None = _UNKNOWN_KEY) -> None:
+    """Remember what re-links ``functions``: in memory, and on disk when it is on
+    (``key``: ``disk_key``'s, if the caller has it)."""
+    if key == _UNKNOWN_KEY:
+        key = disk_key(fn, names, variant)
     chains = _described(resolutions or {})
     record = _record(fn, functions) if key is not None and chains is not None else None
     if record is None:
@@ -577,11 +610,12 @@ def _matching(fn: Any, record: dict) -> Resolutions | None:
     return found
 
 
-def _reuse(fn: Any, names: tuple[str, ...], variant: str
+def _reuse(fn: Any, names: tuple[str, ...], variant: str, key: str | None = _UNKNOWN_KEY
            ) -> tuple[tuple[Any, ...], Resolutions] | None:
     """``fn``'s functions re-linked from a record kept in memory or on disk whose chains
     denote what they denote now, with what they denote; ``None`` if there is none."""
-    key = disk_key(fn, names, variant)
+    if key == _UNKNOWN_KEY:
+        key = disk_key(fn, names, variant)
     if key is None:
         return None
     candidates = itertools.chain(((r, "record_hits") for r in _RECORDS.get(key, [])),
@@ -704,8 +738,9 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
     callee_functions = [_callee_functions(ref) for ref in record["callees"]]
     helpers = _helpers()
     cells = {}
-    if fn.__closure__:
-        cells = dict(zip(fn.__code__.co_freevars, fn.__closure__, strict=True))
+    if fn.__closure__:  # not those of generated code differentiated again: its own
+        cells = {name: cell for name, cell in zip(fn.__code__.co_freevars, fn.__closure__,
+                                                  strict=True) if name not in (NOTE, STALE)}
     functions = []
     for part in record["parts"]:
         own = {**helpers, STALE: never_stale}

@@ -605,3 +605,41 @@ def test_a_differentiable_function_follows_a_helper_redefined_after_its_first_ca
     assert_close(out.detach().numpy(), 2 * np.array(X) ** 3)
     out.sum().backward()
     assert_close(x.grad, 6 * np.array(X) ** 2)
+
+
+SECOND_ORDER_SCRIPT = """
+    import json
+    import numpy as np
+    import sourcegrad as sg
+    from sourcegrad import cache
+    import {module}
+    x = np.array({x})
+    grad = sg.grad({module}.f, wrt="x")  # the gradient the Hessian differentiates
+    hessian = sg.hessian({module}.f)
+    first = hessian(x).tolist()
+    {module}.config.act = np.cos
+    print(json.dumps({{"first": first, "grad": grad(x).tolist(), "hessian": hessian(x).tolist(),
+                      "disk_hits": cache.STATS.disk_hits}}))
+"""
+
+
+def test_a_second_derivative_loaded_from_disk_leaves_the_gradient_its_own_check(
+        tmp_path, private_cache_dir):
+    name = unique("second")
+    write_module(tmp_path, name, """
+        import numpy as np
+        from types import SimpleNamespace
+
+        config = SimpleNamespace(act=np.sin)
+
+        def f(x):
+            return np.sum(config.act(x))
+    """)
+    script = SECOND_ORDER_SCRIPT.format(module=name, x=X)
+    runs = [json.loads(run_python(script, private_cache_dir, [tmp_path])) for _ in range(2)]
+    assert runs[1]["disk_hits"] >= 2  # the gradient and its tangent code, from disk
+    x = np.array(X)
+    for run in runs:
+        assert_close(np.array(run["first"]), np.diag(-np.sin(x)))
+        assert_close(np.array(run["grad"]), -np.sin(x))
+        assert_close(np.array(run["hessian"]), np.diag(-np.cos(x)))

@@ -15,6 +15,7 @@ import linecache
 import os
 import sys
 import textwrap
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
@@ -138,13 +139,16 @@ def _check_source_is_code(fn: FunctionType, file_lines: list[str], start: int,
     from its file) gives ``fn``'s own code: the same instructions, names, constants, line
     table and first line. Files sourcegrad generates, text that is not on disk (an
     interactive cell cannot be edited) and code a tool rewrote after compiling it (pytest's
-    assertions) are not checked."""
+    assertions) are not checked. A code object found to match the lines ``linecache``
+    holds is not checked again until they change (``linecache`` reads the file anew)."""
     code = fn.__code__
     filename = code.co_filename
-    if filename.startswith("<") or not os.path.exists(filename) or _rewritten(code):
+    if _MATCHED.get(code) is file_lines or filename.startswith("<") or not os.path.exists(
+            filename) or _rewritten(code):
         return
     compiled = _compile_in_scope(fn, block, start)
     if compiled is _UNKNOWN or any(_same_code(candidate, code) for candidate in compiled):
+        _MATCHED[code] = file_lines
         return
     raise SourceChangedError(
         f"{filename} has changed since the module {fn.__module__} was imported: the text of "
@@ -152,6 +156,10 @@ def _check_source_is_code(fn: FunctionType, file_lines: list[str], start: int,
         "would differentiate code that does not run. Reload the module (importlib.reload("
         f"{fn.__module__.rpartition('.')[2]})) or restart Python.", filename, start + 1, 0,
         file_lines[start] if start < len(file_lines) else "")
+
+
+# code object -> the file's lines (linecache's list) it was found to match
+_MATCHED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _rewritten(code: CodeType) -> bool:

@@ -190,11 +190,17 @@ def calls_through_helper(x):
     return through_helper(x) + np.sum(x)
 
 
+def through_a_builtin(x):
+    return np.sum(abs(x) * x)
+
+
 @pytest.fixture
 def restored():
     """Puts the module's globals and holders back as they were."""
     saved = dict(globals()), config.act, config.inner.act, Settings.act
     yield
+    for name in set(globals()) - set(saved[0]):
+        del globals()[name]
     globals().update(saved[0])
     config.act, config.inner.act, Settings.act = saved[1:]
 
@@ -220,6 +226,7 @@ def check_against_differences(fn, grad_fn, x):
     (through_helper, lambda: rebind_helper("def helper_for_staleness(a):\n    return a ** 3\n")),
     (calls_through_helper,
      lambda: rebind_helper("def helper_for_staleness(a):\n    return np.cos(a) * a\n")),
+    (through_a_builtin, lambda: rebind_helper("def abs(a):\n    return a * a\n")),
 ])
 def test_a_gradient_made_before_a_change_follows_it(restored, fn, rebind):
     x = np.array(X)

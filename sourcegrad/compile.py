@@ -110,7 +110,7 @@ def _keep_lines_while_alive(code: types.CodeType) -> None:
     filename = code.co_filename
     _TRACKED[id(code)] = filename
     _LIVE[filename] = _LIVE.get(filename, 0) + 1
-    weakref.finalize(code, _release_lines, id(code), filename)
+    weakref.finalize(code, _release_lines, id(code), filename).atexit = False
 
 
 def _release_lines(code_id: int, filename: str) -> None:

@@ -22,6 +22,7 @@ from types import CodeType, FunctionType
 from typing import Any
 
 from ..codegen.walk import walk
+from ..dependencies import code_digest
 from ..errors import NoDerivativeError, UnsupportedSyntaxError
 
 
@@ -257,8 +258,6 @@ def _find_code(code: CodeType, qualname: str, name: str) -> Iterator[CodeType]:
 
 
 def _same_code(a: CodeType, b: CodeType) -> bool:
-    from ..dependencies import code_digest
-
     return a.co_firstlineno == b.co_firstlineno and code_digest(a) == code_digest(b)
 
 

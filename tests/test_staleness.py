@@ -433,6 +433,16 @@ def test_a_module_edited_on_disk_and_not_reloaded_is_refused(tmp_path, monkeypat
     assert_close(sg.grad(module.f, wrt="x")(x), numerical_grad(module.f, (x,), 0))
 
 
+def test_a_module_cut_short_on_disk_and_not_reloaded_is_refused(tmp_path, monkeypatch):
+    name = unique("shortened")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    write_module(tmp_path, name, EDITED_TEXT)
+    module = importlib.import_module(name)
+    edit(tmp_path, name, "import numpy as np\n")
+    with pytest.raises(SourceChangedError, match=f"{name}.py has changed"):
+        sg.grad(module.f)
+
+
 def test_a_callee_in_another_module_edited_and_not_reloaded_is_refused(tmp_path, monkeypatch):
     callee, caller = unique("callee"), unique("caller")
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -151,12 +151,15 @@ def _check_source_is_code(fn: FunctionType, file_lines: list[str], start: int,
     if compiled is _UNKNOWN or any(_same_code(candidate, code) for candidate in compiled):
         _MATCHED[code] = file_lines
         return
-    raise SourceChangedError(
+    raise _changed(fn, filename, start + 1, file_lines[start] if start < len(file_lines) else "")
+
+
+def _changed(fn: FunctionType, filename: str, line: int, text: str) -> SourceChangedError:
+    return SourceChangedError(
         f"{filename} has changed since the module {fn.__module__} was imported: the text of "
         f"{fn.__qualname__} there no longer compiles to the code that runs, so sourcegrad "
         "would differentiate code that does not run. Reload the module (importlib.reload("
-        f"{fn.__module__.rpartition('.')[2]})) or restart Python.", filename, start + 1, 0,
-        file_lines[start] if start < len(file_lines) else "")
+        f"{fn.__module__.rpartition('.')[2]})) or restart Python.", filename, line, 0, text)
 
 
 # code object -> the file's lines (linecache's list) it was found to match
@@ -269,6 +272,9 @@ def _read_with_inspect(fn: FunctionType) -> tuple[list[str], int, list[str], ast
         file_lines, start = inspect.findsource(fn)
         block = inspect.getblock(file_lines[start:])
     except (OSError, TypeError) as exc:
+        filename = fn.__code__.co_filename
+        if not filename.startswith("<") and os.path.exists(filename):  # now shorter
+            raise _changed(fn, filename, fn.__code__.co_firstlineno, "") from exc
         raise NoDerivativeError(
             f"cannot read the source of {fn.__qualname__}: {exc}. sourcegrad needs functions "
             "defined in a file (or registered with linecache), not typed at the interactive "

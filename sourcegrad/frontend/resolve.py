@@ -10,13 +10,17 @@ then closure, globals and builtins.
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import FunctionType, ModuleType
 from typing import Any
 
 import numpy as np
 
+from ..codegen.names import USER_MARK
 from ..rules import registry
 from ..rules.methods import (
     ATTRIBUTES,
@@ -61,11 +65,34 @@ class Op:
         return {}
 
 
+# What resolvers found, for the cache: each name and attribute chain a resolver followed
+# (``("cfg", "act")`` for ``cfg.act``) -> the object it denoted. A derivative depends on
+# every one of them (``cfg.act`` being ``np.sin`` or ``np.cos`` decides the code), so the
+# cache keeps the derivative only while each still denotes the same object.
+Resolutions = dict[tuple[str, ...], Any]
+_RECORDINGS = threading.local()  # .stack: the recordings open in this thread
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Resolutions]:
+    """Collect what the resolvers created inside the block resolve (a transformation of one
+    function; its callees are transformed inside recordings of their own)."""
+    found: Resolutions = {}
+    stack = _RECORDINGS.__dict__.setdefault("stack", [])
+    stack.append(found)
+    try:
+        yield found
+    finally:
+        stack.pop()
+
+
 class Resolver:
     def __init__(self, parsed: Parsed, local_names: set[str]) -> None:
         self.parsed = parsed
         self.locals = local_names
         self._memo: dict[int, tuple[ast.expr, Op]] | None = None
+        stack = getattr(_RECORDINGS, "stack", None)
+        self.resolved: Resolutions = stack[-1] if stack else {}
 
     def freeze(self) -> None:
         """The tree will not change for a while: remember each expression's ``Op`` (the
@@ -77,17 +104,21 @@ class Resolver:
         self._memo = None
 
     def value_of(self, expr: ast.expr) -> Any:
-        """The object a callee expression denotes, or ``None`` for a local value."""
-        if isinstance(expr, ast.Name):
-            if expr.id in self.locals:
+        """The object a callee expression denotes, or ``None`` for a local value. Every name
+        and attribute chain followed is recorded in ``resolved``."""
+        chain = _chain(expr)
+        if chain is None or chain[0] in self.locals:
+            return None
+        chain = (chain[0].removesuffix(USER_MARK), *chain[1:])  # the user's own name
+        value = self.parsed.lookup(chain[0])
+        value = None if is_missing(value) else value
+        self.resolved.setdefault(chain[:1], value)
+        for depth in range(1, len(chain)):
+            if value is None:
                 return None
-            value = self.parsed.lookup(expr.id)
-            return None if is_missing(value) else value
-        if isinstance(expr, ast.Attribute):
-            base = self.value_of(expr.value)
-            if base is not None:
-                return getattr(base, expr.attr, None)
-        return None
+            value = getattr(value, chain[depth], None)
+            self.resolved.setdefault(chain[:depth + 1], value)
+        return value
 
     def classify(self, expr: ast.expr) -> Op:
         if self._memo is None:
@@ -244,6 +275,17 @@ class Resolver:
             "the arguments the rule table documents, or register your own rule with "
             "`@sg.defvjp`.",
         )
+
+
+def _chain(expr: ast.expr) -> tuple[str, ...] | None:
+    """``("cfg", "act")`` for ``cfg.act``; ``None`` for anything but a name and attributes."""
+    attributes = []
+    while isinstance(expr, ast.Attribute):
+        attributes.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    return (expr.id, *reversed(attributes))
 
 
 def _unknown_args(args: list[ast.expr], keywords: list[ast.keyword]) -> dict[str, ast.expr]:

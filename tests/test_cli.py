@@ -5,10 +5,13 @@ NumPy alone, passes ruff, is byte-identical from run to run, and matches the che
 sample), ``emit --check``, and the exit status and message of each kind of failure.
 """
 
+import ast
 import importlib.util
+import inspect
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +23,7 @@ import pytest
 import sourcegrad as sg
 from sourcegrad import cli, emit
 from sourcegrad.highlight import highlight, strip
+from sourcegrad.rules import support
 
 from .fd import assert_close, numerical_grad
 from .golden_functions import GOLDEN
@@ -409,14 +413,26 @@ def test_module_level_arrays_are_written_into_the_module_exactly(tmp_path, priva
     np.testing.assert_allclose(emitted["grad_loss"](x), 2 * x * original["loss"](np.ones(1)))
 
 
-def test_emitted_modules_keep_to_100_columns(tmp_path, private_cache_dir):
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_emitted_modules_keep_to_100_columns_and_name_only_what_they_hold(mode):
+    helpers = {name for name in dir(support) if callable(getattr(support, name))}
     for name in sorted(GOLDEN):
         fn, _, wrt = GOLDEN[name]
-        header = emit.Header("tests/golden_functions.py", fn.__name__, ("-",), "reverse",
+        header = emit.Header("tests/golden_functions.py", fn.__name__, ("-",), mode,
                              "0" * 16, "test")
-        text = emit.module_text(sg.grad(fn, wrt=wrt), header)
+        params = list(inspect.signature(fn).parameters)
+        names = tuple(params[w] if isinstance(w, int) else w
+                      for w in (wrt if isinstance(wrt, tuple) else (wrt,)))
+        text = emit.module_text(cli.derivative(fn, names, mode), header)
         long = [line for line in text.splitlines() if len(line) > 100]
         assert not long, (name, long)
+        tree = ast.parse(text)
+        defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef,
+                                                                         ast.ClassDef))}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                named = set(re.findall(r"``(\w+)", ast.get_docstring(node) or ""))
+                assert not named & helpers - defined, (name, node.name)
 
 
 # -- every golden function, emitted -------------------------------------------------------------

@@ -62,6 +62,14 @@ def _with_zero(rng, shape):
     return x
 
 
+def _nonfinite(rng, shape):
+    """Real values with a NaN, a +inf and a -inf planted (nan_to_num)."""
+    x = rng.standard_normal(shape)
+    for i, value in enumerate([np.nan, np.inf, -np.inf]):
+        x.flat[i % x.size] = value
+    return x
+
+
 def _zeros(rng, shape):
     return np.zeros(shape)
 
@@ -102,7 +110,7 @@ def _mask(rng, shape):
 DOMAINS: dict[str, Callable[[np.random.Generator, tuple], Any]] = {
     "real": _real, "positive": _positive, "negative": _negative, "nonzero": _nonzero,
     "unit": _unit, "above_one": _above_one, "distinct": _distinct, "with_zero": _with_zero,
-    "zeros": _zeros, "spd": _spd, "well_conditioned": _well_conditioned,
+    "zeros": _zeros, "nonfinite": _nonfinite, "spd": _spd, "well_conditioned": _well_conditioned,
     "negative_det": _negative_det,
     "symmetric": _symmetric, "mask": _mask, "probability": _probability,
 }
@@ -172,7 +180,7 @@ class Spec:
     @property
     def name(self) -> str:
         module = getattr(self.primitive, "__module__", None) or ""
-        prefix = {"math": "math.", "builtins": "builtins."}.get(
+        prefix = {"math": "math.", "builtins": "builtins.", "_operator": "operator."}.get(
             module, "linalg." if "linalg" in module else "")
         return prefix + getattr(self.primitive, "__name__", repr(self.primitive))
 
@@ -233,6 +241,19 @@ SPECS: list[Spec] = [
     Spec(np.arctan2, binary()),
     Spec(np.hypot, binary("nonzero", "nonzero")),
     Spec(np.logaddexp, binary()),
+    Spec(np.logaddexp2, binary()),
+    Spec(np.float_power, binary("positive", "real") + (case(Arr((3,), "positive"), 0.5),)),
+    Spec(np.fmod, binary("real", "positive") + binary("real", "negative")[:2]),
+    Spec(np.divmod, binary("real", "positive")[:3] + binary("real", "negative")[:1]),
+    Spec(divmod, _scalar("real", "positive") + _scalar("real", "negative")),
+    Spec(np.modf, unary("nonzero")),
+    Spec(np.ldexp, (case(Arr((3, 4)), np.array([1, -2, 0, 3])), case(Arr((4,)), 2),
+                    case(Arr(()), np.array([[1], [2]])))),
+    Spec(np.frexp, unary("nonzero")),
+    Spec(np.heaviside, (case(Arr((3, 4), "nonzero"), Arr((4,))),
+                        case(Arr((3, 1), "mask"), Arr((1, 4))))),
+    Spec(np.nan_to_num, (case(Arr((2, 3), "nonfinite"), nan=Flt(), posinf=Flt(), neginf=Flt()),
+                         case(Arr((3,), "nonfinite")), case(Arr((2, 3))))),
     # --------------------------------------------------------------------- elementwise
     Spec(np.square, unary()),
     Spec(np.sqrt, unary("positive")),
@@ -258,6 +279,10 @@ SPECS: list[Spec] = [
     Spec(np.arcsinh, unary()),
     Spec(np.arccosh, unary("above_one")),
     Spec(np.arctanh, unary("unit")),
+    Spec(np.degrees, unary()),
+    Spec(np.rad2deg, unary()[:1]),
+    Spec(np.radians, unary()),
+    Spec(np.deg2rad, unary()[:1]),
     Spec(np.absolute, unary("nonzero") + (case(Flt("nonzero")),)),
     Spec(np.sign, unary("nonzero")),
     # --------------------------------------------------------------------- comparisons
@@ -464,6 +489,17 @@ SPECS += [
     Spec(sum, (case([Arr((2, 3)), Arr((3,)), Arr(())]), case([Flt(), Flt()], Flt()),
                case([Arr((3,))], Arr((2, 1))))),
     Spec(astype, (case(Arr((3,)), np.float64), case(Arr((2, 3)), float))),
+    Spec(np.float64, (case(Arr((2, 3))), case(Flt()), case(Arr(())))),
+    Spec(math.fsum, (case([Flt(), Flt(), Flt()]), case(Arr((4,))))),
+    Spec(max, (case(Flt(), Flt(), Flt()), case([Flt(), Flt()]), case(Arr((3,))))),
+    Spec(min, (case(Flt(), Flt(), Flt()), case([Flt(), Flt(), Flt()]))),
+    *(Spec(fn, binary(*domains)[:2]) for fn, domains in [
+        (operator.add, ()), (operator.sub, ()), (operator.mul, ()),
+        (operator.truediv, ("real", "nonzero")), (operator.pow, ("positive", "real")),
+        (operator.mod, ("real", "positive")), (operator.matmul, ())] if fn is not operator.matmul),
+    Spec(operator.matmul, pairs(((3, 4), (4, 2)), ((4,), (4,)))),
+    Spec(operator.neg, unary()), Spec(operator.pos, unary()[:1]),
+    Spec(operator.abs, unary("nonzero")[:2]),
     *(Spec(fn, _scalar(domain)) for fn, domain in [(_math("cbrt"), "nonzero"),
                                                    (_math("exp2"), "real")] if fn is not None),
 ]

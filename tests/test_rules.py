@@ -190,13 +190,19 @@ def test_power_and_sinc_limits():
 
 # --------------------------------------------------------------------------------- dtypes
 
+FLOAT64_BY_DEFINITION = (float, astype, np.bincount, np.float_power, np.frexp, np.float64,
+                         math.fsum)
+
+
 def _float32_cases():
     """Every case whose arguments are arrays (not Python floats), except the conversions
-    ``float()`` and ``astype``, and ``np.bincount`` (which sums its weights in float64)."""
+    ``float()`` and ``astype``, ``np.bincount`` (which sums its weights in float64),
+    ``np.float_power``, ``np.float64`` and ``math.fsum`` (float64 by definition) and
+    ``np.frexp`` (an integer exponent)."""
     for spec, case in spec_cases():
         args, kwargs = case.build(seed=0)
         leaves = tree_leaves([args, list(kwargs.values())])
-        if spec.primitive not in (float, astype, np.bincount) and not any(
+        if spec.primitive not in FLOAT64_BY_DEFINITION and not any(
                 isinstance(x, float) for x in leaves):
             yield pytest.param(spec, case, id=f"{spec.name}{case.label()}")
 

@@ -7,6 +7,8 @@ input; their cotangents are symmetric, as in PyTorch, and their JVPs use the sym
 of the tangent: only symmetric perturbations keep the input valid.
 """
 
+import operator
+
 import numpy as np
 
 from .registry import rule
@@ -36,7 +38,7 @@ from .support import (
 # ---------------------------------------------------------------------------------- products
 
 
-@rule(np.matmul)
+@rule(np.matmul, operator.matmul)
 class matmul:
     """``x1 @ x2`` for vectors and stacks of matrices (batch dimensions broadcast)."""
 

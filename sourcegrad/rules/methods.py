@@ -41,6 +41,19 @@ class float_rule:
         return np.reshape(t, np.shape(ans))  # float(x[:1, :1]): a (1, 1) tangent, a scalar
 
 
+@rule(np.float64, np.float32, np.float16, np.longdouble)
+class float_cast:
+    """``np.float64(x)`` and the other float types called on a number or an array: a cast,
+    linear; the cotangent goes back in ``x``'s own float type (a Python float's is any
+    float)."""
+
+    linear = True
+
+    def vjp_x(g, ans, x):
+        return g if isinstance(x, (float, int)) else np.asarray(g, dtype=np.result_type(
+            x, np.float32))
+
+
 @rule(sum)
 class sum_rule:
     """Python's ``sum(iterable, start=0)`` over a list of numbers or arrays, whose shapes may

@@ -891,3 +891,35 @@ def astype(x, dtype):
     """``x.astype(dtype)`` as a function (also for Python numbers), so that the cast has a
     rule of its own."""
     return np.asarray(x).astype(dtype) if not hasattr(x, "astype") else x.astype(dtype)
+
+
+# ------------------------------------------------------------------------- Python builtins
+
+
+def _extreme_candidates(args):
+    """What Python's ``max``/``min`` chose among: its arguments, or the items of its one
+    argument."""
+    return list(args[0]) if len(args) == 1 else list(args)
+
+
+def extreme_vjp(g, ans, args):
+    """Cotangents of the arguments of Python's ``max(*args)``/``min(*args)`` (or of the items
+    of its single argument), ``g`` shared evenly among the ties for the result, as for
+    ``np.max``."""
+    ties = [float(a == ans) for a in _extreme_candidates(args)]
+    count = sum(ties)
+    shares = [g * tie / count for tie in ties]
+    if len(args) > 1:
+        return shares
+    return [np.asarray(shares) if isinstance(args[0], np.ndarray) else shares]
+
+
+def extreme_jvp(t, ans, args):
+    """Tangent of Python's ``max(*args)``/``min(*args)``: the mean of the tangents of the
+    tied winners (``t`` holds one tangent per argument, ``None`` for zero)."""
+    candidates = _extreme_candidates(args)
+    tangents = _extreme_candidates(t) if t[0] is not None or len(t) > 1 else [None] * len(
+        candidates)
+    ties = [float(a == ans) for a in candidates]
+    return sum([tie * tc for tie, tc in zip(ties, tangents, strict=True)
+                if tc is not None]) / sum(ties)

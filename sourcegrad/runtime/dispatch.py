@@ -463,7 +463,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
             raise NotImplementedError(f"{ufunc.__name__}.{method} (or out=) on tensors that "
                                       "require grad is not supported")
         return call_untracked(getattr(ufunc, method), *inputs, **kwargs)
-    if ufunc.nout != 1:
+    if ufunc.nout != 1 and lookup(ufunc) is None:
         return call_untracked(ufunc, *inputs, **kwargs)
     return call(ufunc, *inputs, **kwargs)
 

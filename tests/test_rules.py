@@ -409,11 +409,15 @@ def _inlined(rule_fn, head_values, bound, defaults):
     from sourcegrad.codegen.inline import inline
     from sourcegrad.rules import support
 
-    params = {p: ast.Name(id=f"arg_{p}", ctx=ast.Load()) for p in bound.arguments}
+    arguments = dict(bound.arguments)
+    for name, p in bound.signature.parameters.items():
+        if p.kind is p.VAR_POSITIONAL:  # generated code always passes it, as a tuple
+            arguments.setdefault(name, ())
+    params = {p: ast.Name(id=f"arg_{p}", ctx=ast.Load()) for p in arguments}
     head = [ast.Name(id="head0", ctx=ast.Load()), ast.Name(id="head1", ctx=ast.Load())]
     expr = ast.fix_missing_locations(ast.Expression(inline(rule_fn, head, params, defaults)))
     namespace = {"np": np, "math": math, **vars(support), "head0": head_values[0],
-                 "head1": head_values[1], **{f"arg_{p}": v for p, v in bound.arguments.items()}}
+                 "head1": head_values[1], **{f"arg_{p}": v for p, v in arguments.items()}}
     return eval(compile(expr, "<inlined rule>", "eval"), namespace)
 
 

@@ -30,6 +30,9 @@ SECOND_ORDER_GAPS = {
     # cotangent of a comprehension's skipped element from a loop variable of another iteration
     **{name: "reverse mode over its derivative's helper adds lists with `+`" for name in (
         "einsum_vjp_one", "einsum_jvp")},
+    # reverse over forward: the tuple of spacings reaches two helpers, whose list cotangents
+    # reverse mode adds with `+`
+    "gradient_tangent": "reverse mode adds the list cotangents of its spacings with `+`",
 }
 
 # forward over reverse: helpers of VJP rules that have no rule of their own yet

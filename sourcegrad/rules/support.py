@@ -508,6 +508,303 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
     return grad
 
 
+def ungather(g, x, positions):
+    """Cotangent of ``x`` in a function that only copies elements of ``x`` (``np.pad``'s
+    edge, reflect, wrap and symmetric modes, ``np.delete``, ``np.resize``...). ``positions``
+    is that function applied to the flat positions of ``x``'s elements: for each output
+    element the position it copies, or -1 for an element that is not a copy (a constant).
+    Elements copied several times collect the sum of their copies' cotangents."""
+    size = _size(x)
+    flat = np.ravel(positions)
+    summed = np.bincount(np.where(flat < 0, size, flat), weights=np.ravel(g),
+                         minlength=size + 1)
+    return astype(np.reshape(summed[:size], np.shape(x)), _grad_dtype(g))
+
+
+def positions_of(x):
+    """The flat position of each element of ``x``, in ``x``'s shape (see ``ungather``)."""
+    return np.reshape(np.arange(_size(x)), np.shape(x))
+
+
+_COPYING_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty")
+
+
+def _copying_pad(x, pad_width, mode, reflect_type, fill):
+    """``np.pad(x, pad_width, mode)`` for the modes whose padding is a constant (``fill``)
+    or copies of elements; the others are refused."""
+    if not isinstance(mode, str) or mode not in _COPYING_PAD_MODES:
+        raise NotImplementedError(
+            f"sourcegrad differentiates np.pad in the modes {', '.join(_COPYING_PAD_MODES)}, "
+            f"not mode={mode!r}")
+    if mode in ("constant", "empty"):
+        return np.pad(x, pad_width, constant_values=fill)
+    if mode in ("edge", "wrap"):
+        return np.pad(x, pad_width, mode=mode)
+    if reflect_type != "even":
+        raise NotImplementedError("sourcegrad differentiates np.pad(..., reflect_type='even') "
+                                  "only (the default)")
+    return np.pad(x, pad_width, mode=mode)
+
+
+def unpad(g, array, pad_width, mode="constant", reflect_type="even"):
+    """Cotangent of ``array`` in ``np.pad(array, pad_width, mode)``: the inner part of ``g``,
+    plus (for the modes that copy edges) the cotangents of the copies."""
+    positions = _copying_pad(positions_of(array), pad_width, mode, reflect_type, -1)
+    return ungather(g, array, positions)
+
+
+def pad_tangent(t, pad_width, mode="constant", reflect_type="even"):
+    """Tangent of ``np.pad(array, pad_width, mode)`` for the tangent ``t`` of ``array``: ``t``
+    padded the same way, with zeros where the padding is a constant."""
+    return _copying_pad(t, pad_width, mode, reflect_type, 0)
+
+
+def pad_fill_vjp(g, array, pad_width, constant_values):
+    """Cotangent of ``constant_values`` in ``np.pad(array, pad_width, constant_values=...)``:
+    the sum of ``g`` over the cells each value fills (one value per axis and side, NumPy's
+    pairs broadcast from what was given; a later axis fills the corners)."""
+    ndim = np.ndim(array)
+    labels = np.reshape(np.arange(2 * ndim), (ndim, 2))
+    filled_by = np.pad(np.full(np.shape(array), -1), pad_width, constant_values=labels)
+    sums = np.bincount(np.ravel(filled_by) + 1, weights=np.ravel(g), minlength=2 * ndim + 1)
+    return unbroadcast(astype(np.reshape(sums[1:], (ndim, 2)), _grad_dtype(g)),
+                       constant_values)
+
+
+def rollaxis_destination(a, axis, start=0):
+    """Where ``np.rollaxis(a, axis, start)`` puts ``axis`` (so ``np.moveaxis(g,
+    destination, axis)`` undoes it)."""
+    ndim = np.ndim(a)
+    axis = axis % ndim
+    start = start + ndim if start < 0 else start
+    return start - 1 if axis < start else start
+
+
+def _diff_parts(a, axis, prepend, append):
+    """The arrays ``np.diff`` joins along ``axis`` before differencing (a number given as
+    ``prepend`` or ``append`` stands for a slice of length 1)."""
+    def as_slice(value):
+        if value is None:
+            return None
+        if np.ndim(value) == 0:
+            shape = list(np.shape(a))
+            shape[axis] = 1
+            return np.broadcast_to(value, tuple(shape))
+        return value
+    return [as_slice(prepend), a, as_slice(append)]
+
+
+def diff_vjp(g, which, a, n=1, axis=-1, prepend=None, append=None):
+    """Cotangent of one of ``[prepend, a, append]`` (``which`` is 0, 1 or 2) in
+    ``np.diff(a, n, axis, prepend, append)``. The adjoint of differencing is minus the
+    difference of ``g`` padded with zeros, ``n`` times: ``(-1)**n * diff(pad(g, n), n)``, the
+    cotangent of the arrays joined, of which each takes its own stretch."""
+    parts = _diff_parts(a, axis, prepend, append)
+    width = [(0, 0)] * np.ndim(g)
+    width[axis] = (n, n)
+    joined = np.diff(np.pad(g, width), n=n, axis=axis) * (-1) ** n
+    lengths = [0 if p is None else np.shape(p)[axis] for p in parts]
+    start = sum(lengths[:which])
+    stretch = np.take(joined, np.arange(start, start + lengths[which]), axis=axis)
+    return unbroadcast(stretch, [prepend, a, append][which])
+
+
+def diff_tangent(t, which, a, n=1, axis=-1, prepend=None, append=None):
+    """Tangent of ``np.diff(a, n, axis, prepend, append)`` for the tangent ``t`` of one of
+    ``[prepend, a, append]`` (``which`` is 0, 1 or 2): the difference of the joined arrays
+    with ``t`` in that place and zeros in the others."""
+    parts = _diff_parts(a, axis, prepend, append)
+    joined = [np.broadcast_to(t, np.shape(p)) if i == which
+              else np.zeros(np.shape(p), dtype=_grad_dtype(t))
+              for i, p in enumerate(parts) if p is not None]
+    return np.diff(np.concatenate(joined, axis=axis), n=n, axis=axis)
+
+
+def _gradient_spacings(varargs, axes):
+    """One spacing (a number or an array of coordinates) per axis of ``np.gradient``."""
+    if len(varargs) == 0:
+        return [1.0] * len(axes)
+    if len(varargs) == 1 and np.ndim(varargs[0]) == 0:
+        return [varargs[0]] * len(axes)
+    return list(varargs)
+
+
+def gradient_bands(n, spacing=1.0, edge_order=1, dtype=float):
+    """``bands[2 + k, i]``: the weight of element ``i + k`` (``k`` from -2 to 2) in the
+    ``i``-th output of ``np.gradient`` over ``n`` elements, whatever the spacing and edge
+    order: each output reads at most three neighbours, all within two places, so the
+    weights are read off ``np.gradient`` of five combs (ones every fifth element)."""
+    positions = np.arange(n)
+    combs = np.stack([np.gradient((positions % 5 == r).astype(float), spacing,
+                                  edge_order=edge_order) for r in range(5)])
+    bands = np.zeros((5, n), dtype=dtype)
+    for k in range(-2, 3):
+        source = positions + k
+        inside = (source >= 0) & (source < n)
+        bands[k + 2, inside] = combs[source[inside] % 5, positions[inside]]
+    return bands
+
+
+def _along(vector, axis, ndim):
+    """A 1-D ``vector`` shaped to broadcast along ``axis`` of an ``ndim``-dimensional array."""
+    shape = [1] * ndim
+    shape[axis] = -1
+    return np.reshape(vector, shape)
+
+
+def _gradient_axes(f, axis):
+    ndim = np.ndim(f)
+    return list(range(ndim)) if axis is None else [a % ndim for a in np.atleast_1d(axis)]
+
+
+def gradient_vjp(g, f, varargs=(), axis=None, edge_order=1):
+    """Cotangent of ``f`` in ``np.gradient(f, *varargs, axis=axis, edge_order=edge_order)``
+    (``g`` one array, or one per axis): along each axis, the transpose of the banded
+    difference ``gradient_bands`` describes."""
+    axes = _gradient_axes(f, axis)
+    cotangents = list(g) if isinstance(g, (list, tuple)) else [g]
+    spacings = _gradient_spacings(varargs, axes)
+    total = zeros_like_grad(f)
+    for ax, g_ax, spacing in zip(axes, cotangents, spacings, strict=True):
+        uniform = np.ndim(spacing) == 0  # then the result is proportional to 1 / spacing
+        bands = gradient_bands(np.shape(f)[ax], 1.0 if uniform else spacing, edge_order,
+                               _grad_dtype(g_ax))
+        scaled = g_ax / spacing if uniform else g_ax
+        for k in range(-2, 3):
+            total = total + np.roll(scaled * _along(bands[k + 2], ax, np.ndim(f)), k, axis=ax)
+    return total
+
+
+def gradient_tangent(tangent, varargs=(), axis=None, edge_order=1):
+    """``np.gradient(tangent, *varargs, axis=axis, edge_order=edge_order)``, with the
+    spacings as one tuple: the tangent of ``np.gradient``'s result (it is linear in ``f``)."""
+    return np.gradient(tangent, *varargs, axis=axis, edge_order=edge_order)
+
+
+def _per_axis(values, n_axes):
+    """One of ``values`` (one per spacing argument of ``np.gradient``, or their tangents) for
+    each of ``n_axes`` axes: a single spacing serves every axis. The derivative in
+    coordinates (an array of them) is refused; a uniform spacing is differentiated."""
+    if any([np.ndim(h) != 0 for h in values]):
+        no_derivative("np.gradient with respect to coordinates (only a uniform spacing)")
+    if len(values) == 1:
+        return [values[0] for _ in range(n_axes)]
+    return [values[k] for k in range(n_axes)]
+
+
+def gradient_spacing_vjp(g, ans, f, varargs, axis=None):
+    """Cotangents of the uniform spacings of ``np.gradient``: each output is proportional to
+    ``1 / h``, so its derivative in ``h`` is ``-output / h``."""
+    spacings = _per_axis(varargs, len(varargs))
+    outputs = list(ans) if isinstance(ans, (list, tuple)) else [ans]
+    cotangents = list(g) if isinstance(g, (list, tuple)) else [g]
+    terms = [np.sum(gk * out) for gk, out in zip(cotangents, outputs, strict=True)]
+    if len(spacings) == 1:
+        return [-sum(terms) / spacings[0]]
+    return [-term / h for term, h in zip(terms, spacings, strict=True)]
+
+
+def gradient_spacing_jvp(t, ans, f, varargs, axis=None):
+    """Tangent of ``np.gradient``'s outputs for the tangents ``t`` of its uniform spacings
+    (``None`` where zero)."""
+    outputs = list(ans) if isinstance(ans, (list, tuple)) else [ans]
+    tangents = [zeros_like_grad(out) if th is None else -out * (th / h) for out, th, h in
+                zip(outputs, _per_axis(t, len(outputs)), _per_axis(varargs, len(outputs)),
+                    strict=True)]
+    return tuple(tangents) if isinstance(ans, (list, tuple)) else tangents[0]
+
+
+def no_derivative(what):
+    """Raise for an argument whose derivative sourcegrad does not compute (it is refused,
+    never taken as zero)."""
+    raise NotImplementedError(f"sourcegrad does not differentiate {what}; make it a constant "
+                              "(sg.stop_gradient) or register a rule with @sg.defvjp")
+
+
+def _cross_axes(axisa, axisb, axisc, axis):
+    return (axisa, axisb, axisc) if axis is None else (axis, axis, axis)
+
+
+def _vector_axis_from_end(shape, other_shape, axis, other_axis):
+    """``axis`` of an array of ``shape`` counted from the end; 2-vectors are refused."""
+    if shape[axis] != 3 or other_shape[other_axis] != 3:
+        raise NotImplementedError("sourcegrad differentiates np.cross of 3-vectors only "
+                                  "(NumPy 2 deprecates 2-vectors)")
+    return axis % len(shape) - len(shape)
+
+
+def cross_vjp_a(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cotangent of ``a`` in ``np.cross(a, b, ...)``: ``<g, a x b> = <a, b x g>``, with the
+    result's vector axis where ``a`` has it (counted from the end, so that broadcast
+    dimensions sum away)."""
+    axisa, axisb, axisc = _cross_axes(axisa, axisb, axisc, axis)
+    end = _vector_axis_from_end(np.shape(a), np.shape(b), axisa, axisb)
+    return unbroadcast(np.cross(b, g, axisa=axisb, axisb=axisc, axisc=end), a)
+
+
+def cross_vjp_b(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cotangent of ``b`` in ``np.cross(a, b, ...)``: ``<g, a x b> = <b, g x a>``."""
+    axisa, axisb, axisc = _cross_axes(axisa, axisb, axisc, axis)
+    end = _vector_axis_from_end(np.shape(b), np.shape(a), axisb, axisa)
+    return unbroadcast(np.cross(g, a, axisa=axisc, axisb=axisa, axisc=end), b)
+
+
+def select_masks(condlist):
+    """Where ``np.select(condlist, choicelist, default)`` takes each choice (the first true
+    condition wins), and last where it takes ``default``."""
+    taken = np.zeros(np.broadcast_shapes(*[np.shape(c) for c in condlist]), dtype=bool)
+    masks = []
+    for condition in condlist:
+        masks.append(condition & ~taken)
+        taken = taken | condition
+    return [*masks, ~taken]
+
+
+def as_column(x):
+    """What ``np.column_stack`` makes of each array: a 1-D (or 0-d) one becomes a column."""
+    return np.reshape(x, (-1, 1)) if np.ndim(x) < 2 else x
+
+
+def block_shape(arrays, depth=None, ndim=None):
+    """The shape of ``np.block(arrays)``, worked out from the shapes of its leaves."""
+    if depth is None:
+        depth, ndim = _block_depth_and_ndim(arrays)
+    if not isinstance(arrays, list):
+        return (1,) * (ndim - np.ndim(arrays)) + np.shape(arrays)
+    shapes = [block_shape(a, depth - 1, ndim) for a in arrays]
+    axis = ndim - depth
+    return shapes[0][:axis] + (sum(s[axis] for s in shapes),) + shapes[0][axis + 1:]
+
+
+def _block_depth_and_ndim(arrays):
+    depth, node = 0, arrays
+    while isinstance(node, list):
+        depth, node = depth + 1, node[0]
+    leaves = [arrays]
+    ndim = 0
+    while leaves:
+        leaf = leaves.pop()
+        if isinstance(leaf, list):
+            leaves.extend(leaf)
+        else:
+            ndim = max(ndim, np.ndim(leaf))
+    return depth, max(depth, ndim)
+
+
+def unblock(cotangent, arrays, depth=None, ndim=None):
+    """Cotangent of the nested lists ``arrays`` in ``np.block(arrays)``: ``g`` cut along the
+    axis of each level of nesting (the innermost lists join along the last axis), each leaf's
+    piece with the leaf's own shape."""
+    if depth is None:
+        depth, ndim = _block_depth_and_ndim(arrays)
+    if not isinstance(arrays, list):
+        return np.reshape(cotangent, np.shape(arrays))
+    axis = ndim - depth
+    ends = np.cumsum([block_shape(a, depth - 1, ndim)[axis] for a in arrays])
+    pieces = np.split(cotangent, ends[:-1], axis=axis)
+    return [unblock(piece, a, depth - 1, ndim) for piece, a in zip(pieces, arrays, strict=True)]
+
+
 # ---------------------------------------------------------------------- products and linalg
 
 

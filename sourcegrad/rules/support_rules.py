@@ -20,6 +20,10 @@ from .support import (
     einsum_jvp,
     einsum_jvp_cross,
     einsum_vjp_one,
+    gradient_spacing_jvp,
+    gradient_spacing_vjp,
+    gradient_tangent,
+    gradient_vjp,
     join_back,
     matmul_vjp_x1,
     matmul_vjp_x2,
@@ -141,14 +145,17 @@ class matmul_vjp_x2_rule:
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.tie_weights,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
-    support.inner_axes, support.linspace_weights, support.shape_only,
+    support.inner_axes, support.linspace_weights, support.shape_only, support.positions_of,
+    support.select_masks, support.rollaxis_destination, support.block_shape,
+    support.no_derivative,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
 
-@rule(list)
+@rule(list, tuple)
 class list_rule:
-    """``list(a)``: the rows of an array (or the items of a sequence) as a list. The cotangent
+    """``list(a)``, ``tuple(a)``: the rows of an array (or the items of a sequence) as a list
+    or tuple. The cotangent
     of a sequence is a list (as ``add_grads`` makes them), whatever the sequence's type."""
 
     linear = True
@@ -324,3 +331,35 @@ class einsum_jvp_rule:
 
     def jvp_operands(t, ans, tangents, subscripts, operands):
         return einsum_jvp_cross(tangents, subscripts, operands, t, ans)
+
+
+@rule(support.unblock)
+class unblock_rule:
+    """Cuts a cotangent into ``np.block``'s nesting (recursively, so it needs a rule of its
+    own); its adjoint joins the pieces back with ``np.block``."""
+
+    linear = True
+    nondiff = ("arrays", "depth", "ndim")
+
+    def vjp_cotangent(g, ans, cotangent, arrays, depth=None, ndim=None):
+        return np.block(g)
+
+
+@rule(support.gradient_tangent)
+class gradient_tangent_rule:
+    """``np.gradient`` with its spacings in one tuple (its own rule, spelled alike)."""
+
+    sequence_output = True
+    nondiff = ("axis", "edge_order")
+
+    def vjp_tangent(g, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_vjp(g, tangent, varargs, axis=axis, edge_order=edge_order)
+
+    def vjp_varargs(g, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_spacing_vjp(g, ans, tangent, varargs, axis=axis)
+
+    def jvp_tangent(t, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_tangent(t, varargs, axis=axis, edge_order=edge_order)
+
+    def jvp_varargs(t, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_spacing_jvp(t, ans, tangent, varargs, axis=axis)

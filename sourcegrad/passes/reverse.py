@@ -45,7 +45,7 @@ from ..frontend.resolve import (
 from ..frontend.source import Parsed
 from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
-from .activity import Activity, is_append, stored_base
+from .activity import Activity, is_add_at, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
 from .release import release_dead_values, views_and_shapes
@@ -568,6 +568,8 @@ class ReverseMode:
             stmts = self._adjoint_augassign(stmt)
         elif is_append(stmt):
             stmts = self._adjoint_append(stmt)
+        elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+            stmts = self._adjoint_add_at(stmt.value)
         else:
             stmts = []
         self._note_reads(stmt, stmts)  # everything the adjoint reads, whatever produced it
@@ -752,7 +754,7 @@ class ReverseMode:
                 func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
                                                        ctx=ast.Load()),
                                    attr="at", ctx=ast.Load()),
-                args=[grad_base, index, g], keywords=[])))
+                args=[grad_base, _index_value(index), g], keywords=[])))
         return out
 
     def _adjoint_subscript_write(self, stmt: ast.Assign, target: ast.Subscript
@@ -819,6 +821,19 @@ class ReverseMode:
                                      ctx=ast.Load())
                 out.extend(self._accumulate(elt, part))
         return out
+
+    def _adjoint_add_at(self, value: ast.Call) -> list[ast.stmt]:
+        """``np.add.at(a, index, b)`` (a generated backward sweep, differentiated again) adds
+        ``b`` into ``a`` at ``index``, repeats included: ``b``'s cotangent gathers ``a``'s at
+        those positions (summed where ``b`` was broadcast); ``a``'s own passes through."""
+        target, index, addend = value.args
+        var = stored_base(target)
+        if var not in self.defined or not self._active_expr(addend):
+            return []
+        self._note_reads(self.current, [index, addend])
+        gathered = ast.Subscript(value=self.grad_load(var), slice=clone(_index_slice(index)),
+                                 ctx=ast.Load())
+        return self._accumulate(addend, call("unbroadcast", gathered, clone(addend)))
 
     def _adjoint_append(self, stmt: ast.Expr) -> list[ast.stmt]:
         owner = stmt.value.func.value.id
@@ -1109,6 +1124,25 @@ def _is_fresh_call(expr: ast.expr) -> bool:
         isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
         and expr.func.attr == "copy"
     )
+
+
+def _index_value(index: ast.expr) -> ast.expr:
+    """A subscript's index as a value that can be passed to a function: slices (``:``, which
+    only a subscript can spell) are written inside ``np.s_[...]``."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    if not any(isinstance(p, ast.Slice) for p in parts):
+        return index
+    return ast.Subscript(value=ast.Attribute(value=name("np"), attr="s_", ctx=ast.Load()),
+                         slice=index, ctx=ast.Load())
+
+
+def _index_slice(index: ast.expr) -> ast.expr:
+    """The inverse of ``_index_value``: ``np.s_[i, :]`` back to ``i, :`` for a subscript."""
+    if isinstance(index, ast.Subscript) and isinstance(index.value, ast.Attribute) and (
+            index.value.attr == "s_" and isinstance(index.value.value, ast.Name)
+            and index.value.value.id == "np"):
+        return index.slice
+    return index
 
 
 def _is_basic_index(index: ast.expr, range_vars: set[str]) -> bool:

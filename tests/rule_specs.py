@@ -98,6 +98,25 @@ def _symmetric(rng, shape):
     return (q * w[..., None, :]) @ np.swapaxes(q, -1, -2)
 
 
+def _separated(rng, shape):
+    """Full rank with well separated singular values (svd, pinv, qr, lstsq)."""
+    m, n = shape[-2], shape[-1]
+    k = min(m, n)
+    u, _ = np.linalg.qr(rng.standard_normal((*shape[:-2], m, m)))
+    v, _ = np.linalg.qr(rng.standard_normal((*shape[:-2], n, n)))
+    s = 1.0 + 1.5 * np.arange(k)[::-1]
+    return (u[..., :, :k] * s) @ np.swapaxes(v[..., :, :k], -1, -2)
+
+
+def _real_eigen(rng, shape):
+    """Not symmetric, with real, well separated eigenvalues (eig, eigvals)."""
+    n = shape[-1]
+    v = np.eye(n) + 0.3 * rng.standard_normal(shape)
+    w = np.arange(1, n + 1) * 1.5 - 2.2
+    return np.linalg.solve(np.swapaxes(v, -1, -2), np.swapaxes(v * w[..., None, :], -1, -2)
+                           ).swapaxes(-1, -2)
+
+
 def _probability(rng, shape):
     """Away from 0 and 1, where binary cross-entropy clamps its logs."""
     return rng.uniform(0.05, 0.95, shape)
@@ -113,6 +132,7 @@ DOMAINS: dict[str, Callable[[np.random.Generator, tuple], Any]] = {
     "zeros": _zeros, "nonfinite": _nonfinite, "spd": _spd, "well_conditioned": _well_conditioned,
     "negative_det": _negative_det,
     "symmetric": _symmetric, "mask": _mask, "probability": _probability,
+    "separated": _separated, "real_eigen": _real_eigen,
 }
 
 
@@ -478,6 +498,53 @@ SPECS: list[Spec] = [
                               case(Arr((3, 3), "spd"), upper=True)), symmetric=True),
     Spec(np.linalg.eigh, (case(Arr((3, 3), "symmetric")), case(Arr((2, 3, 3), "symmetric")),
                           case(Arr((3, 3), "symmetric"), UPLO="U")), symmetric=True),
+    Spec(np.linalg.svd, (case(Arr((4, 3), "separated"), full_matrices=False),
+                         case(Arr((3, 3), "separated")),
+                         case(Arr((3, 5), "separated"), full_matrices=False),
+                         case(Arr((4, 3), "separated"), compute_uv=False),
+                         case(Arr((2, 4, 3), "separated"), False),
+                         case(Arr((3, 4), "separated"), True, False))),
+    Spec(np.linalg.svdvals, (case(Arr((4, 3), "separated")), case(Arr((2, 3), "separated")))),
+    Spec(np.linalg.pinv, (case(Arr((4, 3), "separated")), case(Arr((2, 4), "separated")),
+                          case(Arr((3, 3), "well_conditioned")),
+                          case(Arr((2, 4, 3), "separated")))),
+    Spec(np.linalg.eig, (case(Arr((3, 3), "real_eigen")), case(Arr((2, 3, 3), "real_eigen")))),
+    Spec(np.linalg.eigvals, (case(Arr((3, 3), "real_eigen")),
+                             case(Arr((2, 3, 3), "real_eigen")))),
+    Spec(np.linalg.eigvalsh, (case(Arr((3, 3), "symmetric")), case(Arr((2, 3, 3), "symmetric")),
+                              case(Arr((3, 3), "symmetric"), UPLO="U")), symmetric=True),
+    Spec(np.linalg.lstsq, (case(Arr((4, 2), "separated"), Arr((4,))),
+                           case(Arr((4, 3), "separated"), Arr((4, 2))),
+                           case(Arr((2, 4), "separated"), Arr((2,))),
+                           case(Arr((3, 3), "well_conditioned"), Arr((3, 2)), rcond=None))),
+    Spec(np.linalg.matrix_power, (case(Arr((3, 3), "well_conditioned"), 3),
+                                  case(Arr((3, 3), "well_conditioned"), -2),
+                                  case(Arr((2, 3, 3), "well_conditioned"), 1),
+                                  case(Arr((3, 3), "well_conditioned"), 0))),
+    Spec(np.linalg.multi_dot, (case([Arr((2, 3)), Arr((3, 4)), Arr((4, 2))]),
+                               case([Arr((3,)), Arr((3, 4)), Arr((4, 2))]),
+                               case([Arr((2, 3)), Arr((3, 4)), Arr((4,))]),
+                               case([Arr((3,)), Arr((3,))]))),
+    Spec(np.linalg.qr, (case(Arr((4, 3), "separated")), case(Arr((3, 3), "separated"), "complete"),
+                        case(Arr((2, 4), "separated")), case(Arr((4, 3), "separated"), "r"),
+                        case(Arr((2, 4, 3), "separated")), case(Arr((3, 5), "separated"), "r"))),
+    Spec(np.linalg.vector_norm, (case(Arr((3, 4))), case(Arr((3, 4)), axis=1),
+                                 case(Arr((3, 4), "distinct"), axis=(0, 1), ord=1),
+                                 case(Arr((3, 4), "distinct"), axis=0, keepdims=True, ord=np.inf),
+                                 case(Arr((4,)), ord=3))),
+    Spec(np.linalg.matrix_norm, (case(Arr((2, 3, 4))), case(Arr((3, 4)), ord="nuc"),
+                                 case(Arr((3, 4), "distinct"), ord=1, keepdims=True))),
+    Spec(np.linalg.trace, (case(Arr((2, 3, 3))), case(Arr((3, 4)), offset=1))),
+    Spec(np.linalg.diagonal, (case(Arr((2, 3, 3))), case(Arr((3, 4)), offset=-1))),
+    Spec(np.vecdot, pairs(((3, 4), (4,)), ((2, 1, 3), (4, 3))) + (case(Arr((3, 4)), Arr((3, 1)),
+                                                                      axis=0),)),
+    Spec(np.linalg.vecdot, pairs(((2, 3), (3,)))),
+    Spec(np.matvec, pairs(((2, 3, 4), (4,)), ((3, 4), (2, 4)))),
+    Spec(np.vecmat, pairs(((3,), (3, 4)), ((2, 3), (2, 3, 4)))),
+    Spec(np.linalg.cross, pairs(((4, 3), (3,))) + (case(Arr((3, 2)), Arr((3, 2)), axis=0),)),
+    Spec(np.linalg.matmul, pairs(((3, 4), (4, 2)))),
+    Spec(np.linalg.outer, pairs(((3,), (2,)))),
+    Spec(np.linalg.tensordot, pairs(((2, 3), (2, 3))) + pairs(((2, 3), (3, 4)), axes=1)),
     # --------------------------------------------- the runtime's families: nn and indexing
     Spec(nn_ops.sigmoid, unary()),
     Spec(nn_ops.relu, unary("nonzero")),  # away from the kink

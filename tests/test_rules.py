@@ -191,14 +191,14 @@ def test_power_and_sinc_limits():
 # --------------------------------------------------------------------------------- dtypes
 
 FLOAT64_BY_DEFINITION = (float, astype, np.bincount, np.float_power, np.frexp, np.float64,
-                         math.fsum)
+                         math.fsum, np.linalg.lstsq)
 
 
 def _float32_cases():
     """Every case whose arguments are arrays (not Python floats), except the conversions
     ``float()`` and ``astype``, ``np.bincount`` (which sums its weights in float64),
-    ``np.float_power``, ``np.float64`` and ``math.fsum`` (float64 by definition) and
-    ``np.frexp`` (an integer exponent)."""
+    ``np.float_power``, ``np.float64`` and ``math.fsum`` (float64 by definition),
+    ``np.frexp`` and ``np.linalg.lstsq`` (an integer exponent, an integer rank)."""
     for spec, case in spec_cases():
         args, kwargs = case.build(seed=0)
         leaves = tree_leaves([args, list(kwargs.values())])

@@ -23,8 +23,6 @@ from sourcegrad.testing import bind_arguments, check_grads, checkable_params
 from .rule_specs import SPECS
 
 SECOND_ORDER_GAPS = {
-    # third derivatives of the nuclear and spectral norms
-    "spectral_norm_derivative": "its derivative's helper calls np.linalg.svd, which has no rule",
     # third derivatives of np.einsum: reverse mode over the sources of einsum_cross and
     # einsum_jvp_cross adds the list cotangent of `operands` with `+`, and takes the zero
     # cotangent of a comprehension's skipped element from a loop variable of another iteration
@@ -33,12 +31,12 @@ SECOND_ORDER_GAPS = {
     # reverse over forward: the tuple of spacings reaches two helpers, whose list cotangents
     # reverse mode adds with `+`
     "gradient_tangent": "reverse mode adds the list cotangents of its spacings with `+`",
+    "linalg.multi_dot": "reverse mode adds the list cotangents of its factors with `+`",
+    "linalg.matrix_power": "reverse mode adds into a list's cotangent with np.add.at",
 }
 
 # forward over reverse: helpers of VJP rules that have no rule of their own yet
-OVER_REVERSE_GAPS = {
-    "spectral_norm_derivative": "its derivative's helper calls np.linalg.svd, which has no rule",
-}
+OVER_REVERSE_GAPS: dict[str, str] = {}
 
 _COUNTER = itertools.count()
 

@@ -1220,3 +1220,346 @@ def extreme_jvp(t, ans, args):
     ties = [float(a == ans) for a in candidates]
     return sum([tie * tc for tie, tc in zip(ties, tangents, strict=True)
                 if tc is not None]) / sum(ties)
+
+
+# ------------------------------------------------------------------ decompositions, continued
+
+
+def _matrix_diag(v):
+    """Stacks of diagonal matrices with ``v`` (..., k) on their diagonals."""
+    return np.expand_dims(v, -1) * np.eye(np.shape(v)[-1], dtype=_grad_dtype(v))
+
+
+def _diagonal_of(x):
+    return np.diagonal(x, axis1=-2, axis2=-1)
+
+
+def _square_gap_inverse(s):
+    """``F[..., i, j] = 1 / (s[j]**2 - s[i]**2)`` off the diagonal, 0 on it (infinite where
+    two singular values are equal: the singular vectors are then not differentiable)."""
+    return _eigengap_inverse(s * s)
+
+
+def _refuse_full_extra_columns(shape, full_matrices):
+    """``full_matrices=True`` with a non-square input adds columns to ``u`` (or rows to
+    ``vh``) that only span a complement: not unique, so not differentiable."""
+    if full_matrices and shape[-1] != shape[-2]:
+        raise NotImplementedError(
+            "sourcegrad differentiates np.linalg.svd(a, full_matrices=True) of square "
+            "matrices only (the extra singular vectors of a non-square matrix are not unique); "
+            "pass full_matrices=False")
+
+
+def svd_vjp(g, ans, a, full_matrices=True, compute_uv=True):
+    """Cotangent of ``a`` in ``np.linalg.svd(a, full_matrices, compute_uv)`` (Townsend,
+    2016), for distinct nonzero singular values: ``u [(F o (u'gu - gu'u)) s + diag(gs) +
+    s (F o (v'gv - gv'v))] v' + (I - uu') gu s^-1 v' + u s^-1 gv' (I - vv')``."""
+    if not compute_uv:
+        u, _, vh = np.linalg.svd(a, full_matrices=False)
+        return (u * np.expand_dims(g, -2)) @ vh
+    shape = np.shape(a)
+    _refuse_full_extra_columns(shape, full_matrices)
+    u, s, vh = ans
+    g_u, g_s, g_vh = g
+    v, g_v = _transpose(vh), _transpose(g_vh)
+    gaps = _square_gap_inverse(s)
+    u_gu, v_gv = _transpose(u) @ g_u, _transpose(v) @ g_v
+    inner = ((gaps * (u_gu - _transpose(u_gu))) * np.expand_dims(s, -2) + _matrix_diag(g_s)
+             + np.expand_dims(s, -1) * (gaps * (v_gv - _transpose(v_gv))))
+    grad = u @ inner @ vh
+    if np.shape(a)[-2] > np.shape(s)[-1]:  # more rows than singular values
+        grad = grad + (g_u - u @ u_gu) @ (vh / np.expand_dims(s, -1))
+    if np.shape(a)[-1] > np.shape(s)[-1]:  # more columns
+        grad = grad + (u / np.expand_dims(s, -2)) @ _transpose(g_v - v @ v_gv)
+    return grad
+
+
+def svd_jvp(t, ans, a, full_matrices=True, compute_uv=True):
+    """Tangent of ``np.linalg.svd(a, ...)``: with ``p = u' t v``, ``ds = diag(p)``,
+    ``du = u (F o (p s + s p')) + (I - uu') t v s^-1`` and ``dv`` alike with ``t'``."""
+    if not compute_uv:
+        u, _, vh = np.linalg.svd(a, full_matrices=False)
+        return _diagonal_of(_transpose(u) @ t @ _transpose(vh))
+    shape = np.shape(a)
+    _refuse_full_extra_columns(shape, full_matrices)
+    u, s, vh = ans
+    v = _transpose(vh)
+    p = _transpose(u) @ t @ v
+    gaps = _square_gap_inverse(s)
+    s_row, s_col = np.expand_dims(s, -2), np.expand_dims(s, -1)
+    du = u @ (gaps * (p * s_row + s_col * _transpose(p)))
+    dv = v @ (gaps * (s_col * p + _transpose(p) * s_row))
+    if np.shape(a)[-2] > np.shape(s)[-1]:
+        du = du + (t @ v - u @ p) / s_row
+    if np.shape(a)[-1] > np.shape(s)[-1]:
+        dv = dv + (_transpose(t) @ u - v @ _transpose(p)) / s_row
+    return du, _diagonal_of(p), _transpose(dv)
+
+
+def pinv_vjp(g, ans, a):
+    """Cotangent of ``a`` in ``p = np.linalg.pinv(a)`` (for a locally constant rank):
+    ``-p' g p' + (I - a p) g' p p' + p' p g' (I - p a)``."""
+    p, p_t, g_t = ans, _transpose(ans), _transpose(g)
+    left = g_t - a @ (p @ g_t)  # (I - a p) g'
+    right = g_t - (g_t @ p) @ a  # g' (I - p a)
+    return -(p_t @ g @ p_t) + left @ (p @ p_t) + (p_t @ p) @ right
+
+
+def pinv_jvp(t, ans, a):
+    """Tangent of ``p = np.linalg.pinv(a)``: ``-p t p + p p' t' (I - a p) + (I - p a) t' p' p``."""
+    p, p_t, t_t = ans, _transpose(ans), _transpose(t)
+    return (-(p @ t @ p) + (p @ p_t) @ (t_t - (t_t @ a) @ p)
+            + (t_t - p @ (a @ t_t)) @ (p_t @ p))
+
+
+def _refuse_complex(is_complex, what):
+    if is_complex:
+        raise NotImplementedError(
+            f"sourcegrad differentiates {what} where every eigenvalue is real (here some are "
+            "complex); for a symmetric matrix use np.linalg.eigh")
+
+
+def _unit_columns_adjoint(x, v):
+    """The derivative of normalizing the columns of ``v`` to unit length, applied to ``x``
+    (self-adjoint): ``x`` less its component along each column."""
+    return x - v * np.sum(v * x, axis=-2, keepdims=True)
+
+
+def eig_vjp(g, ans):
+    """Cotangent of ``a`` in ``w, v = np.linalg.eig(a)``, for real distinct eigenvalues and
+    LAPACK's unit eigenvectors: ``v^-T (diag(g_w) + F o (v' N(g_v))) v'``, ``F`` the inverse
+    eigengaps and ``N`` the adjoint of the normalization."""
+    w, v = ans
+    g_w, g_v = g
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex(is_complex, "np.linalg.eig")
+    inner = _matrix_diag(g_w) + _eigengap_inverse(w) * (_transpose(v) @ _unit_columns_adjoint(
+        g_v, v))
+    return np.linalg.solve(_transpose(v), inner @ _transpose(v))
+
+
+def eig_jvp(t, ans):
+    """Tangent of ``w, v = np.linalg.eig(a)``: with ``c = v^-1 t v``, ``dw = diag(c)`` and
+    ``dv = N(v (F o c))``."""
+    w, v = ans
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex(is_complex, "np.linalg.eig")
+    c = np.linalg.solve(v, t @ v)
+    return _diagonal_of(c), _unit_columns_adjoint(v @ (_eigengap_inverse(w) * c), v)
+
+
+def eigvals_vjp(g, a):
+    """Cotangent of ``a`` in ``np.linalg.eigvals(a)`` (real eigenvalues): ``v^-T diag(g) v'``."""
+    w, v = np.linalg.eig(a)
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex(is_complex, "np.linalg.eigvals")
+    return np.linalg.solve(_transpose(v), _matrix_diag(g) @ _transpose(v))
+
+
+def eigvals_jvp(t, a):
+    """Tangent of ``np.linalg.eigvals(a)``: ``diag(v^-1 t v)``."""
+    w, v = np.linalg.eig(a)
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex(is_complex, "np.linalg.eigvals")
+    return _diagonal_of(np.linalg.solve(v, t @ v))
+
+
+def eigvalsh_vjp(g, a, UPLO="L"):
+    """Cotangent of ``a`` in ``np.linalg.eigvalsh(a)``: ``v diag(g) v'`` (symmetric)."""
+    _, v = np.linalg.eigh(a, UPLO=UPLO)
+    return (v * np.expand_dims(g, -2)) @ _transpose(v)
+
+
+def eigvalsh_jvp(t, a, UPLO="L"):
+    """Tangent of ``np.linalg.eigvalsh(a)``: ``diag(v' sym(t) v)``."""
+    _, v = np.linalg.eigh(a, UPLO=UPLO)
+    return _diagonal_of(_transpose(v) @ _symmetric_part(t) @ v)
+
+
+def _as_matrix(b):
+    """A 1-D right-hand side as one column."""
+    return np.expand_dims(b, -1) if np.ndim(b) == 1 else b
+
+
+def lstsq_vjp_a(g, ans, a, b):
+    """Cotangent of ``a`` in ``x, residuals, rank, s = np.linalg.lstsq(a, b)``: ``x`` is
+    ``pinv(a) @ b``; the residuals are minimal in ``x``, so their derivative in ``a`` is
+    ``-2 (b - a x) x'``; ``s`` are ``a``'s singular values."""
+    g_x, g_res, _, g_s = g
+    x, _, _, _ = ans
+    p = np.linalg.pinv(a)
+    grad = pinv_vjp(_as_matrix(g_x) @ _transpose(_as_matrix(b)), p, a)
+    grad = grad + svd_vjp(g_s, None, a, compute_uv=False)
+    if np.size(g_res) > 0:  # residuals are reported (full column rank, more rows)
+        residual = _as_matrix(b) - a @ _as_matrix(x)
+        grad = grad - 2 * (residual * g_res) @ _transpose(_as_matrix(x))
+    return grad
+
+
+def lstsq_vjp_b(g, ans, a, b):
+    """Cotangent of ``b`` in ``np.linalg.lstsq(a, b)``: ``pinv(a)' g_x + 2 (b - a x) g_res``."""
+    g_x, g_res, _, _ = g
+    x, _, _, _ = ans
+    grad = _transpose(np.linalg.pinv(a)) @ _as_matrix(g_x)
+    if np.size(g_res) > 0:  # residuals are reported (full column rank, more rows)
+        grad = grad + 2 * (_as_matrix(b) - a @ _as_matrix(x)) * g_res
+    return np.reshape(grad, np.shape(b))
+
+
+def lstsq_jvp_a(t, ans, a, b):
+    """Tangent of ``np.linalg.lstsq(a, b)``'s results for the tangent ``t`` of ``a``."""
+    x, residuals, rank, _ = ans
+    p = np.linalg.pinv(a)
+    dx = np.reshape(pinv_jvp(t, p, a) @ _as_matrix(b), np.shape(x))
+    d_res = np.zeros_like(residuals)
+    if np.size(residuals) > 0:
+        d_res = -2 * np.sum((_as_matrix(b) - a @ _as_matrix(x)) * (t @ _as_matrix(x)), axis=0)
+    return dx, d_res, np.zeros(np.shape(rank)), svd_jvp(t, None, a, compute_uv=False)
+
+
+def lstsq_jvp_b(t, ans, a, b):
+    """Tangent of ``np.linalg.lstsq(a, b)``'s results for the tangent ``t`` of ``b``."""
+    x, residuals, rank, s = ans
+    dx = np.reshape(np.linalg.pinv(a) @ _as_matrix(t), np.shape(x))
+    d_res = np.zeros_like(residuals)
+    if np.size(residuals) > 0:
+        d_res = 2 * np.sum((_as_matrix(b) - a @ _as_matrix(x)) * _as_matrix(t), axis=0)
+    return dx, d_res, np.zeros(np.shape(rank)), np.zeros_like(s)
+
+
+def matrix_power_vjp(g, a, n):
+    """Cotangent of ``a`` in ``np.linalg.matrix_power(a, n)``: with ``b = a`` (``inv(a)`` for
+    ``n < 0``, ``m = |n|``), ``sum_k (b')^k g (b')^(m-1-k)``, then through the inverse."""
+    base = np.linalg.inv(a) if n < 0 else a
+    m = abs(n)
+    powers = [np.broadcast_to(np.eye(np.shape(a)[-1], dtype=_grad_dtype(a)), np.shape(a))]
+    for _ in range(m - 1):
+        powers.append(powers[-1] @ _transpose(base))
+    total = zeros_like_grad(a)
+    for k in range(m):
+        total = total + powers[k] @ g @ powers[m - 1 - k]
+    if n < 0:
+        total = -(_transpose(base) @ total @ _transpose(base))
+    return total
+
+
+def matrix_power_jvp(t, a, n):
+    """Tangent of ``np.linalg.matrix_power(a, n)``: ``sum_k b^k db b^(m-1-k)`` with ``b``,
+    ``m`` as in ``matrix_power_vjp`` and ``db`` the tangent of ``b``."""
+    base = np.linalg.inv(a) if n < 0 else a
+    m = abs(n)
+    d_base = -(base @ t @ base) if n < 0 else t
+    powers = [np.broadcast_to(np.eye(np.shape(a)[-1], dtype=_grad_dtype(a)), np.shape(a))]
+    for _ in range(m - 1):
+        powers.append(powers[-1] @ base)
+    total = zeros_like_grad(a)
+    for k in range(m):
+        total = total + powers[k] @ d_base @ powers[m - 1 - k]
+    return total
+
+
+def _chain_factors(arrays):
+    """The factors of ``np.linalg.multi_dot(arrays)`` as matrices (a 1-D first factor is a
+    row, a 1-D last factor a column)."""
+    last = len(arrays) - 1
+    return [np.expand_dims(x, 0) if i == 0 and np.ndim(x) == 1 else
+            np.expand_dims(x, -1) if i == last and np.ndim(x) == 1 else x
+            for i, x in enumerate(arrays)]
+
+
+def multi_dot_vjp(g, arrays):
+    """Cotangents of the factors of ``np.linalg.multi_dot(arrays)``: for each, the product of
+    the factors before it (transposed), ``g``, and those after it (transposed)."""
+    factors = _chain_factors(arrays)
+    g_matrix = np.reshape(g, (np.shape(factors[0])[0], np.shape(factors[-1])[-1]))
+    befores = [np.eye(np.shape(factors[0])[0], dtype=_grad_dtype(g))]
+    for x in factors[:-1]:
+        befores.append(befores[-1] @ x)
+    afters = [np.eye(np.shape(factors[-1])[-1], dtype=_grad_dtype(g))]
+    for x in factors[:0:-1]:
+        afters.append(x @ afters[-1])
+    n = len(factors)
+    return [np.reshape(_transpose(befores[i]) @ g_matrix @ _transpose(afters[n - 1 - i]),
+                       np.shape(arrays[i])) for i in range(n)]
+
+
+def multi_dot_jvp(t, arrays):
+    """Tangent of ``np.linalg.multi_dot(arrays)``: the sum of the products with one factor
+    replaced by its tangent (``t`` holds one per factor)."""
+    return sum([np.linalg.multi_dot(_replaced(arrays, k, tk)) for k, tk in enumerate(t)])
+
+
+def _copy_lower_to_upper(m):
+    """The symmetric matrix with ``m``'s lower triangle (diagonal included)."""
+    lower = np.tril(m, -1)
+    return lower + _transpose(lower) + _matrix_diag(_diagonal_of(m))
+
+
+def _qr_mode(mode, shape):
+    if mode not in ("reduced", "complete", "r"):
+        raise NotImplementedError(f"sourcegrad differentiates np.linalg.qr in the modes "
+                                  f"'reduced', 'complete' and 'r', not {mode!r}")
+    if mode == "complete" and shape[-2] > shape[-1]:
+        raise NotImplementedError("sourcegrad differentiates np.linalg.qr(a, 'complete') of "
+                                  "matrices with no more rows than columns (the extra columns "
+                                  "of q are not unique); use mode='reduced'")
+
+
+def _qr_square_vjp(g_q, g_r, q, r):
+    """Cotangent of the square part ``x = q r`` (``r`` square upper triangular):
+    ``(g_q + q copyltu(m)) r^-T`` with ``m = r g_r' - g_q' q`` (Liao et al., 2019)."""
+    m = r @ _transpose(g_r) - _transpose(g_q) @ q
+    b = g_q + q @ _copy_lower_to_upper(m)
+    return _transpose(np.linalg.solve(r, _transpose(b)))
+
+
+def qr_vjp(g, ans, a, mode="reduced"):
+    """Cotangent of ``a`` in ``np.linalg.qr(a, mode)``; a wide ``a = [x | y]`` is ``q [u | v]``
+    with ``y = q v``, whose cotangent is ``q g_v`` and adds ``y g_v'`` to ``g_q``."""
+    shape = np.shape(a)
+    _qr_mode(mode, shape)
+    if mode == "r":
+        q, r = np.linalg.qr(a)
+        g_q, g_r = zeros_like_grad(q), g
+    else:
+        q, r = ans
+        g_q, g_r = g
+    m, n = np.shape(a)[-2], np.shape(a)[-1]
+    if m >= n:
+        return _qr_square_vjp(g_q, g_r, q, r)
+    y, g_v = a[..., :, m:], g_r[..., :, m:]
+    grad_x = _qr_square_vjp(g_q + y @ _transpose(g_v), g_r[..., :, :m], q, r[..., :, :m])
+    return np.concatenate([grad_x, q @ g_v], axis=-1)
+
+
+def _qr_square_jvp(t, q, r):
+    """Tangents ``(dq, dr)`` of the square part: ``c = q' t r^-1``, ``o = tril(c, -1) -
+    tril(c, -1)'`` (so ``q' dq``), ``dr = (c - o) r``, ``dq = q o + (t - q q' t) r^-1``."""
+    t_over_r = _transpose(np.linalg.solve(_transpose(r), _transpose(t)))  # t r^-1
+    c = _transpose(q) @ t_over_r
+    lower = np.tril(c, -1)
+    omega = lower - _transpose(lower)
+    return q @ omega + t_over_r - q @ c, (c - omega) @ r
+
+
+def qr_jvp(t, ans, a, mode="reduced"):
+    """Tangent of ``np.linalg.qr(a, mode)`` (see ``qr_vjp`` for wide matrices)."""
+    shape = np.shape(a)
+    _qr_mode(mode, shape)
+    q, r = np.linalg.qr(a) if mode == "r" else ans
+    m, n = np.shape(a)[-2], np.shape(a)[-1]
+    if m >= n:
+        dq, dr = _qr_square_jvp(t, q, r)
+    else:
+        dq, dr_x = _qr_square_jvp(t[..., :, :m], q, r[..., :, :m])
+        dv = _transpose(dq) @ a[..., :, m:] + _transpose(q) @ t[..., :, m:]
+        dr = np.concatenate([dr_x, dv], axis=-1)
+    return dr if mode == "r" else (dq, dr)
+
+
+def vector_norm_derivative(x, ans, ord=2, axis=None):
+    """d ``np.linalg.vector_norm(x, axis, ord=ord)`` / dx: ``x`` flattened when ``axis`` is
+    ``None``, and a vector norm even over two axes."""
+    axes = _axes(axis, np.ndim(x))
+    kept = [1 if i in axes else n for i, n in enumerate(np.shape(x))]
+    return _vector_norm_derivative(x, np.reshape(ans, kept), ord, axes)

@@ -117,6 +117,11 @@ def _real_eigen(rng, shape):
                            ).swapaxes(-1, -2)
 
 
+def _complex(rng, shape):
+    """Complex values away from 0 (angle, abs)."""
+    return _nonzero(rng, shape) + 1j * _nonzero(rng, shape)
+
+
 def _probability(rng, shape):
     """Away from 0 and 1, where binary cross-entropy clamps its logs."""
     return rng.uniform(0.05, 0.95, shape)
@@ -132,7 +137,7 @@ DOMAINS: dict[str, Callable[[np.random.Generator, tuple], Any]] = {
     "zeros": _zeros, "nonfinite": _nonfinite, "spd": _spd, "well_conditioned": _well_conditioned,
     "negative_det": _negative_det,
     "symmetric": _symmetric, "mask": _mask, "probability": _probability,
-    "separated": _separated, "real_eigen": _real_eigen,
+    "separated": _separated, "real_eigen": _real_eigen, "complex": _complex,
 }
 
 
@@ -303,7 +308,7 @@ SPECS: list[Spec] = [
     Spec(np.rad2deg, unary()[:1]),
     Spec(np.radians, unary()),
     Spec(np.deg2rad, unary()[:1]),
-    Spec(np.absolute, unary("nonzero") + (case(Flt("nonzero")),)),
+    Spec(np.absolute, unary("nonzero") + (case(Flt("nonzero")), case(Arr((2, 3), "complex")))),
     Spec(np.sign, unary("nonzero")),
     # --------------------------------------------------------------------- comparisons
     Spec(np.maximum, binary()),
@@ -354,7 +359,42 @@ SPECS: list[Spec] = [
                     case(Arr((2, 3))), case(Arr((3,)), ndmin=2))),
     Spec(np.asarray, (case(Arr((2, 3))), case([Arr((2,)), Arr((2,)), Arr((2,))]))),
     Spec(np.copy, (case(Arr((2, 3))), case([Flt(), Flt()]))),
-    Spec(np.real, unary()),
+    Spec(np.real, unary() + (case(Arr((2, 3), "complex")),)),
+    Spec(np.imag, (case(Arr((2, 3), "complex")), case(Arr((3,))))),
+    Spec(np.conjugate, (case(Arr((2, 3), "complex")), case(Arr((3,))))),
+    Spec(np.conj, (case(Arr((3,), "complex")),)),
+    Spec(np.angle, (case(Arr((2, 3), "complex")), case(Arr((3,), "complex"), deg=True),
+                    case(Arr((3,), "nonzero")))),
+    Spec(np.fft.fft, (case(Arr((5,))), case(Arr((4, 3)), axis=0), case(Arr((4,)), 6),
+                      case(Arr((6,)), 4, norm="ortho"),
+                      case(Arr((5,), "complex"), norm="forward"))),
+    Spec(np.fft.ifft, (case(Arr((5,), "complex")), case(Arr((4, 3)), axis=0), case(Arr((4,)), 6),
+                       case(Arr((6,), "complex"), 4, norm="ortho"))),
+    Spec(np.fft.fft2, (case(Arr((3, 4))), case(Arr((2, 3, 4)), s=(4, 5)),
+                       case(Arr((3, 4), "complex"), norm="ortho"))),
+    Spec(np.fft.ifft2, (case(Arr((3, 4), "complex")), case(Arr((3, 4)), s=(2, 6)))),
+    Spec(np.fft.fftn, (case(Arr((2, 3, 4))), case(Arr((3, 4)), s=(2, 6), axes=(0, 1), norm="ortho"),
+                       case(Arr((2, 3, 4), "complex"), axes=(0, 2)))),
+    Spec(np.fft.ifftn, (case(Arr((2, 3, 4), "complex")), case(Arr((3, 4)), s=(4, 3), axes=(0, 1),
+                                                               norm="forward"))),
+    Spec(np.fft.rfft, (case(Arr((6,))), case(Arr((5,))), case(Arr((3, 6)), axis=0),
+                       case(Arr((5,)), 8, norm="ortho"), case(Arr((7,)), 4, norm="forward"))),
+    Spec(np.fft.irfft, (case(Arr((4,), "complex")), case(Arr((4,), "complex"), 7),
+                        case(Arr((3, 4), "complex"), axis=0, norm="ortho"),
+                        case(Arr((5,), "complex"), 4, norm="forward"))),
+    Spec(np.fft.rfftn, (case(Arr((3, 4))), case(Arr((2, 3, 4)), s=(3, 6), axes=(1, 2)),
+                        case(Arr((3, 5)), axes=(0,), norm="ortho"))),
+    Spec(np.fft.rfft2, (case(Arr((3, 4))), case(Arr((2, 3, 5)), norm="forward"))),
+    Spec(np.fft.irfftn, (case(Arr((3, 3), "complex")),
+                         case(Arr((2, 3, 4), "complex"), s=(3, 5), axes=(1, 2)))),
+    Spec(np.fft.irfft2, (case(Arr((3, 3), "complex")), case(Arr((2, 3, 4), "complex"),
+                                                           norm="ortho"))),
+    Spec(np.fft.hfft, (case(Arr((4,), "complex")), case(Arr((4,), "complex"), 7, norm="ortho"))),
+    Spec(np.fft.ihfft, (case(Arr((6,))), case(Arr((5,)), norm="forward"))),
+    Spec(np.fft.fftshift, (case(Arr((5,))), case(Arr((3, 4)), axes=0))),
+    Spec(np.fft.ifftshift, (case(Arr((5,))), case(Arr((3, 4)), axes=(0, 1)))),
+    Spec(np.fft.fftfreq, (case(5, Flt("positive")), case(4, 0.5))),
+    Spec(np.fft.rfftfreq, (case(6, Flt("positive")),)),
     Spec(np.tile, (case(Arr((2, 3)), 2), case(Arr((2, 3)), (2, 1, 2)), case(Arr((3,)), (2, 2)),
                    case(Arr(()), 3))),
     Spec(np.repeat, (case(Arr((2, 3)), 2), case(Arr((2, 3)), [1, 0, 2], axis=1),

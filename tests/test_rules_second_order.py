@@ -48,9 +48,10 @@ def _wrapper(primitive, args, kwargs, symmetric, weighted=None):
     symmetric). A function argument (``grad_hook``'s hook) is a module-level name of the
     wrapper rather than a parameter, as generated code calls functions by name.
 
-    ``weighted`` (for ``sg.grad``, a scalar output): ``0`` for an array output, returned as
-    ``<prim(...), weights>``; ``n`` for a sequence of ``n`` arrays, unpacked and returned as
-    ``<out_0, weights_0> + ... + <out_n-1, weights_n-1>``."""
+    ``weighted`` (for ``sg.grad``, a real scalar output): ``0`` for an array output, returned
+    as ``<prim(...), weights>``; ``n`` for a sequence of ``n`` arrays, unpacked and returned as
+    ``<out_0, weights_0> + ... + <out_n-1, weights_n-1>`` (real parts: complex outputs take
+    complex weights)."""
     namespace = {"prim": primitive, "np": np}
     spelled, values = [], []
     for i, value in enumerate([*args, *kwargs.values()]):
@@ -69,11 +70,12 @@ def _wrapper(primitive, args, kwargs, symmetric, weighted=None):
     name = f"apply_{next(_COUNTER)}"
     if weighted == 0:
         text = (f"def {name}({', '.join([*params, 'weights'])}):\n"
-                f"    return np.sum(prim({call}) * weights)\n")
+                f"    return np.real(np.sum(prim({call}) * weights))\n")
     elif weighted:
         outs = [f"out_{i}" for i in range(weighted)]
         weights = [f"weights_{i}" for i in range(weighted)]
-        inner = " + ".join(f"np.sum({o} * {w})" for o, w in zip(outs, weights, strict=True))
+        inner = " + ".join(f"np.real(np.sum({o} * {w}))" for o, w in zip(outs, weights,
+                                                                          strict=True))
         text = (f"def {name}({', '.join([*params, *weights])}):\n"
                 f"    {', '.join(outs)}, = prim({call})\n    return {inner}\n")
     else:
@@ -104,7 +106,9 @@ def _check_over_reverse(spec):
     out = spec.primitive(*args, **kwargs)
     outputs = list(out) if isinstance(out, (list, tuple)) else [out]
     rng = np.random.default_rng(1)
-    weights = [rng.standard_normal(np.shape(o)) for o in outputs]
+    weights = [rng.standard_normal(np.shape(o)) + (1j * rng.standard_normal(np.shape(o))
+                                                   if np.iscomplexobj(o) else 0)
+               for o in outputs]
     fn, values = _wrapper(spec.primitive, args, kwargs, spec.symmetric,
                           weighted=len(outputs) if isinstance(out, (list, tuple)) else 0)
     for i in checkable_params_positions(spec, args, kwargs, values):

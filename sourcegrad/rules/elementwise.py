@@ -11,7 +11,14 @@ import operator
 import numpy as np
 
 from .registry import rule
-from .support import broadcast_like, sinc_derivative, unbroadcast
+from .support import (
+    abs_jvp,
+    abs_vjp,
+    broadcast_like,
+    sign_vjp,
+    sinc_derivative,
+    unbroadcast,
+)
 
 # -------------------------------------------------------------------------- powers and roots
 
@@ -364,15 +371,16 @@ class arctanh:
 
 @rule(np.absolute, np.fabs, operator.abs)
 class absolute:
-    """``|x|``. At 0 the derivative is taken as 0 (``sign(0)``), as in PyTorch."""
+    """``|x|``. At 0 the derivative is taken as 0 (``sign(0)``), as in PyTorch; complex
+    ``x`` too (see ``rules/complex.py``)."""
 
     torch_name = "Abs"
 
     def vjp_x(g, ans, x):
-        return g * np.sign(x)
+        return abs_vjp(g, x)
 
     def jvp_x(t, ans, x):
-        return t * np.sign(x)
+        return abs_jvp(t, x)
 
 
 @rule(np.sign)
@@ -384,10 +392,10 @@ class sign:
     torch_name = "Sign"
 
     def vjp_x(g, ans, x):
-        return np.zeros_like(g)
+        return sign_vjp(g, x)
 
     def jvp_x(t, ans, x):
-        return np.zeros_like(t)
+        return sign_vjp(t, x)
 
 
 @rule(np.heaviside)

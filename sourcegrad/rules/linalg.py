@@ -139,15 +139,15 @@ class outer:
 
 @rule(np.vdot)
 class vdot:
-    """Both arguments are flattened (and must have the same size); real arguments only."""
+    """Both arguments are flattened (and must have the same size); ``a`` is conjugated."""
 
     torch_name = "Dot"
 
     def vjp_a(g, ans, a, b):
-        return g * np.reshape(b, np.shape(a))
+        return np.conj(g * np.reshape(b, np.shape(a)))
 
     def vjp_b(g, ans, a, b):
-        return g * np.reshape(a, np.shape(b))
+        return g * np.reshape(np.conj(a), np.shape(b))
 
     def jvp_a(t, ans, a, b):
         return np.vdot(t, b)

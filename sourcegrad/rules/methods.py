@@ -98,13 +98,15 @@ METHODS: dict[str, tuple[object, bool]] = {
     "copy": (np.copy, False),
     "astype": (astype, False),
     "item": (float, False),
+    "conj": (np.conjugate, False),
+    "conjugate": (np.conjugate, False),
 }
 NONDIFF_METHODS = {
     "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "tolist", "fill",
 }
 
-ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real}
-NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "imag"}
+ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real, "imag": np.imag}
+NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes"}
 
 OPERATORS: dict[type, object] = {
     ast.Add: np.add,

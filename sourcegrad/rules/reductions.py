@@ -11,6 +11,7 @@ from .registry import rule
 from .support import (
     cumprod_jvp,
     cumprod_vjp,
+    deviation,
     product_of_others,
     reduced_count,
     tie_weights,
@@ -60,11 +61,11 @@ class var:
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g, a, axis=axis, keepdims=keepdims)
-                * (a - np.mean(a, axis=axis, keepdims=True))
+                * deviation(a, axis=axis)
                 * (2 / (reduced_count(a, ans) - ddof)))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
+        return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims) * (2 / (reduced_count(a, ans) - ddof)))
 
 
@@ -78,11 +79,11 @@ class std:
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g / ans, a, axis=axis, keepdims=keepdims)
-                * (a - np.mean(a, axis=axis, keepdims=True))
+                * deviation(a, axis=axis)
                 / (reduced_count(a, ans) - ddof))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
+        return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims) / (ans * (reduced_count(a, ans) - ddof)))
 
 

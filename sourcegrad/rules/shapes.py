@@ -174,17 +174,6 @@ class copy:
         return unstack_like(g, a)
 
 
-@rule(np.real)
-class real:
-    """The real part; for real input (the case sourcegrad differentiates) the identity."""
-
-    torch_name = "Real"
-    linear = True
-
-    def vjp_val(g, ans, val):
-        return g
-
-
 @rule(np.full)
 class full:
     """Differentiable in ``fill_value``, which is broadcast over ``shape``."""

@@ -10,12 +10,18 @@ import numpy as np
 
 
 def unbroadcast(g, x):
-    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
+    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting. A
+    real ``x`` takes the real part of a complex ``g`` (a real value's cotangent is real:
+    JAX's convention, see ``rules/complex.py``)."""
     shape = getattr(x, "shape", None)
     if shape is None:
         shape = _shape(x)
     elif getattr(g, "shape", None) == shape:
+        if g.dtype.kind == "c" and x.dtype.kind != "c":
+            return np.real(g)
         return g  # the common case, answered without another call
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
     if _shape(g) == shape:
         return g
     g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
@@ -116,6 +122,24 @@ def _grad_dtype(x):
     return dtype if dtype.kind in "fc" else np.dtype(np.float64)
 
 
+def _refuse_complex(is_complex, what):
+    """A derivative whose formula holds for real values only refuses complex ones (called
+    with ``np.iscomplexobj(x)`` worked out beforehand, so that it reads no differentiated
+    value)."""
+    if is_complex:
+        raise NotImplementedError(
+            f"sourcegrad differentiates {what} of real values only; complex values pass "
+            "through the FFT family, np.real/imag/conj/angle/abs and holomorphic functions")
+
+
+def deviation(a, axis=None):
+    """``a - mean(a, axis)`` (kept dimensions), for the derivatives of ``var`` and ``std``,
+    which hold for real ``a`` only."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.var and np.std")
+    return a - np.mean(a, axis=axis, keepdims=True)
+
+
 def _axes(axis, ndim):
     """``axis`` (None, an int or a tuple, negatives allowed) as a tuple of non-negative ints.
     A 0-d value has none: NumPy reduces it over axis 0 or -1 to itself."""
@@ -158,6 +182,8 @@ def as_gradient(g, x):
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)  # a real argument's gradient is real (see unbroadcast)
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(g)
     x = np.asarray(x)
@@ -509,15 +535,24 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
 
 
 def ungather(g, x, positions):
-    """Cotangent of ``x`` in a function that only copies elements of ``x`` (``np.pad``'s
-    edge, reflect, wrap and symmetric modes, ``np.delete``, ``np.resize``...). ``positions``
-    is that function applied to the flat positions of ``x``'s elements: for each output
-    element the position it copies, or -1 for an element that is not a copy (a constant).
-    Elements copied several times collect the sum of their copies' cotangents."""
-    size = _size(x)
+    """Cotangent of ``x`` in a function that only copies elements of ``x`` (``x[index]``,
+    ``np.pad``'s edge, reflect, wrap and symmetric modes, ``np.delete``, ``np.resize``...).
+    ``positions`` is that function applied to the flat positions of ``x``'s elements: for
+    each output element the position it copies, or -1 for an element that is not a copy (a
+    constant). Elements copied several times collect the sum of their copies' cotangents."""
+    size = np.size(x)
     flat = np.ravel(positions)
-    summed = np.bincount(np.where(flat < 0, size, flat), weights=np.ravel(g),
-                         minlength=size + 1)
+    bins = np.where(flat < 0, size, flat)
+    g = real_like(g, x)
+    if np.iscomplexobj(g):  # np.bincount sums real weights
+        return _bin_sums(bins, np.real(g), x) + 1j * _bin_sums(bins, np.imag(g), x)
+    return _bin_sums(bins, g, x)
+
+
+def _bin_sums(bins, g, x):
+    """``g`` summed into the element of ``x`` (or the last bin, dropped) each entry names."""
+    size = np.size(x)
+    summed = np.bincount(bins, weights=np.ravel(g), minlength=size + 1)
     return astype(np.reshape(summed[:size], np.shape(x)), _grad_dtype(g))
 
 
@@ -1106,6 +1141,8 @@ def _matrix_norm_derivative(x, ord):
 def norm_derivative(x, ans, ord=None, axis=None):
     """d ``np.linalg.norm(x, ord, axis)`` / dx, with ``x``'s shape, for every vector and
     matrix norm NumPy computes; ``ans`` is the norm (with or without kept dimensions)."""
+    is_complex = np.iscomplexobj(x)
+    _refuse_complex(is_complex, "np.linalg.norm")
     axes = _axes(axis, np.ndim(x))
     ord = None if ord == "fro" else ord
     matrix = len(axes) == 2 and (axis is not None or ord is not None)
@@ -1125,6 +1162,8 @@ def cholesky_vjp(g, ans, upper=False):
     """Cotangent of ``a`` in ``L = np.linalg.cholesky(a)``: the symmetric matrix
     ``sym(L^-T Phi(L^T g) L^-1)`` (Murray, 2016). Symmetric as in PyTorch, since only
     symmetric perturbations of ``a`` keep it a valid input."""
+    is_complex = np.iscomplexobj(ans)
+    _refuse_complex(is_complex, "np.linalg.cholesky")
     low = _transpose(ans) if upper else ans
     g_low = _transpose(g) if upper else g
     inv = np.linalg.inv(low)
@@ -1133,6 +1172,8 @@ def cholesky_vjp(g, ans, upper=False):
 
 def cholesky_jvp(t, ans, upper=False):
     """Tangent of ``L = np.linalg.cholesky(a)``: ``L Phi(L^-1 sym(t) L^-T)``."""
+    is_complex = np.iscomplexobj(ans)
+    _refuse_complex(is_complex, "np.linalg.cholesky")
     low = _transpose(ans) if upper else ans
     inv = np.linalg.inv(low)
     tangent = low @ _eliminated_lower(inv @ _symmetric_part(t) @ _transpose(inv))
@@ -1150,6 +1191,8 @@ def eigh_vjp(g, ans):
     """Cotangent of ``a`` in ``w, v = np.linalg.eigh(a)``:
     ``sym(v (diag(g_w) + F * (v^T g_v)) v^T)``, ``F`` the inverse eigengaps (infinite for
     repeated eigenvalues, where the eigenvectors are not differentiable)."""
+    is_complex = np.iscomplexobj(ans[1])
+    _refuse_complex(is_complex, "np.linalg.eigh")
     g_w, g_v = g
     w, v = ans
     diagonal = np.expand_dims(g_w, -1) * np.eye(np.shape(w)[-1], dtype=bool)
@@ -1160,6 +1203,8 @@ def eigh_vjp(g, ans):
 def eigh_jvp(t, ans):
     """Tangent of ``(w, v) = np.linalg.eigh(a)``: ``dw = diag(v^T sym(t) v)``,
     ``dv = v (F * (v^T sym(t) v))``."""
+    is_complex = np.iscomplexobj(ans[1])
+    _refuse_complex(is_complex, "np.linalg.eigh")
     w, v = ans
     rotated = _transpose(v) @ _symmetric_part(t) @ v
     return np.diagonal(rotated, axis1=-2, axis2=-1), v @ (_eigengap_inverse(w) * rotated)
@@ -1254,6 +1299,8 @@ def svd_vjp(g, ans, a, full_matrices=True, compute_uv=True):
     """Cotangent of ``a`` in ``np.linalg.svd(a, full_matrices, compute_uv)`` (Townsend,
     2016), for distinct nonzero singular values: ``u [(F o (u'gu - gu'u)) s + diag(gs) +
     s (F o (v'gv - gv'v))] v' + (I - uu') gu s^-1 v' + u s^-1 gv' (I - vv')``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.svd")
     if not compute_uv:
         u, _, vh = np.linalg.svd(a, full_matrices=False)
         return (u * np.expand_dims(g, -2)) @ vh
@@ -1277,6 +1324,8 @@ def svd_vjp(g, ans, a, full_matrices=True, compute_uv=True):
 def svd_jvp(t, ans, a, full_matrices=True, compute_uv=True):
     """Tangent of ``np.linalg.svd(a, ...)``: with ``p = u' t v``, ``ds = diag(p)``,
     ``du = u (F o (p s + s p')) + (I - uu') t v s^-1`` and ``dv`` alike with ``t'``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.svd")
     if not compute_uv:
         u, _, vh = np.linalg.svd(a, full_matrices=False)
         return _diagonal_of(_transpose(u) @ t @ _transpose(vh))
@@ -1299,6 +1348,8 @@ def svd_jvp(t, ans, a, full_matrices=True, compute_uv=True):
 def pinv_vjp(g, ans, a):
     """Cotangent of ``a`` in ``p = np.linalg.pinv(a)`` (for a locally constant rank):
     ``-p' g p' + (I - a p) g' p p' + p' p g' (I - p a)``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.pinv")
     p, p_t, g_t = ans, _transpose(ans), _transpose(g)
     left = g_t - a @ (p @ g_t)  # (I - a p) g'
     right = g_t - (g_t @ p) @ a  # g' (I - p a)
@@ -1307,12 +1358,14 @@ def pinv_vjp(g, ans, a):
 
 def pinv_jvp(t, ans, a):
     """Tangent of ``p = np.linalg.pinv(a)``: ``-p t p + p p' t' (I - a p) + (I - p a) t' p' p``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.pinv")
     p, p_t, t_t = ans, _transpose(ans), _transpose(t)
     return (-(p @ t @ p) + (p @ p_t) @ (t_t - (t_t @ a) @ p)
             + (t_t - p @ (a @ t_t)) @ (p_t @ p))
 
 
-def _refuse_complex(is_complex, what):
+def _refuse_complex_eigenvalues(is_complex, what):
     if is_complex:
         raise NotImplementedError(
             f"sourcegrad differentiates {what} where every eigenvalue is real (here some are "
@@ -1332,7 +1385,7 @@ def eig_vjp(g, ans):
     w, v = ans
     g_w, g_v = g
     is_complex = np.iscomplexobj(w)
-    _refuse_complex(is_complex, "np.linalg.eig")
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eig")
     inner = _matrix_diag(g_w) + _eigengap_inverse(w) * (_transpose(v) @ _unit_columns_adjoint(
         g_v, v))
     return np.linalg.solve(_transpose(v), inner @ _transpose(v))
@@ -1343,7 +1396,7 @@ def eig_jvp(t, ans):
     ``dv = N(v (F o c))``."""
     w, v = ans
     is_complex = np.iscomplexobj(w)
-    _refuse_complex(is_complex, "np.linalg.eig")
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eig")
     c = np.linalg.solve(v, t @ v)
     return _diagonal_of(c), _unit_columns_adjoint(v @ (_eigengap_inverse(w) * c), v)
 
@@ -1352,7 +1405,7 @@ def eigvals_vjp(g, a):
     """Cotangent of ``a`` in ``np.linalg.eigvals(a)`` (real eigenvalues): ``v^-T diag(g) v'``."""
     w, v = np.linalg.eig(a)
     is_complex = np.iscomplexobj(w)
-    _refuse_complex(is_complex, "np.linalg.eigvals")
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eigvals")
     return np.linalg.solve(_transpose(v), _matrix_diag(g) @ _transpose(v))
 
 
@@ -1360,18 +1413,22 @@ def eigvals_jvp(t, a):
     """Tangent of ``np.linalg.eigvals(a)``: ``diag(v^-1 t v)``."""
     w, v = np.linalg.eig(a)
     is_complex = np.iscomplexobj(w)
-    _refuse_complex(is_complex, "np.linalg.eigvals")
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eigvals")
     return _diagonal_of(np.linalg.solve(v, t @ v))
 
 
 def eigvalsh_vjp(g, a, UPLO="L"):
     """Cotangent of ``a`` in ``np.linalg.eigvalsh(a)``: ``v diag(g) v'`` (symmetric)."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.eigvalsh")
     _, v = np.linalg.eigh(a, UPLO=UPLO)
     return (v * np.expand_dims(g, -2)) @ _transpose(v)
 
 
 def eigvalsh_jvp(t, a, UPLO="L"):
     """Tangent of ``np.linalg.eigvalsh(a)``: ``diag(v' sym(t) v)``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.eigvalsh")
     _, v = np.linalg.eigh(a, UPLO=UPLO)
     return _diagonal_of(_transpose(v) @ _symmetric_part(t) @ v)
 
@@ -1516,6 +1573,8 @@ def _qr_square_vjp(g_q, g_r, q, r):
 def qr_vjp(g, ans, a, mode="reduced"):
     """Cotangent of ``a`` in ``np.linalg.qr(a, mode)``; a wide ``a = [x | y]`` is ``q [u | v]``
     with ``y = q v``, whose cotangent is ``q g_v`` and adds ``y g_v'`` to ``g_q``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.qr")
     shape = np.shape(a)
     _qr_mode(mode, shape)
     if mode == "r":
@@ -1544,6 +1603,8 @@ def _qr_square_jvp(t, q, r):
 
 def qr_jvp(t, ans, a, mode="reduced"):
     """Tangent of ``np.linalg.qr(a, mode)`` (see ``qr_vjp`` for wide matrices)."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.qr")
     shape = np.shape(a)
     _qr_mode(mode, shape)
     q, r = np.linalg.qr(a) if mode == "r" else ans
@@ -1563,3 +1624,200 @@ def vector_norm_derivative(x, ans, ord=2, axis=None):
     axes = _axes(axis, np.ndim(x))
     kept = [1 if i in axes else n for i, n in enumerate(np.shape(x))]
     return _vector_norm_derivative(x, np.reshape(ans, kept), ord, axes)
+
+
+# ------------------------------------------------------------------------ complex numbers
+# JAX's convention: a cotangent ``c`` of a complex value pairs with a tangent ``t`` as
+# ``Re(sum(c * t))`` (no conjugate), so the rules of holomorphic functions hold unchanged
+# for complex values; a real value's cotangent is real.
+
+
+def real_like(g, x):
+    """``g`` as the cotangent of ``x``: its real part if ``x`` is real."""
+    return np.real(g) if np.iscomplexobj(g) and not np.iscomplexobj(x) else g
+
+
+def _unit_conj(z):
+    """``conj(z) / |z|`` (0 at 0), spelled with differentiable operations (``np.sign`` of a
+    complex number is not piecewise constant)."""
+    return np.conj(z) / np.where(z == 0, 1, np.abs(z))
+
+
+def abs_vjp(g, x):
+    """Cotangent of ``x`` in ``np.abs(x)``: ``g * sign(x)``, the derivative taken as 0 at 0
+    (PyTorch's); for complex ``x``, ``Re(g) * conj(x) / |x|``."""
+    if np.iscomplexobj(x):
+        return np.real(g) * _unit_conj(x)
+    return g * np.sign(x)
+
+
+def abs_jvp(t, x):
+    """Tangent of ``np.abs(x)``: ``t * sign(x)``; for complex ``x``, ``Re(conj(x) t) / |x|``."""
+    if np.iscomplexobj(x):
+        return np.real(_unit_conj(x) * t)
+    return t * np.sign(x)
+
+
+def sign_vjp(g, x):
+    """``np.sign`` is piecewise constant on real values: its cotangent is 0 (as PyTorch's
+    ``SignBackward``); on complex values it is ``z / |z|``, whose derivative sourcegrad does
+    not compute."""
+    is_complex = np.iscomplexobj(x)
+    _refuse_complex(is_complex, "np.sign")
+    return np.zeros_like(g)
+
+
+def imag_vjp(g, val):
+    """Cotangent of ``val`` in ``np.imag(val)``: ``-1j * Re(g)`` (0 for a real value)."""
+    if np.iscomplexobj(val):
+        return -1j * np.real(g)
+    return np.zeros_like(np.real(g))
+
+
+def imag_jvp(t, val):
+    return np.imag(t) if np.iscomplexobj(val) else np.zeros_like(np.real(t))
+
+
+def _angle_scale(deg):
+    return 180 / np.pi if deg else 1.0
+
+
+def angle_vjp(g, z, deg=False):
+    """Cotangent of ``z`` in ``np.angle(z)``: ``-1j * Re(g) * conj(z) / |z|**2`` (0 for a real
+    value: its angle is piecewise constant)."""
+    if np.iscomplexobj(z):
+        return -1j * np.real(g) * _angle_scale(deg) * np.conj(z) / (np.real(z) ** 2
+                                                                    + np.imag(z) ** 2)
+    return np.zeros_like(np.real(g))
+
+
+def angle_jvp(t, z, deg=False):
+    """Tangent of ``np.angle(z)``: ``Im(conj(z) t) / |z|**2``."""
+    if np.iscomplexobj(z):
+        return np.imag(np.conj(z) * t) * _angle_scale(deg) / (np.real(z) ** 2
+                                                             + np.imag(z) ** 2)
+    return np.zeros_like(np.real(t))
+
+
+# -------------------------------------------------------------------------------- np.fft
+
+
+def _fit(x, n, axis):
+    """``x`` cropped or zero-padded to length ``n`` along ``axis`` (what the FFTs do to their
+    input given ``n``)."""
+    length = np.shape(x)[axis]
+    if n == length:
+        return x
+    if n < length:
+        return np.take(x, np.arange(n), axis=axis)
+    width = [(0, 0)] * np.ndim(x)
+    width[axis] = (0, n - length)
+    return np.pad(x, width)
+
+
+def _fft_axes(x, s, axes, default_axes):
+    """The axes and lengths of an n-dimensional FFT of ``x``, as NumPy works them out."""
+    if axes is None:
+        axes = default_axes if default_axes is not None else (
+            list(range(np.ndim(x))) if s is None else list(range(-len(s), 0)))
+    axes = [a % np.ndim(x) for a in axes]
+    lengths = [np.shape(x)[a] for a in axes] if s is None else list(s)
+    return axes, lengths
+
+
+def swapped_norm(norm):
+    """The FFT normalization of the other direction (``hfft`` is an ``irfft``)."""
+    return {None: "forward", "backward": "forward", "forward": "backward"}.get(norm, norm)
+
+
+def fft_vjp(g, x, n=None, axis=-1, norm=None, inverse=False):
+    """Cotangent of ``x`` in ``np.fft.fft(x, n, axis, norm)`` (``ifft`` with ``inverse``):
+    the transform is symmetric, so its transpose is itself, then the input's cropping or
+    padding undone."""
+    grad = np.fft.ifft(g, axis=axis, norm=norm) if inverse else np.fft.fft(g, axis=axis,
+                                                                           norm=norm)
+    return real_like(_fit(grad, np.shape(x)[axis], axis), x)
+
+
+def fftn_vjp(g, x, s=None, axes=None, norm=None, inverse=False, default_axes=None):
+    """Cotangent of ``x`` in ``np.fft.fftn(x, s, axes, norm)`` (``ifftn``, and ``fft2`` and
+    ``ifft2`` with ``default_axes=(-2, -1)``)."""
+    axes, _ = _fft_axes(x, s, axes, default_axes)
+    grad = np.fft.ifftn(g, axes=axes, norm=norm) if inverse else np.fft.fftn(g, axes=axes,
+                                                                             norm=norm)
+    for a in axes:
+        grad = _fit(grad, np.shape(x)[a], a)
+    return real_like(grad, x)
+
+
+def _inverse_scale(n, norm):
+    """The factor of the inverse transform of length ``n`` under ``norm``."""
+    if norm == "ortho":
+        return 1 / np.sqrt(n)
+    return 1.0 if norm == "forward" else 1 / n
+
+
+def rfft_vjp(g, x, n=None, axis=-1, norm=None):
+    """Cotangent of the real ``x`` in ``np.fft.rfft(x, n, axis, norm)``: the half spectrum's
+    transpose is the full forward transform of ``g`` padded with zeros, real part."""
+    n = np.shape(x)[axis] if n is None else n
+    full = np.fft.fft(_fit(g, n, axis), axis=axis, norm=norm)
+    return np.real(_fit(full, np.shape(x)[axis], axis))
+
+
+def _half_spectrum_weights(n, m, axis, ndim):
+    """1 for the terms of an inverse real FFT of length ``n`` that stand once (zero
+    frequency, and Nyquist for even ``n``), 2 for those that stand for a conjugate pair, over
+    ``m`` frequencies, shaped along ``axis``."""
+    k = np.arange(m)
+    weights = np.where((k == 0) | (2 * k == n), 1.0, 2.0)
+    shape = [1] * ndim
+    shape[axis] = m
+    return np.reshape(weights, shape)
+
+
+def irfft_vjp(g, a, n=None, axis=-1, norm=None):
+    """Cotangent of ``a`` in ``np.fft.irfft(a, n, axis, norm)``: each frequency's weight
+    (1 or 2) times the conjugate forward transform of ``Re(g)``, scaled as the inverse is."""
+    axis = axis % np.ndim(a)
+    g = np.real(g)
+    n = np.shape(g)[axis]
+    spectrum = np.conj(np.fft.rfft(g, axis=axis))
+    m = np.shape(spectrum)[axis]
+    grad = spectrum * (_half_spectrum_weights(n, m, axis, np.ndim(g)) * _inverse_scale(n, norm))
+    return _fit(grad, np.shape(a)[axis], axis)
+
+
+def _complex_like(shape):
+    """A complex array of ``shape`` that takes no memory: what a helper needs to know of an
+    intermediate spectrum (its shape, and that it is complex)."""
+    return np.broadcast_to(np.zeros((), dtype=complex), tuple(shape))
+
+
+def rfftn_vjp(g, x, s=None, axes=None, norm=None, default_axes=None):
+    """Cotangent of ``x`` in ``np.fft.rfftn(x, s, axes, norm)`` (``rfft2`` with
+    ``default_axes=(-2, -1)``): an ``rfft`` over the last axis, then an ``fftn`` over the
+    others, transposed in the reverse order."""
+    axes, lengths = _fft_axes(x, s, axes, default_axes)
+    grad = g
+    if len(axes) > 1:
+        half = list(np.shape(x))
+        half[axes[-1]] = lengths[-1] // 2 + 1
+        grad = fftn_vjp(g, _complex_like(half), lengths[:-1], axes[:-1], norm)
+    return rfft_vjp(grad, x, lengths[-1], axes[-1], norm)
+
+
+def irfftn_vjp(g, a, s=None, axes=None, norm=None, default_axes=None):
+    """Cotangent of ``a`` in ``np.fft.irfftn(a, s, axes, norm)`` (``irfft2`` with
+    ``default_axes=(-2, -1)``): an ``ifftn`` over all axes but the last, then an ``irfft``
+    over the last, transposed in the reverse order."""
+    axes, lengths = _fft_axes(a, s, axes, default_axes)
+    if s is None:
+        lengths[-1] = 2 * (lengths[-1] - 1)
+    spectrum = list(np.shape(a))
+    for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
+        spectrum[axis] = n
+    grad = irfft_vjp(g, _complex_like(spectrum), lengths[-1], axes[-1], norm)
+    if len(axes) > 1:
+        grad = fftn_vjp(grad, a, lengths[:-1], axes[:-1], norm, inverse=True)
+    return grad

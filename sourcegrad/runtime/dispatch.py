@@ -32,6 +32,7 @@ from .grad_mode import is_grad_enabled
 from .tensor import Tensor
 
 _FLOAT64 = np.dtype(np.float64)
+_COMPLEX128 = np.dtype(np.complex128)
 # Ops ask whether grad mode is off as ``_OFF[0] and not _THREAD.enabled``: ``is_grad_enabled()``
 # written out (see grad_mode's docstring: the thread is asked only if some thread has it off).
 
@@ -428,14 +429,14 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
 
 
 def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.ndarray:
-    """PyTorch's default dtype: a float64 result that no float64 array asked for (integer
-    tensors divided, Python floats mixed with integers) is float32."""
+    """PyTorch's default dtype: a float64 result that no float64 (or complex128) array asked
+    for (integer tensors divided, Python floats mixed with integers) is float32."""
     if ans.dtype != _FLOAT64:
         return ans
     for a in (*arrays, *kw_arrays.values()):
         dtype = getattr(a, "dtype", None)
         # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)
-        if dtype is not None and dtype == _FLOAT64:
+        if dtype is not None and (dtype == _FLOAT64 or dtype == _COMPLEX128):
             return ans
     return ans.astype(np.float32)
 

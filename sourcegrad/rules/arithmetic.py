@@ -104,19 +104,23 @@ class positive:
 @rule(np.power, np.float_power, operator.pow)
 class power:
     """``x1 ** x2``. Two limits are taken as PyTorch takes them: where ``x2 == 0`` the base's
-    derivative is 0 (not ``0 * 0**-1 = nan`` at ``x1 == 0``), and at ``x1 == 0`` the
+    derivative is 0 (not ``0 * 0**-1 = nan`` at ``x1 == 0``; the base is taken as 1 there, so
+    that ``0.0 ** -1`` is never computed: Python floats raise ZeroDivisionError), and at
+    ``x1 == 0`` the
     exponent's derivative ``ans * log(x1)`` is 0 (its limit where ``x2 > 0``)."""
 
     torch_name = "Pow"
 
     def vjp_x1(g, ans, x1, x2):
-        return unbroadcast(np.where(x2 == 0, 0, g * x2 * x1 ** (x2 - 1)), x1)
+        return unbroadcast(np.where(x2 == 0, 0, g * x2 * np.where(x2 == 0, 1, x1) ** (x2 - 1)),
+                           x1)
 
     def vjp_x2(g, ans, x1, x2):
         return unbroadcast(g * ans * np.log(np.where(x1 == 0, 1, x1)), x2)
 
     def jvp_x1(t, ans, x1, x2):
-        return broadcast_like(np.where(x2 == 0, 0, t * x2 * x1 ** (x2 - 1)), ans)
+        return broadcast_like(np.where(x2 == 0, 0, t * x2 * np.where(x2 == 0, 1, x1) ** (x2 - 1)),
+                              ans)
 
     def jvp_x2(t, ans, x1, x2):
         return broadcast_like(t * ans * np.log(np.where(x1 == 0, 1, x1)), ans)

@@ -152,6 +152,7 @@ class builtin_extreme:
     cotangent is shared evenly among the tied winners (as for ``np.max``). Python's two-
     argument form is differentiated as ``np.maximum``/``np.minimum`` (``rules/methods.py``),
     with the same convention."""
+    sequence_params = ("args",)
 
     torch_name = "Max"
 

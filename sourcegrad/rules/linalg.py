@@ -454,6 +454,7 @@ class matrix_power:
 @rule(np.linalg.multi_dot)
 class multi_dot:
     """A chain of products; a 1-D first (last) factor is a row (column)."""
+    sequence_params = ("arrays",)
 
     torch_name = "LinalgMultiDot"
     nondiff = ("out",)

@@ -58,6 +58,7 @@ class float_cast:
 class sum_rule:
     """Python's ``sum(iterable, start=0)`` over a list of numbers or arrays, whose shapes may
     broadcast against each other (the list comprehension that replaces a generator)."""
+    sequence_params = ("iterable",)
 
     def vjp_iterable(g, ans, iterable, start=0):
         return [unbroadcast(g, x) for x in iterable]

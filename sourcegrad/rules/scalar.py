@@ -372,6 +372,7 @@ class fabs:
 @rule(math.fsum)
 class fsum:
     """The exact sum of a list (or 1-D array) of numbers: linear, each gets the cotangent."""
+    sequence_params = ("seq",)
 
     torch_name = "Sum"
     linear = True

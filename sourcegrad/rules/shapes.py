@@ -145,6 +145,7 @@ class broadcast_to:
 class array:
     """A nested list of arrays or numbers gets its cotangent back as the same nesting.
     ``dtype`` casts do not change the cotangent's dtype."""
+    sequence_params = ("object",)
 
     torch_name = "Stack"
     linear = True
@@ -156,6 +157,7 @@ class array:
 
 @rule(np.asarray)
 class asarray:
+    sequence_params = ("a",)
     torch_name = "Stack"
     linear = True
     nondiff = ("dtype", "order")
@@ -166,6 +168,7 @@ class asarray:
 
 @rule(np.copy)
 class copy:
+    sequence_params = ("a",)
     torch_name = "Clone"
     linear = True
     nondiff = ("order", "subok")
@@ -252,6 +255,7 @@ class repeat:
 @rule(np.concatenate)
 class concatenate:
     """``arrays`` is a list: its cotangent is a list, one piece of ``g`` per array."""
+    sequence_params = ("arrays",)
 
     torch_name = "Cat"
     linear = True
@@ -263,6 +267,7 @@ class concatenate:
 
 @rule(np.stack)
 class stack:
+    sequence_params = ("arrays",)
     torch_name = "Stack"
     linear = True
     nondiff = ("axis", "out", "dtype", "casting")
@@ -274,6 +279,7 @@ class stack:
 @rule(np.hstack)
 class hstack:
     """Joins along axis 0 if the arrays are 1-D (after ``atleast_1d``), else along axis 1."""
+    sequence_params = ("tup",)
 
     torch_name = "Cat"
     linear = True
@@ -285,6 +291,7 @@ class hstack:
 
 @rule(np.vstack, getattr(np, "row_stack", None))
 class vstack:
+    sequence_params = ("tup",)
     torch_name = "Cat"
     linear = True
     nondiff = ("dtype", "casting")
@@ -502,6 +509,7 @@ class diagflat:
 @rule(np.column_stack)
 class column_stack:
     """1-D arrays become columns, then everything joins along axis 1."""
+    sequence_params = ("tup",)
 
     torch_name = "Cat"
     linear = True
@@ -512,6 +520,7 @@ class column_stack:
 
 @rule(np.dstack)
 class dstack:
+    sequence_params = ("tup",)
     torch_name = "Cat"
     linear = True
 
@@ -523,6 +532,7 @@ class dstack:
 class append:
     """``values`` joined after ``arr`` along ``axis``; both flattened when ``axis`` is
     ``None``."""
+    sequence_params = ("arr", "values")
 
     torch_name = "Cat"
     nondiff = ("axis",)
@@ -603,6 +613,7 @@ class broadcast_arrays:
 @rule(np.block)
 class block:
     """Nested lists of arrays; the cotangent comes back as the same nesting."""
+    sequence_params = ("arrays",)
 
     torch_name = "Cat"
     linear = True
@@ -615,6 +626,7 @@ class block:
 class select:
     """Each choice receives the cotangent where its condition is the first true one;
     ``default`` where none is."""
+    sequence_params = ("choicelist",)
 
     torch_name = "Where"
     nondiff = ("condlist",)

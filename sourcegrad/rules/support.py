@@ -34,6 +34,25 @@ def unbroadcast(g, x):
     return g
 
 
+def unbroadcast_each(cotangent, x):
+    """``unbroadcast`` leaf by leaf, for an ``x`` that may be a list, tuple or dict of arrays
+    (``as_gradient``'s adjoint; the cotangent of a sequence is a list)."""
+    if isinstance(x, (list, tuple)):
+        return [unbroadcast_each(gi, xi) for gi, xi in zip(cotangent, x, strict=True)]
+    if isinstance(x, dict):
+        return {k: unbroadcast_each(cotangent[k], v) for k, v in x.items()}
+    return unbroadcast(cotangent, x)
+
+
+def broadcast_each(tangent, like):
+    """``broadcast_like`` leaf by leaf (``unbroadcast_each``'s adjoint)."""
+    if isinstance(like, (list, tuple)):
+        return [broadcast_each(ti, li) for ti, li in zip(tangent, like, strict=True)]
+    if isinstance(like, dict):
+        return {k: broadcast_each(tangent[k], v) for k, v in like.items()}
+    return broadcast_like(tangent, like)
+
+
 def _shape(x):
     """``np.shape``, without its cost for Python numbers and arrays (the common cases)."""
     if isinstance(x, (list, tuple)):
@@ -237,6 +256,8 @@ def private_copy(g):
         return list(g)
     if isinstance(g, dict):
         return dict(g)
+    if type(g) is ShapeOf:  # only a shape was kept: nothing to update (a gradient's own
+        return g  # `x = shape_only(x)`, differentiated again, saves that)
     return np.array(g, copy=True)
 
 
@@ -305,7 +326,10 @@ def shape_of_elementwise(*operands):
 
 
 def add_grads(a, b):
-    """``a + b`` for gradients that may be lists, tuples or dicts of arrays."""
+    """``a + b`` for gradients that may be lists, tuples or dicts of arrays; ``None`` (the
+    cotangent of a ``None``, or a zero) adds nothing."""
+    if a is None or b is None:
+        return b if a is None else a
     if isinstance(a, dict):
         return {k: add_grads(a[k], b[k]) if k in b else a[k] for k in a}
     if isinstance(a, (list, tuple)):
@@ -658,9 +682,9 @@ def diff_tangent(t, which, a, n=1, axis=-1, prepend=None, append=None):
 def _gradient_spacings(varargs, axes):
     """One spacing (a number or an array of coordinates) per axis of ``np.gradient``."""
     if len(varargs) == 0:
-        return [1.0] * len(axes)
+        return [1.0 for _ in axes]
     if len(varargs) == 1 and np.ndim(varargs[0]) == 0:
-        return [varargs[0]] * len(axes)
+        return [varargs[0] for _ in axes]
     return list(varargs)
 
 

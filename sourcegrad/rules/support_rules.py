@@ -15,6 +15,7 @@ import numpy as np
 from . import support
 from .registry import nondifferentiable, rule
 from .support import (
+    broadcast_each,
     broadcast_like,
     einsum_cross,
     einsum_jvp,
@@ -32,6 +33,7 @@ from .support import (
     spectral_norm_curvature,
     split_back,
     unbroadcast,
+    unbroadcast_each,
     unreduce,
 )
 
@@ -74,15 +76,43 @@ class reduce_like_rule:
 
 @rule(support.as_gradient)
 class as_gradient_rule:
+    sequence_output = True
+    sequence_params = ("grad",)
     linear = True
     nondiff = ("x",)
 
     def vjp_grad(g, ans, grad, x):
-        return unbroadcast(g, grad)
+        return unbroadcast_each(g, grad)
+
+
+@rule(support.unbroadcast_each)
+class unbroadcast_each_rule:
+    """``unbroadcast`` leaf by leaf; recursive, so it needs a rule of its own."""
+
+    sequence_output = True
+    sequence_params = ("cotangent",)
+    linear = True
+    nondiff = ("x",)
+
+    def vjp_cotangent(g, ans, cotangent, x):
+        return broadcast_each(g, cotangent)
+
+
+@rule(support.broadcast_each)
+class broadcast_each_rule:
+    sequence_output = True
+    sequence_params = ("tangent",)
+    linear = True
+    nondiff = ("like",)
+
+    def vjp_tangent(g, ans, tangent, like):
+        return unbroadcast_each(g, tangent)
 
 
 @rule(support.private_copy)
 class private_copy_rule:
+    sequence_output = True
+    sequence_params = ("value",)
     linear = True
 
     def vjp_value(g, ans, value):
@@ -91,6 +121,8 @@ class private_copy_rule:
 
 @rule(support.add_grads)
 class add_grads_rule:
+    sequence_output = True
+    sequence_params = ("a", "b")
     def vjp_a(g, ans, a, b):
         return g
 
@@ -157,6 +189,8 @@ class list_rule:
     """``list(a)``, ``tuple(a)``: the rows of an array (or the items of a sequence) as a list
     or tuple. The cotangent
     of a sequence is a list (as ``add_grads`` makes them), whatever the sequence's type."""
+    sequence_output = True
+    sequence_params = ("x",)
 
     linear = True
 
@@ -213,6 +247,7 @@ class split_back_rule:
 
 @rule(support.join_back)
 class join_back_rule:
+    sequence_params = ("pieces",)
     linear = True
     nondiff = ("arrays", "axis", "promote")
 
@@ -223,6 +258,7 @@ class join_back_rule:
 @rule(support.reshape_each)
 class reshape_each_rule:
     """Its own adjoint: the cotangents go back to the shapes (and structure) of ``parts``."""
+    sequence_params = ("parts",)
     sequence_output = True
 
     linear = True
@@ -234,6 +270,7 @@ class reshape_each_rule:
 
 @rule(support.unstack_like)
 class unstack_like_rule:
+    sequence_output = True
     linear = True
     nondiff = ("obj",)
 
@@ -295,6 +332,7 @@ class spectral_norm_derivative_rule:
 @rule(support.einsum_vjp_one)
 class einsum_vjp_one_rule:
     """The cotangent of operand ``k``, linear in ``cotangent`` and in the other operands."""
+    sequence_params = ("operands",)
 
     nondiff = ("subscripts", "k")
 
@@ -317,6 +355,7 @@ class einsum_vjp_one_rule:
 @rule(support.einsum_jvp)
 class einsum_jvp_rule:
     """The tangent of the output, linear in ``tangents`` and in each operand."""
+    sequence_params = ("tangents", "operands")
 
     nondiff = ("subscripts",)
 
@@ -337,6 +376,7 @@ class einsum_jvp_rule:
 class unblock_rule:
     """Cuts a cotangent into ``np.block``'s nesting (recursively, so it needs a rule of its
     own); its adjoint joins the pieces back with ``np.block``."""
+    sequence_output = True
 
     linear = True
     nondiff = ("arrays", "depth", "ndim")
@@ -348,6 +388,7 @@ class unblock_rule:
 @rule(support.gradient_tangent)
 class gradient_tangent_rule:
     """``np.gradient`` with its spacings in one tuple (its own rule, spelled alike)."""
+    sequence_params = ("varargs",)
 
     sequence_output = True
     nondiff = ("axis", "edge_order")

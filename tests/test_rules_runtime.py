@@ -16,9 +16,6 @@ NOT_THROUGH_TENSORS = {
     "block",
     # NumPy builds these without dispatching to a tensor argument (an ndarray comes back)
     "array", "asarray", "full", "full_like", "float64",
-    # variadic rules: the runtime's backward does not hand out their tuple of cotangents
-    # (a runtime limitation, reported; the transformer differentiates them)
-    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "einsum",
 }
 
 

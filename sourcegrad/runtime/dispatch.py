@@ -360,6 +360,13 @@ def _make_plan(rule: Rule, fn: Callable, name: str | None, pattern: tuple, n_arr
                kw_arrays: dict, several: bool) -> Plan:
     """The plan of a call, once its arguments are checked against the rule."""
     _check_arguments(rule, fn, n_arrays, kw_arrays)
+    if rule.varargs is not None:
+        # the arguments a variadic parameter collects are the items of one sequence argument
+        # (``np.einsum(s, a, b)``: ``a`` is item 0 of ``operands``, whose VJP returns a list)
+        start = rule.params.index(rule.varargs)
+        pattern = tuple(((start, where - start), requires_grad)
+                        if isinstance(where, int) and where >= start else (where, requires_grad)
+                        for where, requires_grad in pattern)
     direct = not several and not any(isinstance(where, tuple) for where, _ in pattern)
     return (DirectPlan if direct else Plan)(rule, fn, name, pattern, several)
 

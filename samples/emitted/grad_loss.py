@@ -49,9 +49,9 @@ def unbroadcast(g, x):
     if shape is None:
         shape = _shape(x)
     elif getattr(g, "shape", None) == shape:
-        if g.dtype.kind == "c" and x.dtype.kind != "c":
-            return np.real(g)
-        return g  # the common case, answered without another call
+        if g.dtype is x.dtype or g.dtype.kind != "c" or x.dtype.kind == "c":
+            return g  # the common case, answered without another call
+        return np.real(g)
     if np.iscomplexobj(g) and not np.iscomplexobj(x):
         g = np.real(g)
     if _shape(g) == shape:

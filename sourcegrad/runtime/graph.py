@@ -122,6 +122,10 @@ class Node:
             self._retained = {}
         self._retained[output_nr] = weakref.ref(tensor)
 
+    def forget_retained(self, output_nr: int) -> None:
+        if self._retained is not None:
+            self._retained.pop(output_nr, None)
+
 
 def _modified_message(node: Node, version: int, expected: int, data: np.ndarray,
                       output_nr: int | None) -> str:

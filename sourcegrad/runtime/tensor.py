@@ -357,8 +357,14 @@ class Tensor:
             # Recorded out of place: nodes that saved the old array keep it intact, and this
             # tensor takes over the result's history.
             result = dispatch.call(ufunc, self, other)
+            previous = (self.grad_fn, self._output_nr)
             self.data, self.grad_fn, self._output_nr = result.data, result.grad_fn, 0
             self._version = result._version  # new data: nothing saved reads it yet
+            if self._retains_grad:
+                # PyTorch's retained gradient follows the tensor to its new version; hooks
+                # stay with the version they were registered on.
+                previous[0].forget_retained(previous[1])
+                self.grad_fn.retain(0, self)
             return self
         ufunc(self.data, dispatch.unwrap(other), out=self.data, casting="same_kind")
         self._mark_modified()
@@ -541,6 +547,7 @@ RSUB = _Op(np.subtract, "RsubBackward1")
 POW, POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
 RPOW = _Op(np.power, "PowBackward2")
 MATMUL, NEG = _Op(np.matmul), _Op(np.negative)
+CLONE = _Op(np.copy, "CloneBackward0")
 # np.sum(a, axis, dtype, out, keepdims) on an ndarray is np.add.reduce with the same arguments,
 # behind a Python wrapper that costs more than the sum of ten numbers. PyTorch names a
 # reduction by whether it has a ``dim`` (``SumBackward0``/``1``): one Op for each.
@@ -573,6 +580,7 @@ Tensor.__rpow__ = RPOW.reflected
 Tensor.__matmul__, Tensor.__rmatmul__ = MATMUL.binary, MATMUL.reflected
 Tensor.matmul = MATMUL.binary
 Tensor.__neg__ = NEG.unary
+Tensor.clone = CLONE.unary
 Tensor.__abs__ = Tensor.abs = ABS.unary
 Tensor.exp, Tensor.log, Tensor.sqrt, Tensor.tanh = EXP.unary, LOG.unary, SQRT.unary, TANH.unary
 Tensor.sin, Tensor.cos = SIN.unary, COS.unary

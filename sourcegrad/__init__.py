@@ -35,6 +35,7 @@ from .runtime.factories import (
     ones,
     ones_like,
     rand,
+    randint,
     randn,
     tensor,
     zeros,
@@ -92,6 +93,6 @@ __all__ += [
     "enable_grad", "exp", "eye", "float", "float32", "float64", "from_numpy", "full", "int32",
     "int64", "is_grad_enabled", "log", "long", "manual_seed", "matmul", "max", "maximum",
     "mean", "min", "minimum", "nn", "no_grad", "ones", "ones_like", "optim", "pow", "rand",
-    "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "sum", "tanh",
-    "tensor", "transpose", "zeros", "zeros_like",
+    "randint", "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "sum",
+    "tanh", "tensor", "transpose", "zeros", "zeros_like",
 ]

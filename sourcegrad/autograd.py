@@ -53,8 +53,10 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
 
 
 def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,
-             retain_graph: bool | None = None) -> None:
-    """``backward`` from several outputs in one pass (their gradients add up)."""
+             retain_graph: bool | None = None, create_graph: bool = False,
+             inputs: Tensor | Sequence[Tensor] | None = None) -> None:
+    """``backward`` from several outputs in one pass (their gradients add up), into the
+    leaves' ``.grad`` or, with ``inputs``, into those tensors' only."""
     tensors = _as_list(tensors)
-    roots = graph.root_gradients(tensors, _aligned(grad_tensors, len(tensors)))
-    graph.run_backward(tensors, roots, retain_graph=bool(retain_graph))
+    graph.backward(tensors, _aligned(grad_tensors, len(tensors)), retain_graph, create_graph,
+                   None if inputs is None else _as_list(inputs))

@@ -325,6 +325,12 @@ SPECS: list[Spec] = [
     Spec(np.split, (case(Arr((6, 4)), 3), case(Arr((6, 4)), [1, 4]),
                     case(Arr((4, 6)), 2, axis=1))),
     Spec(np.array_split, (case(Arr((7,)), 3), case(Arr((3, 5)), [2], axis=-1))),
+    Spec(np.unstack, (case(Arr((3, 2))), case(Arr((2, 3, 2)), axis=1))),
+    # writes (the runtime's in-place operations): a repeated position, a broadcast value
+    Spec(support.index_put, (case(Arr((4, 3)), (slice(1, 3), 0), Arr((2,))),
+                             case(Arr((5,)), np.array([0, 3, 0]), Arr((3,))),
+                             case(Arr((2, 3)), 1, Flt()))),
+    Spec(support.filled_with, (case(Arr((2, 3)), Arr((3,))), case(Arr((4,)), Flt()))),
     Spec(np.flip, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), 1),
                    case(Arr((2, 3, 4)), axis=(0, 2)))),
     Spec(np.fliplr, (case(Arr((2, 3))),)),

@@ -456,6 +456,31 @@ def unstack_like(g, obj):
     return np.reshape(g, np.shape(obj))
 
 
+def index_put(x, index, values):
+    """A copy of ``x`` with ``values`` written at ``index``: the assignment ``x[index] =
+    values`` as a function (the runtime records assignments into tensors with it)."""
+    out = np.array(x, copy=True)
+    out[index] = values
+    return out
+
+
+def last_writes(x, index):
+    """True where an element of ``x[index]`` is the last one written to its position by
+    ``x[index] = values`` (a position an advanced index repeats keeps the last value): the
+    values that reach the result, and so get a cotangent."""
+    positions = np.ravel(np.reshape(np.arange(np.size(x)), np.shape(x))[index])
+    last = np.zeros(positions.size, dtype=bool)
+    _, from_the_end = np.unique(positions[::-1], return_index=True)
+    last[positions.size - 1 - from_the_end] = True
+    return np.reshape(last, np.shape(np.empty(np.shape(x), dtype=bool)[index]))
+
+
+def filled_with(x, value):
+    """An array of ``x``'s shape and dtype holding ``value`` (broadcast): ``x.copy_(value)``
+    and ``x.fill_(value)`` as a function, in which ``x``'s elements play no part."""
+    return np.array(np.broadcast_to(value, np.shape(x)), dtype=np.result_type(x))
+
+
 def _scatter_add(g, shape, index):
     """A zero array of ``shape`` into which ``g`` is added at ``index`` (repeats add up)."""
     grad = np.zeros(shape, dtype=_grad_dtype(g))

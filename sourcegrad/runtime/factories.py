@@ -82,6 +82,19 @@ def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _made(_rng.standard_normal(_sizes(size), dtype=dtype or float32), requires_grad)
 
 
+def randint(*args: Any, size: Any = None, dtype: Any = None,
+            requires_grad: bool = False) -> Tensor:
+    """Integers drawn uniformly from ``[low, high)``: ``randint(high, size)`` or
+    ``randint(low, high, size)``, int64 unless told otherwise, as in PyTorch."""
+    if size is None:
+        *bounds, size = args
+    else:
+        bounds = list(args)
+    low, high = (0, *bounds) if len(bounds) == 1 else bounds
+    data = _rng.integers(low, high, _sizes((size,)), dtype=np.int64)
+    return _made(data if dtype is None else data.astype(dtype), requires_grad)
+
+
 def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _made(np.zeros_like(input.data, dtype=dtype), requires_grad)
 

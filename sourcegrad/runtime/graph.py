@@ -83,8 +83,8 @@ class Node:
         self._input_meta = input_meta
         self._hooks: dict[int, list[Callable]] | None = None
         self._retained: dict[int, weakref.ref] | None = None
-        # (version box, version when recorded, tensor data, output index or None) of every
-        # tensor this node's backward may read: modified in place since, it would be wrong.
+        # The saved tensors: what this node's backward reads, which must not have been
+        # modified in place since (see ``_modified_message`` for an entry's fields).
         self._versions: Sequence[tuple] = ()
 
     def name(self) -> str:
@@ -101,9 +101,9 @@ class Node:
 
     def _check_versions(self) -> None:
         """Refuse to run on saved values modified in place since they were recorded."""
-        for box, expected, data, output_nr in self._versions:
-            if box[0] != expected:
-                raise RuntimeError(_modified_message(self, box[0], expected, data, output_nr))
+        for entry in self._versions:
+            if entry[0][0] != entry[1]:
+                raise RuntimeError(_modified_message(self, entry))
 
     def free(self) -> None:
         """Drop the backward closure and the references to saved data."""
@@ -127,14 +127,22 @@ class Node:
             self._retained.pop(output_nr, None)
 
 
-def _modified_message(node: Node, version: int, expected: int, data: np.ndarray,
-                      output_nr: int | None) -> str:
-    """PyTorch's words for a saved value changed in place after it was recorded."""
-    which = "" if output_nr is None else (
-        f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', node.name())},")
+def _modified_message(node: Node, entry: tuple) -> str:
+    """PyTorch's words for a saved value changed in place after it was recorded. An entry
+    is (version counter, version when saved, subject, which): ``which >= 0`` for the node's
+    input of that index, whose tensor is the subject (PyTorch names its ``grad_fn`` as it
+    is now); ``which < 0`` for the node's output ``-1 - which``, whose array is the subject
+    (named after the node itself)."""
+    box, expected, subject, which = entry
+    if which < 0:
+        data, producer, nr = subject, node, -1 - which
+    else:
+        data, producer, nr = subject.data, subject.grad_fn, subject._output_nr
+    of = "" if producer is None else (
+        f", which is output {nr} of {re.sub(r'Backward[0-9]*$', '', producer.name())},")
     return ("one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [sg.{data.dtype.name} {list(data.shape)}]{which} is at "
-            f"version {version}; expected version {expected} instead.")
+            f"inplace operation: [sg.{data.dtype.name} {list(data.shape)}]{of} is at "
+            f"version {box[0]}; expected version {expected} instead.")
 
 
 class AccumulateGrad(Node):
@@ -157,7 +165,11 @@ class AccumulateGrad(Node):
 class SavedValuesNode(Node):
     """A node whose ``_backward`` is shared by every node of its kind (a rule's VJPs, see
     ``dispatch.Plan``) and called as ``_backward.cotangents(grads, saved)`` on the values
-    this node saved: recording one needs no closure."""
+    this node saved: recording one needs no closure.
+
+    After a backward pass that does not retain the graph, the saved values are dropped only
+    if the backward reads one (``Plan.keeps_values``): a node reading nothing but shapes
+    saved no tensor in PyTorch's sense, and PyTorch lets its backward run again."""
 
     __slots__ = ("_saved",)
 
@@ -165,16 +177,17 @@ class SavedValuesNode(Node):
         backward = self._backward
         if backward is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
-        for box, expected, _, _ in self._versions:
-            if box[0] != expected:
+        for entry in self._versions:
+            if entry[0][0] != entry[1]:
                 self._check_versions()  # raises, with PyTorch's message
         return backward.cotangents(grads, self._saved)
 
     def free(self) -> None:
-        self._backward = None
-        self._versions = ()
-        self._input_meta = ()
-        self._saved = None
+        backward = self._backward
+        if backward is not None and backward.frees(self._saved):
+            self._backward = None
+            self._versions = ()
+            self._saved = None
 
 
 _NODE_CLASSES: dict[tuple[str, type[Node]], type[Node]] = {}
@@ -192,8 +205,9 @@ def node_class(name: str, base: type[Node] = Node) -> type[Node]:
 def edge_of(tensor: Tensor) -> Edge:
     """Where a gradient for ``tensor`` goes: its ``grad_fn``, its leaf accumulator, or
     nowhere."""
-    if tensor.grad_fn is not None:
-        return tensor.grad_fn, tensor._output_nr
+    grad_fn = tensor._grad_fn if tensor._view is None else tensor.grad_fn
+    if grad_fn is not None:
+        return grad_fn, tensor._output_nr
     if tensor._requires_grad:
         return tensor._accumulator(), 0
     return _NO_EDGE
@@ -217,22 +231,29 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
 
 def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
                  output: np.ndarray, saved: Any) -> Tensor:
-    """``record`` of one output for a node of class ``cls`` whose shared ``backward`` reads
-    ``saved`` (``SavedValuesNode``). The caller has checked that grad mode is on and that
+    """``record`` of one output for a node of class ``cls`` whose shared ``backward`` (a
+    ``dispatch.Plan``) reads ``saved``. The caller has checked that grad mode is on and that
     an input requires grad; ``inputs`` are all tensors. Every primitive operation on tensors
-    comes here, so ``_inputs_of``, ``edge_of`` and the constructors are written out (one
-    tensor input being the most frequent case)."""
+    comes here, so ``edge_of`` and the constructors are written out (one tensor input being
+    the most frequent case)."""
     output_box = [0]  # the output's version counter
     if len(inputs) == 1:
         (t,) = inputs
-        data, box, grad_fn = t.data, t._version, t.grad_fn
+        grad_fn = t._grad_fn if t._view is None else t.grad_fn
         edges = ((grad_fn, t._output_nr) if grad_fn is not None
                  else (t._accum or t._accumulator(), 0) if t._requires_grad else _NO_EDGE,)
-        metas = (data,)
-        versions: tuple = ((box, box[0], data, None), (output_box, 0, output, 0))
+        metas = (t.data,)
     else:
-        edges, metas, versions = _saved_inputs_of(inputs)
-        versions = (*versions, (output_box, 0, output, 0))
+        edges, metas = _saved_inputs_of(inputs)
+    # The saved tensors (``_modified_message`` for the fields), as the plan says.
+    saved_inputs = backward.saved_inputs
+    if saved_inputs:
+        versions: tuple = tuple([(inputs[k]._vbox, inputs[k]._vbox[0], inputs[k], k)
+                                 for k in saved_inputs])
+        if backward.saves_ans:
+            versions += ((output_box, 0, output, -1),)
+    else:
+        versions = ((output_box, 0, output, -1),) if backward.saves_ans else ()
     # ``cls(edges, backward, metas)``, written out (a call costs more than these lines):
     # keep in step with Node.__init__ (a test checks that no attribute is left unset).
     node = _new_object(cls)
@@ -249,29 +270,42 @@ def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Ten
         # ``_Tensor(output)`` with this history, written out: keep in step with its __init__.
         tensor = _new_object(_Tensor)
         tensor.data = output
-        tensor.grad_fn = node
+        tensor._grad_fn = node
         tensor._output_nr = 0
         tensor._requires_grad = False
         tensor._grad = None
         tensor._accum = None
         tensor._retains_grad = False
+        tensor._view = None
     else:
         tensor = _Tensor(output)  # an integer result carries no gradient
-    tensor._version = output_box
+    tensor._vbox = output_box
     return tensor
 
 
-def _saved_inputs_of(inputs: Sequence[Tensor]) -> tuple[tuple, tuple, tuple]:
-    """``record_saved``'s edges, input arrays and versions of several tensor inputs."""
-    edges, metas, versions = [], [], []
+def saved_node(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
+               saved: Any, n_outputs: int, private: Sequence[int] = ()) -> SavedValuesNode:
+    """A node like ``record_saved``'s, for any number of outputs, whose tensors the caller
+    makes; the saved inputs at the indices ``private`` are copies of their own (no version
+    to check). The entries of saved outputs are the caller's to add."""
+    edges, metas = _saved_inputs_of(inputs)
+    node = cls(edges, backward, metas, n_outputs)
+    node._saved = saved
+    node._versions = tuple([(inputs[k]._vbox, inputs[k]._vbox[0], inputs[k], k)
+                            for k in backward.saved_inputs if k not in private])
+    return node
+
+
+def _saved_inputs_of(inputs: Sequence[Tensor]) -> tuple[tuple, tuple]:
+    """``record_saved``'s edges and input arrays of several tensor inputs."""
+    edges, metas = [], []
     for t in inputs:
-        data, box, grad_fn = t.data, t._version, t.grad_fn
+        grad_fn = t._grad_fn if t._view is None else t.grad_fn
         edges.append((grad_fn, t._output_nr) if grad_fn is not None
                      else (t._accum or t._accumulator(), 0) if t._requires_grad
                      else _NO_EDGE)
-        metas.append(data)
-        versions.append((box, box[0], data, None))
-    return tuple(edges), tuple(metas), tuple(versions)
+        metas.append(t.data)
+    return tuple(edges), tuple(metas)
 
 
 def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, list]:
@@ -279,7 +313,7 @@ def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, l
     tensors among them (``_versions`` below); edges are ``None`` if no input requires grad.
     One plain loop: this runs once per recorded operation."""
     edges, metas, versions, live = [], [], [], False
-    for t in inputs:
+    for k, t in enumerate(inputs):
         if not isinstance(t, _Tensor):
             edges.append(_NO_EDGE)
             metas.append(None)
@@ -288,7 +322,7 @@ def _inputs_of(inputs: Sequence[Any]) -> tuple[tuple[Edge, ...] | None, tuple, l
         edges.append(edge)
         live = live or edge is not _NO_EDGE
         metas.append(t.data)
-        versions.append((t._version, t._version[0], t.data, None))
+        versions.append((t._vbox, t._vbox[0], t, k))
     return (tuple(edges) if live else None), tuple(metas), versions
 
 
@@ -300,14 +334,20 @@ def _outputs_of(node: Node, arrays: list[np.ndarray], versions: list) -> list[Te
     return results
 
 
-def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor:
+def output_of(node: Node, nr: int, array: np.ndarray) -> Tensor:
     """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
-    PyTorch), its version noted in ``versions``: each entry there is (version box, version
-    when recorded, data, output index or None for an input)."""
+    PyTorch)."""
     tensor = _Tensor(array)
     if array.dtype.kind in "fc":
-        tensor.grad_fn, tensor._output_nr = node, nr
-    versions.append((tensor._version, 0, array, nr))
+        tensor._grad_fn, tensor._output_nr = node, nr
+    return tensor
+
+
+def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor:
+    """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
+    PyTorch), noted in ``versions`` as a saved output (see ``_modified_message``)."""
+    tensor = output_of(node, nr, array)
+    versions.append((tensor._vbox, 0, array, -1 - nr))
     return tensor
 
 
@@ -335,6 +375,26 @@ def root_gradients(outputs: Sequence[Tensor], gradients: Sequence[Any]) -> list[
 
 def _size(shape: tuple[int, ...]) -> str:
     return f"sg.Size({list(shape)})"
+
+
+def backward(roots: Sequence[Tensor], gradients: Sequence[Any], retain_graph: bool | None,
+             create_graph: bool, inputs: Sequence[Tensor] | None) -> None:
+    """``Tensor.backward`` and ``sg.autograd.backward``: gradients of ``roots`` (weighted by
+    ``gradients``) accumulated into the leaves' ``.grad``, or into ``inputs``' only."""
+    if create_graph:
+        raise NotImplementedError("create_graph=True is not supported by the runtime; for "
+                                  "higher derivatives use sg.grad on a function")
+    grads = root_gradients(roots, gradients)
+    retain = create_graph if retain_graph is None else bool(retain_graph)
+    if inputs is None:
+        run_backward(roots, grads, retain_graph=retain)
+        return
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    captured = run_backward(roots, grads, retain_graph=retain, capture=inputs)
+    for tensor, grad in zip(inputs, captured, strict=True):
+        if grad is not None:
+            accumulate_into(tensor, grad)
 
 
 def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
@@ -448,7 +508,7 @@ def _apply_hooks(node: Node, grads: list, retain: bool) -> None:
         for nr, ref in node._retained.items():
             tensor = ref()
             if tensor is not None and nr < len(grads) and grads[nr] is not None:
-                accumulate_into(tensor, grads[nr])
+                accumulate_into(tensor, grads[nr], in_place=False)
 
 
 def _capture(targets: dict[Edge, int], node: Node, grads: list, captured: list) -> None:
@@ -486,10 +546,13 @@ def _conform(grad: Any, input_array: np.ndarray, node: Node) -> np.ndarray:
     return grad if grad.dtype == dtype else grad.astype(dtype)
 
 
-def accumulate_into(tensor: Tensor, grad: np.ndarray) -> None:
-    """``tensor.grad += grad``, updating the existing array in place once it exists."""
+def accumulate_into(tensor: Tensor, grad: np.ndarray, in_place: bool = True) -> None:
+    """``tensor.grad += grad``, updating the existing array in place once it exists (a
+    leaf's, as in PyTorch; a retained gradient of a non-leaf is a new tensor each time)."""
     dtype = tensor.data.dtype
     if tensor._grad is None:
         tensor._grad = _Tensor(np.array(grad, dtype=dtype, copy=True).reshape(tensor.data.shape))
-    else:
+    elif in_place:
         np.add(tensor._grad.data, grad, out=tensor._grad.data, casting="unsafe")
+    else:
+        tensor._grad = _Tensor((tensor._grad.data + grad).astype(dtype, copy=False))

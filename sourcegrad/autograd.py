@@ -33,23 +33,22 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
          grad_outputs: Any = None, retain_graph: bool | None = None,
          create_graph: bool = False, allow_unused: bool = False) -> tuple[Tensor | None, ...]:
     """The gradients of ``outputs`` (weighted by ``grad_outputs``) with respect to
-    ``inputs``, returned rather than accumulated into ``.grad``."""
-    if create_graph:
-        raise NotImplementedError("create_graph=True is not supported by the runtime; for "
-                                  "higher derivatives use sg.grad / sg.hessian on a function")
+    ``inputs``, returned rather than accumulated into ``.grad``; with ``create_graph``, the
+    gradients have a history of their own (gradients of gradients)."""
     outputs, inputs = _as_list(outputs), _as_list(inputs)
     for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = graph.root_gradients(outputs, _aligned(grad_outputs, len(outputs)))
-    captured = graph.run_backward(outputs, roots, retain_graph=bool(retain_graph),
-                                  capture=inputs)
+    roots = graph.root_gradients(outputs, _aligned(grad_outputs, len(outputs)), create_graph)
+    retain = create_graph if retain_graph is None else bool(retain_graph)
+    captured = graph.run_backward(outputs, roots, retain, inputs, create_graph)
     for i, found in enumerate(captured):
         if found is None and not allow_unused:
             raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
                                "been used in the graph. Set allow_unused=True if this is the "
                                "desired behavior.")
-    return tuple(None if g is None else Tensor(np.array(g, copy=True)) for g in captured)
+    return tuple(None if g is None else g if isinstance(g, Tensor) else Tensor(
+        np.array(g, copy=True)) for g in captured)
 
 
 def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,

@@ -32,6 +32,7 @@ from .grad_mode import _state as _THREAD
 from .grad_mode import is_grad_enabled
 from .reads import value_reads
 from .tensor import Tensor
+from .tensorized import tensorized
 
 _FLOAT64 = np.dtype(np.float64)
 # Ops ask whether grad mode is off as ``_OFF[0] and not _THREAD.enabled``: ``is_grad_enabled()``
@@ -77,7 +78,10 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict, *,
         if plan is None:
             plan = _PLANS[key] = _make_plan(rule, fn, name, pattern, len(arrays), kw_arrays,
                                             several)
-        outputs = _record(plan, [t for _, t in inputs], ans, arrays, kw_arrays)
+        if plan.live:
+            outputs = _record(plan, [t for _, t in inputs], ans, arrays, kw_arrays)
+        else:  # only arguments without a derivative (a shape, an index) require grad
+            outputs = [Tensor(a) for a in ans] if several else Tensor(ans)
     if not views_by_caller:
         outputs = _as_views(fn, args, kwargs, inputs, outputs, recording)
     return list(outputs) if isinstance(result, list) else outputs
@@ -391,7 +395,7 @@ class Plan:
     """
 
     __slots__ = ("vjps", "wheres", "several", "node_class", "_named_by_axis", "saved_inputs",
-                 "saves_ans", "keeps_values", "_nondiff_reads")
+                 "saves_ans", "keeps_values", "_nondiff_reads", "live")
 
     def __init__(self, rule: Rule, fn: Callable, name: str | None, pattern: tuple,
                  several: bool, n_arrays: int, keywords: tuple) -> None:
@@ -399,6 +403,7 @@ class Plan:
                           for where, requires_grad in pattern)
         self.wheres = tuple(where for where, _ in pattern)
         self.several = several
+        self.live = any(vjp is not None for vjp in self.vjps)
         # What the active VJPs read the values of (``reads.py``): the saved tensors.
         read = frozenset().union(*(value_reads(v) for v in self.vjps if v is not None))
         self.saves_ans = "ans" in read
@@ -438,9 +443,29 @@ class Plan:
     def cotangents(self, grads: tuple, saved: tuple) -> tuple:
         """Each input's cotangent from its parameter's VJP, called once per parameter (a
         sequence parameter's cotangent is a sequence, one item per tensor)."""
-        ans, arrays, kw_arrays = saved
-        g = ([np.zeros_like(a) if gi is None else gi for gi, a in zip(grads, ans, strict=True)]
-             if self.several else grads[0])
+        return self._cotangents(grads, *saved, lambda vjp: vjp)
+
+    def recorded_cotangents(self, node: graph.SavedValuesNode, grads: tuple) -> tuple:
+        """``cotangents`` under ``create_graph``: ``grads`` are tensors, and so are the saved
+        values, unpacked with the history they had (the node's output is a tensor whose
+        ``grad_fn`` is the node; an input, its edge's), so the VJPs, tensorized, record
+        their own graph."""
+        ans, arrays, kw_arrays = node._saved
+        if self.several:
+            ans = [graph.output_of(node, nr, a) for nr, a in enumerate(ans)]
+        else:
+            ans = graph.output_of(node, 0, ans)
+        arrays, kw_arrays = list(arrays), dict(kw_arrays)
+        for (child, nr), where in zip(node.next_functions, self.wheres, strict=True):
+            if child is not None:
+                _place(arrays, kw_arrays, where, graph.unpacked(child, nr, _at(
+                    arrays, kw_arrays, where)))
+        return self._cotangents(grads, ans, arrays, kw_arrays, tensorized)
+
+    def _cotangents(self, grads: tuple, ans: Any, arrays: Sequence, kw_arrays: dict,
+                    prepared: Callable[[Callable], Callable]) -> tuple:
+        g = ([np.zeros_like(a.data if isinstance(a, Tensor) else a) if gi is None else gi
+              for gi, a in zip(grads, ans, strict=True)] if self.several else grads[0])
         per_argument: dict = {}
         cotangents = []
         for vjp, where in zip(self.vjps, self.wheres, strict=True):
@@ -450,7 +475,7 @@ class Plan:
             argument = _argument(where)
             if argument not in per_argument:
                 # The rule's own signature binds the arguments and fills in the defaults.
-                per_argument[argument] = vjp(g, ans, *arrays, **kw_arrays)
+                per_argument[argument] = prepared(vjp)(g, ans, *arrays, **kw_arrays)
             cotangent = per_argument[argument]
             cotangents.append(cotangent[where[1]] if isinstance(where, tuple) else cotangent)
         return tuple(cotangents)
@@ -509,7 +534,31 @@ def _holds_array(value: Any) -> bool:
 
 def vjp_call(vjp: Callable, g: Any, ans: Any, *args: Any, **kwargs: Any) -> Any:
     """A rule's VJP on arrays (the usual backward), or on tensors (create_graph)."""
+    if isinstance(g, Tensor):
+        return tensorized(vjp)(g, ans, *args, **kwargs)
     return vjp(g, ans, *args, **kwargs)
+
+
+def _at(arrays: list, kw_arrays: dict, where: Where) -> Any:
+    """The argument at ``where`` (a position, a keyword, or an element of either)."""
+    if isinstance(where, tuple):
+        argument, j = where
+        return (arrays[argument] if isinstance(argument, int) else kw_arrays[argument])[j]
+    return arrays[where] if isinstance(where, int) else kw_arrays[where]
+
+
+def _place(arrays: list, kw_arrays: dict, where: Where, value: Any) -> None:
+    """Put ``value`` at ``where`` (a sequence argument is copied into a list first)."""
+    if isinstance(where, tuple):
+        argument, j = where
+        container = arrays if isinstance(argument, int) else kw_arrays
+        items = list(container[argument])
+        items[j] = value
+        container[argument] = items
+    elif isinstance(where, int):
+        arrays[where] = value
+    else:
+        kw_arrays[where] = value
 
 
 def primitive(fn: Callable, *args: Any, runs: Callable | None = None, **kwargs: Any) -> Any:
@@ -587,14 +636,23 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
 def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.ndarray:
     """PyTorch's default dtype: a float64 result that no float64 array asked for (integer
     tensors divided, Python floats mixed with integers) is float32."""
-    if ans.dtype != _FLOAT64:
+    if ans.dtype != _FLOAT64 or _holds_float64((*arrays, *kw_arrays.values())):
         return ans
-    for a in (*arrays, *kw_arrays.values()):
+    return ans.astype(np.float32)
+
+
+def _holds_float64(values: Sequence) -> bool:
+    """Whether a float64 array is among ``values`` (or in a list among them)."""
+    for a in values:
+        if isinstance(a, (list, tuple)):
+            if _holds_float64(a):
+                return True
+            continue
         dtype = getattr(a, "dtype", None)
         # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)
         if dtype is not None and dtype == _FLOAT64:
-            return ans
-    return ans.astype(np.float32)
+            return True
+    return False
 
 
 def _missing_rule_message(fn: Callable) -> str:

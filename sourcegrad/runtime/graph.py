@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .grad_mode import _set as set_grad_mode
 from .grad_mode import is_grad_enabled
 
 if TYPE_CHECKING:
@@ -99,6 +100,14 @@ class Node:
         self._check_versions()
         return self._backward(grads)
 
+    def apply_tensors(self, grads: Cotangents) -> Cotangents:
+        """``apply`` under ``create_graph``: cotangents are tensors, and so are the results,
+        with a history of their own. A backward function made of NumPy code (``record``'s)
+        cannot record one: its results refuse to be differentiated (as a PyTorch function
+        marked ``once_differentiable`` does) rather than pass for constants."""
+        results = self.apply(tuple(g.data if isinstance(g, _Tensor) else g for g in grads))
+        return _once_differentiable(self, grads, results)
+
     def _check_versions(self) -> None:
         """Refuse to run on saved values modified in place since they were recorded."""
         for entry in self._versions:
@@ -158,6 +167,8 @@ class AccumulateGrad(Node):
         accumulate_into(self.variable, grads[0])
         return ()
 
+    apply_tensors = apply
+
     def free(self) -> None:
         """A leaf's accumulator saves nothing and serves every graph the leaf is used in."""
 
@@ -182,12 +193,55 @@ class SavedValuesNode(Node):
                 self._check_versions()  # raises, with PyTorch's message
         return backward.cotangents(grads, self._saved)
 
+    def apply_tensors(self, grads: Cotangents) -> Cotangents:
+        backward = self._backward
+        if backward is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        self._check_versions()
+        return backward.recorded_cotangents(self, grads)
+
     def free(self) -> None:
         backward = self._backward
         if backward is not None and backward.frees(self._saved):
             self._backward = None
             self._versions = ()
             self._saved = None
+
+
+class TensorsBackwardNode(Node):
+    """A ``record``ed node with a second backward function for ``create_graph``, taking and
+    returning tensors (``@sg.differentiable``'s: its generated adjoint, differentiated)."""
+
+    __slots__ = ("_tensors_backward",)
+
+    def apply_tensors(self, grads: Cotangents) -> Cotangents:
+        if self._tensors_backward is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        self._check_versions()
+        return self._tensors_backward(grads)
+
+    def free(self) -> None:
+        super().free()
+        self._tensors_backward = None
+
+
+def _once_differentiable(node: Node, grads: Cotangents, results: Cotangents) -> Cotangents:
+    """``results`` as tensors whose own backward refuses to run (see ``apply_tensors``);
+    they depend on the cotangents and on the node's inputs, so that they require grad
+    whenever their true history would."""
+    edges = tuple(edge_of(g) for g in grads if isinstance(g, _Tensor)) + node.next_functions
+    if all(child is None for child, _ in edges):
+        return tuple(None if r is None else _Tensor(np.asarray(r)) for r in results)
+    name = node.name()
+
+    def refuse(_: Cotangents) -> Cotangents:
+        raise RuntimeError(f"trying to differentiate twice through {name}, whose backward is "
+                           "NumPy code sourcegrad does not record: its gradient has no "
+                           "history to differentiate")
+
+    twice = node_class(f"{name}Backward")(edges, refuse, (None,) * len(edges), len(results))
+    return tuple(None if r is None else output_of(twice, nr, np.asarray(r))
+                 for nr, r in enumerate(results))
 
 
 _NODE_CLASSES: dict[tuple[str, type[Node]], type[Node]] = {}
@@ -213,7 +267,8 @@ def edge_of(tensor: Tensor) -> Edge:
     return _NO_EDGE
 
 
-def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn) -> Any:
+def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn,
+           tensors_backward: BackwardFn | None = None) -> Any:
     """Wrap ``outputs`` (an ndarray, or a list or tuple of them) as tensors produced by one
     node ``name`` whose gradient function is ``backward`` (see the module docstring).
     Integer and boolean outputs carry no gradient, as in PyTorch."""
@@ -222,7 +277,11 @@ def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn)
     if is_grad_enabled():
         edges, meta, versions = _inputs_of(inputs)
         if edges is not None:
-            node = node_class(name)(edges, backward, meta, len(arrays))
+            if tensors_backward is None:
+                node = node_class(name)(edges, backward, meta, len(arrays))
+            else:
+                node = node_class(name, TensorsBackwardNode)(edges, backward, meta, len(arrays))
+                node._tensors_backward = tensors_backward
             results = _outputs_of(node, arrays, versions)
             return results[0] if single else tuple(results)
     results = [_Tensor(a) for a in arrays]
@@ -343,6 +402,14 @@ def output_of(node: Node, nr: int, array: np.ndarray) -> Tensor:
     return tensor
 
 
+def unpacked(child: Node, nr: int, array: np.ndarray) -> Tensor:
+    """A saved input as a tensor with the history it had (``create_graph``): the leaf
+    itself, or a tensor whose ``grad_fn`` is the node that made it."""
+    if isinstance(child, AccumulateGrad):
+        return child.variable
+    return output_of(child, nr, array)
+
+
 def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor:
     """Output ``nr`` of ``node`` as a tensor (without history if it is not floating, as in
     PyTorch), noted in ``versions`` as a saved output (see ``_modified_message``)."""
@@ -354,22 +421,30 @@ def _output_of(node: Node, nr: int, array: np.ndarray, versions: list) -> Tensor
 # ---------------------------------------------------------------- the backward engine
 
 
-def root_gradients(outputs: Sequence[Tensor], gradients: Sequence[Any]) -> list[np.ndarray]:
+def root_gradients(outputs: Sequence[Tensor], gradients: Sequence[Any],
+                   create_graph: bool = False) -> list[Any]:
     """The cotangents backward starts from: ``gradients`` checked against the outputs'
-    shapes, or ones for a scalar output, with PyTorch's errors."""
-    grads = []
+    shapes, or ones for a scalar output, with PyTorch's errors. Arrays, or under
+    ``create_graph`` tensors (a gradient given as a tensor keeps its history)."""
+    grads: list[Any] = []
     for i, (out, grad) in enumerate(zip(outputs, gradients, strict=True)):
+        dtype = out.data.dtype
         if grad is None:
             if out.requires_grad and out.data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            grads.append(np.ones(out.data.shape, out.data.dtype))
-            continue
-        grad = np.asarray(grad.data if isinstance(grad, _Tensor) else grad)
-        if grad.shape != out.data.shape:
+            grad = np.ones(out.data.shape, dtype)
+        elif not (create_graph and isinstance(grad, _Tensor)):
+            grad = np.asarray(grad.data if isinstance(grad, _Tensor) else grad)
+        shape = grad.data.shape if isinstance(grad, _Tensor) else grad.shape
+        if shape != out.data.shape:
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {_size(grad.shape)} and "
+                f"Mismatch in shape: grad_output[{i}] has a shape of {_size(shape)} and "
                 f"output[{i}] has a shape of {_size(out.data.shape)}.")
-        grads.append(grad.astype(out.data.dtype, copy=False))
+        if isinstance(grad, _Tensor):
+            grads.append(grad if grad.data.dtype == dtype else grad.to(dtype))
+        else:
+            grad = grad.astype(dtype, copy=False)
+            grads.append(_Tensor(grad) if create_graph else grad)
     return grads
 
 
@@ -381,30 +456,40 @@ def backward(roots: Sequence[Tensor], gradients: Sequence[Any], retain_graph: bo
              create_graph: bool, inputs: Sequence[Tensor] | None) -> None:
     """``Tensor.backward`` and ``sg.autograd.backward``: gradients of ``roots`` (weighted by
     ``gradients``) accumulated into the leaves' ``.grad``, or into ``inputs``' only."""
-    if create_graph:
-        raise NotImplementedError("create_graph=True is not supported by the runtime; for "
-                                  "higher derivatives use sg.grad on a function")
-    grads = root_gradients(roots, gradients)
+    grads = root_gradients(roots, gradients, create_graph)
     retain = create_graph if retain_graph is None else bool(retain_graph)
     if inputs is None:
-        run_backward(roots, grads, retain_graph=retain)
+        run_backward(roots, grads, retain, create_graph=create_graph)
         return
     if not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    captured = run_backward(roots, grads, retain_graph=retain, capture=inputs)
+    captured = run_backward(roots, grads, retain, inputs, create_graph)
     for tensor, grad in zip(inputs, captured, strict=True):
         if grad is not None:
             accumulate_into(tensor, grad)
 
 
-def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
-                 retain_graph: bool, capture: Sequence[Tensor] | None = None) -> list | None:
+def run_backward(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
+                 capture: Sequence[Tensor] | None = None, create_graph: bool = False
+                 ) -> list | None:
     """Propagate ``root_grads`` from ``roots`` to the leaves.
 
     With ``capture`` (``autograd.grad``), nothing is accumulated into ``.grad``: the
     gradients reaching the captured tensors are returned instead, ``None`` for a tensor the
-    graph does not reach.
+    graph does not reach. With ``create_graph``, the cotangents are tensors and every
+    node's backward is recorded (``Node.apply_tensors``), grad mode on; without, grad mode
+    is off while hooks run, as in PyTorch.
     """
+    previous = is_grad_enabled()
+    set_grad_mode(create_graph)
+    try:
+        return _run(roots, root_grads, retain_graph, capture, create_graph)
+    finally:
+        set_grad_mode(previous)
+
+
+def _run(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
+         capture: Sequence[Tensor] | None, create_graph: bool) -> list | None:
     root_edges = []
     for i, root in enumerate(roots):
         edge = edge_of(root)
@@ -431,7 +516,8 @@ def run_backward(roots: Sequence[Tensor], root_grads: Sequence[np.ndarray],
         if grads[0] is None and _all_none(grads) or capturing and isinstance(node, AccumulateGrad):
             _pass_on(node, (None,) * len(node.next_functions), buffers, dependencies, ready)
             continue
-        _pass_on(node, node.apply(tuple(grads)), buffers, dependencies, ready)
+        results = node.apply_tensors(tuple(grads)) if create_graph else node.apply(tuple(grads))
+        _pass_on(node, results, buffers, dependencies, ready)
         if not retain_graph:
             node.free()
     return captured if capturing else None
@@ -519,11 +605,17 @@ def _capture(targets: dict[Edge, int], node: Node, grads: list, captured: list) 
             captured[k] = grad
 
 
-def _run_hooks(hooks: list[Callable], grad: np.ndarray) -> np.ndarray:
+def _run_hooks(hooks: list[Callable], grad: Any) -> Any:
+    """The gradient once the hooks have seen it: an array, or a tensor under create_graph
+    (a hook's tensor result is then kept, history and all)."""
+    as_tensor = isinstance(grad, _Tensor)
     for hook in hooks:
-        replaced = hook(_Tensor(grad))
+        replaced = hook(grad if as_tensor else _Tensor(grad))
         if replaced is not None:
-            grad = replaced.data if isinstance(replaced, _Tensor) else np.asarray(replaced)
+            if as_tensor:
+                grad = replaced if isinstance(replaced, _Tensor) else _Tensor(np.asarray(replaced))
+            else:
+                grad = replaced.data if isinstance(replaced, _Tensor) else np.asarray(replaced)
     return grad
 
 
@@ -538,6 +630,11 @@ def _conform(grad: Any, input_array: np.ndarray, node: Node) -> np.ndarray:
     """The cotangent as an array of its input's shape and dtype; a shape that does not
     match is a bug in a rule or a backward function, reported rather than broadcast."""
     shape, dtype = input_array.shape, input_array.dtype
+    if isinstance(grad, _Tensor):  # create_graph: a cast keeps the history
+        if grad.data.shape != shape:
+            raise RuntimeError(f"{node.name()} returned a gradient of shape {grad.data.shape} "
+                               f"for an input of shape {shape}")
+        return grad if grad.data.dtype == dtype else grad.to(dtype)
     if type(grad) is not np.ndarray:
         grad = np.asarray(grad)
     if grad.shape != shape:
@@ -550,6 +647,12 @@ def accumulate_into(tensor: Tensor, grad: np.ndarray, in_place: bool = True) -> 
     """``tensor.grad += grad``, updating the existing array in place once it exists (a
     leaf's, as in PyTorch; a retained gradient of a non-leaf is a new tensor each time)."""
     dtype = tensor.data.dtype
+    if isinstance(grad, _Tensor):  # create_graph: the gradient keeps its history
+        if tensor._grad is None:  # a copy of its own (PyTorch's CopyBackwards)
+            tensor._grad = _Tensor(np.empty_like(grad.data)).copy_(grad)
+        else:
+            tensor._grad = tensor._grad + grad
+        return
     if tensor._grad is None:
         tensor._grad = _Tensor(np.array(grad, dtype=dtype, copy=True).reshape(tensor.data.shape))
     elif in_place:

@@ -386,6 +386,22 @@ class Tensor:
     def __ge__(self, other: Any) -> Tensor:
         return dispatch.call_untracked(np.greater_equal, self, other)
 
+    # logical operators, on boolean tensors (masks)
+
+    def __and__(self, other: Any) -> Tensor:
+        return dispatch.call_untracked(np.bitwise_and, self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return dispatch.call_untracked(np.bitwise_or, self, other)
+
+    def __xor__(self, other: Any) -> Tensor:
+        return dispatch.call_untracked(np.bitwise_xor, self, other)
+
+    def __invert__(self) -> Tensor:
+        return dispatch.call_untracked(np.invert, self)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
     def __getitem__(self, index: Any) -> Tensor:
         return INDEXING[_index_node_name(index)].binary(self, index)
 

@@ -195,6 +195,8 @@ class AsStridedBackward0(graph.Node):
             g = self._steps[k].vjp(g, self._arrays[k + 1], self._arrays[k])
         return (g,)
 
+    apply_tensors = apply  # (the steps' VJPs record themselves on tensors)
+
     def free(self) -> None:
         """Nothing saved: it may run again."""
 
@@ -219,12 +221,16 @@ class CopySlices(graph.Node):
 
     def apply(self, grads: graph.Cotangents) -> graph.Cotangents:
         g = grads[0]
-        inner = self._fn.apply((along(self._steps, g),))
+        inner_grads = (along(self._steps, g),)
+        inner = (self._fn.apply_tensors(inner_grads) if isinstance(g, _dispatch().Tensor)
+                 else self._fn.apply(inner_grads))
         if self._positions is None:
             self._positions = positions(self._steps, self._base_shape).ravel()
         written = 0.0 if inner[0] is None else inner[0].reshape(-1)
         base = _dispatch().primitive(support.index_put, g.reshape(-1), self._positions, written)
         return (base.reshape(self._base_shape), *inner[1:])
+
+    apply_tensors = apply  # (``along`` and ``index_put`` record themselves on tensors)
 
     def free(self) -> None:
         self._fn.free()

@@ -31,11 +31,19 @@ def _aligned(grads: Any, n: int) -> list:
 
 def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
          grad_outputs: Any = None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool = False) -> tuple[Tensor | None, ...]:
+         create_graph: bool = False, allow_unused: bool | None = None,
+         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
     """The gradients of ``outputs`` (weighted by ``grad_outputs``) with respect to
     ``inputs``, returned rather than accumulated into ``.grad``; with ``create_graph``, the
-    gradients have a history of their own (gradients of gradients)."""
+    gradients have a history of their own (gradients of gradients). ``materialize_grads``
+    gives zeros, not ``None``, for an input the outputs do not depend on."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    allow_unused = bool(allow_unused) or materialize_grads
     outputs, inputs = _as_list(outputs), _as_list(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -47,8 +55,18 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
             raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
                                "been used in the graph. Set allow_unused=True if this is the "
                                "desired behavior.")
-    return tuple(None if g is None else g if isinstance(g, Tensor) else Tensor(
-        np.array(g, copy=True)) for g in captured)
+    return tuple(_returned(g, tensor, materialize_grads, create_graph)
+                 for g, tensor in zip(captured, inputs, strict=True))
+
+
+def _returned(g: Any, tensor: Tensor, materialize: bool, create_graph: bool) -> Tensor | None:
+    """A gradient as ``grad`` returns it: zeros for an unused input if ``materialize``
+    (zeros that require grad under ``create_graph``, as PyTorch's do)."""
+    if g is None:
+        if not materialize:
+            return None
+        return Tensor(np.zeros_like(tensor.data), requires_grad=create_graph)
+    return g if isinstance(g, Tensor) else Tensor(np.array(g, copy=True))
 
 
 def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,

@@ -95,6 +95,29 @@ def randint(*args: Any, size: Any = None, dtype: Any = None,
     return _made(data if dtype is None else data.astype(dtype), requires_grad)
 
 
+def empty(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uninitialised in PyTorch; zeros here (NumPy's ``empty`` would show whatever memory
+    held, which no test can rely on either way)."""
+    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any, dtype: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _made(np.full_like(input.data, fill_value, dtype=dtype), requires_grad)
+
+
+def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
 def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _made(np.zeros_like(input.data, dtype=dtype), requires_grad)
 

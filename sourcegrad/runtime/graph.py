@@ -120,11 +120,36 @@ class Node:
         self._versions = ()
         self._input_meta = ()
 
-    def add_hook(self, output_nr: int, hook: Callable) -> None:
-        """A hook on the tensor that is output ``output_nr``: runs on its gradient."""
+    def add_hook(self, output_nr: int | str, hook: Callable) -> RemovableHandle:
+        """A hook on the tensor that is output ``output_nr``: runs on its gradient. (The
+        node's own hooks are kept in the same dictionary, under ``"pre"`` and ``"post"``,
+        so that a node without hooks costs one attribute.)"""
         if self._hooks is None:
             self._hooks = {}
-        self._hooks.setdefault(output_nr, []).append(hook)
+        hooks = self._hooks.setdefault(output_nr, [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_prehook(self, hook: Callable[[tuple], tuple | None]) -> RemovableHandle:
+        """``hook(grad_outputs)`` before the node's backward runs, after the tensors'
+        hooks; a tuple it returns replaces the gradients (PyTorch's ``Node`` API)."""
+        return self.add_hook("pre", hook)
+
+    def register_hook(self, hook: Callable[[tuple, tuple], tuple | None]) -> RemovableHandle:
+        """``hook(grad_inputs, grad_outputs)`` after the node's backward ran; a tuple it
+        returns replaces ``grad_inputs``."""
+        return self.add_hook("post", hook)
+
+    def __call__(self, *grads: Any) -> Any:
+        """The node's backward on ``grads`` (one per output), as PyTorch lets one call it."""
+        if len(grads) != self._n_outputs:
+            raise TypeError(f"{self.name()}: expected {self._n_outputs} arguments, got "
+                            f"{len(grads)} instead")
+        arrays = tuple(None if g is None else np.asarray(g.data if isinstance(g, _Tensor) else g)
+                       for g in grads)
+        results = tuple(None if r is None else _Tensor(np.asarray(r))
+                        for r in self.apply(arrays))
+        return results[0] if len(results) == 1 else results
 
     def retain(self, output_nr: int, tensor: Tensor) -> None:
         if self._retained is None:
@@ -134,6 +159,18 @@ class Node:
     def forget_retained(self, output_nr: int) -> None:
         if self._retained is not None:
             self._retained.pop(output_nr, None)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook`` and its kin: ``.remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
 
 
 def _modified_message(node: Node, entry: tuple) -> str:
@@ -165,6 +202,15 @@ class AccumulateGrad(Node):
 
     def apply(self, grads: Cotangents) -> Cotangents:
         accumulate_into(self.variable, grads[0])
+        if self._hooks and "post_accumulate" in self._hooks:
+            for hook in list(self._hooks["post_accumulate"]):
+                returned = hook(self.variable)
+                if returned is None or returned is self.variable:  # (``t.sub_(...)``: t)
+                    continue
+                if not isinstance(returned, _Tensor):
+                    raise TypeError("expected Variable, but hook returned "
+                                    f"'{type(returned).__name__}'")
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return ()
 
     apply_tensors = apply
@@ -462,34 +508,39 @@ def backward(roots: Sequence[Tensor], gradients: Sequence[Any], retain_graph: bo
         run_backward(roots, grads, retain, create_graph=create_graph)
         return
     if not inputs:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    captured = run_backward(roots, grads, retain, inputs, create_graph)
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    captured = run_backward(roots, grads, retain, inputs, create_graph, into_leaves=True)
     for tensor, grad in zip(inputs, captured, strict=True):
-        if grad is not None:
-            accumulate_into(tensor, grad)
+        if tensor.grad_fn is not None:  # (a leaf's node ran: its .grad is done)
+            tensor.retain_grad()  # a non-leaf input retains its gradient, as in PyTorch
+            if grad is not None:
+                accumulate_into(tensor, grad, in_place=False)
 
 
 def run_backward(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
-                 capture: Sequence[Tensor] | None = None, create_graph: bool = False
-                 ) -> list | None:
+                 capture: Sequence[Tensor] | None = None, create_graph: bool = False,
+                 into_leaves: bool = False) -> list | None:
     """Propagate ``root_grads`` from ``roots`` to the leaves.
 
     With ``capture`` (``autograd.grad``), nothing is accumulated into ``.grad``: the
     gradients reaching the captured tensors are returned instead, ``None`` for a tensor the
-    graph does not reach. With ``create_graph``, the cotangents are tensors and every
+    graph does not reach; ``into_leaves`` (``backward(inputs=...)``) runs the captured
+    tensors' nodes too (a leaf's accumulates, hooks and all). Only the nodes on a path to
+    a captured tensor run. With ``create_graph``, the cotangents are tensors and every
     node's backward is recorded (``Node.apply_tensors``), grad mode on; without, grad mode
     is off while hooks run, as in PyTorch.
     """
     previous = is_grad_enabled()
     set_grad_mode(create_graph)
     try:
-        return _run(roots, root_grads, retain_graph, capture, create_graph)
+        return _run(roots, root_grads, retain_graph, capture, create_graph, into_leaves)
     finally:
         set_grad_mode(previous)
 
 
 def _run(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
-         capture: Sequence[Tensor] | None, create_graph: bool) -> list | None:
+         capture: Sequence[Tensor] | None, create_graph: bool, into_leaves: bool
+         ) -> list | None:
     root_edges = []
     for i, root in enumerate(roots):
         edge = edge_of(root)
@@ -500,7 +551,15 @@ def _run(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
     targets = {} if capture is None else {edge_of(t): k for k, t in enumerate(capture)}
     captured: list = [None] * len(targets)
     capturing = capture is not None
-    dependencies = _count_dependencies(node for node, _ in root_edges)
+    starts = [node for node, _ in root_edges]
+    # Capturing (``autograd.grad``, ``backward(inputs=...)``), only the nodes on a path to
+    # a captured tensor run, as in PyTorch: no other hook fires, no other saved value is
+    # freed.
+    relevant, needed = _pruned(starts, {node for node, _ in targets}) if capturing else (
+        None, None)
+    if into_leaves:  # (``.backward(inputs=...)`` runs the captured tensors' nodes, too)
+        needed |= {node for node, _ in targets}
+    dependencies = _count_dependencies(starts, relevant)
     buffers: dict[Node, list] = {}
     for (node, nr), grad in zip(root_edges, root_grads, strict=True):
         _add_to_buffer(buffers, node, nr, grad)
@@ -513,10 +572,17 @@ def _run(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
             _apply_hooks(node, grads, retain=not capturing)
         if targets:
             _capture(targets, node, grads, captured)
-        if grads[0] is None and _all_none(grads) or capturing and isinstance(node, AccumulateGrad):
+        if needed is not None and node not in needed:
+            continue  # a captured tensor's node, with no other captured one beyond
+        if grads[0] is None and _all_none(grads):
             _pass_on(node, (None,) * len(node.next_functions), buffers, dependencies, ready)
             continue
-        results = node.apply_tensors(tuple(grads)) if create_graph else node.apply(tuple(grads))
+        hooks = node._hooks
+        if hooks and ("pre" in hooks or "post" in hooks):
+            results = _apply_with_node_hooks(node, grads, create_graph)
+        else:
+            results = node.apply_tensors(tuple(grads)) if create_graph else node.apply(
+                tuple(grads))
         _pass_on(node, results, buffers, dependencies, ready)
         if not retain_graph:
             node.free()
@@ -533,7 +599,8 @@ def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
                            f"{len(edges)} inputs")
     metas = node._input_meta
     for i, (child, nr) in enumerate(edges):  # (zip with a keyword costs more, per node)
-        if child is None:
+        remaining = dependencies.get(child)
+        if remaining is None:  # no edge, or a node pruned away
             continue
         grad = input_grads[i]
         if grad is not None:
@@ -546,14 +613,15 @@ def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
                 slots = buffers[child] = [None] * child._n_outputs
             previous = slots[nr]
             slots[nr] = grad if previous is None else previous + grad
-        remaining = dependencies[child] - 1
+        remaining -= 1
         dependencies[child] = remaining
         if not remaining:
             ready.append(child)
 
 
-def _count_dependencies(starts: Any) -> dict[Node, int]:
-    """How many edges point at each node reachable from ``starts`` (iterative DFS)."""
+def _count_dependencies(starts: Any, relevant: set | None = None) -> dict[Node, int]:
+    """How many edges point at each node reachable from ``starts`` (iterative DFS), among
+    the ``relevant`` nodes only when given."""
     dependencies: dict[Node, int] = {}
     stack = []
     for node in starts:
@@ -563,13 +631,37 @@ def _count_dependencies(starts: Any) -> dict[Node, int]:
     while stack:
         node = stack.pop()
         for child, _ in node.next_functions:
-            if child is None:
+            if child is None or relevant is not None and child not in relevant:
                 continue
             if child not in dependencies:
                 dependencies[child] = 0
                 stack.append(child)
             dependencies[child] += 1
     return dependencies
+
+
+def _pruned(starts: list[Node], targets: set[Node]) -> tuple[set[Node], set[Node]]:
+    """The nodes from which a target is reachable (``relevant``: targets included), and
+    those with a relevant node beyond them (``needed``: their backward must run). One
+    iterative depth-first pass, children before parents."""
+    reaches: dict[Node, bool] = {}
+    stack = [(node, False) for node in starts]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            reaches[node] = node in targets or any(
+                reaches.get(child, False) for child, _ in node.next_functions)
+            continue
+        if node in reaches:
+            continue
+        reaches[node] = False  # (being visited; set for good once its children are)
+        stack.append((node, True))
+        stack.extend((child, False) for child, _ in node.next_functions
+                     if child is not None and child not in reaches)
+    relevant = {node for node, reached in reaches.items() if reached}
+    needed = {node for node in relevant
+              if any(child in relevant for child, _ in node.next_functions)}
+    return relevant, needed
 
 
 def _add_to_buffer(buffers: dict[Node, list], node: Node, nr: int, grad: np.ndarray) -> None:
@@ -583,12 +675,47 @@ def _add_to_buffer(buffers: dict[Node, list], node: Node, nr: int, grad: np.ndar
     slots[nr] = grad if previous is None else previous + grad
 
 
+def _apply_with_node_hooks(node: Node, grads: list, create_graph: bool) -> Cotangents:
+    """The node's backward between its pre-hooks and its post-hooks (tensors in, tensors
+    out: the hooks see what PyTorch's would)."""
+    outputs = tuple(grads)
+    for hook in list(node._hooks.get("pre", ())):
+        replaced = hook(_as_tensors(outputs))
+        if replaced is not None:
+            _check_hook_result(hook, replaced, len(outputs))
+            outputs = tuple(replaced) if create_graph else _as_arrays(replaced)
+    inputs = node.apply_tensors(outputs) if create_graph else node.apply(outputs)
+    for hook in list(node._hooks.get("post", ())):
+        replaced = hook(_as_tensors(inputs), _as_tensors(outputs))
+        if replaced is not None:
+            _check_hook_result(hook, replaced, len(inputs))
+            inputs = tuple(replaced) if create_graph else _as_arrays(replaced)
+    return inputs
+
+
+def _check_hook_result(hook: Callable, returned: Any, expected: int) -> None:
+    if len(returned) != expected:
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got "
+                           f"{len(returned)}, but expected {expected})")
+
+
+def _as_tensors(grads: Sequence[Any]) -> tuple:
+    return tuple(g if g is None or isinstance(g, _Tensor) else _Tensor(np.asarray(g))
+                 for g in grads)
+
+
+def _as_arrays(grads: Sequence[Any]) -> tuple:
+    return tuple(g.data if isinstance(g, _Tensor) else g for g in grads)
+
+
 def _apply_hooks(node: Node, grads: list, retain: bool) -> None:
     """The gradients of the node's outputs once the tensors' hooks have seen them (in
-    place); retained non-leaf tensors get theirs here."""
+    place); retained non-leaf tensors get theirs here. (The node's own hooks, under string
+    keys, run around its backward: ``_apply_with_node_hooks``.)"""
     if node._hooks:
-        for nr, hooks in node._hooks.items():
-            if nr < len(grads) and grads[nr] is not None:
+        for nr, hooks in list(node._hooks.items()):
+            if type(nr) is int and nr < len(grads) and grads[nr] is not None:
                 grads[nr] = _run_hooks(hooks, grads[nr])
     if retain and node._retained:
         for nr, ref in node._retained.items():
@@ -609,7 +736,7 @@ def _run_hooks(hooks: list[Callable], grad: Any) -> Any:
     """The gradient once the hooks have seen it: an array, or a tensor under create_graph
     (a hook's tensor result is then kept, history and all)."""
     as_tensor = isinstance(grad, _Tensor)
-    for hook in hooks:
+    for hook in list(hooks):  # (a hook may remove itself or another)
         replaced = hook(grad if as_tensor else _Tensor(grad))
         if replaced is not None:
             if as_tensor:

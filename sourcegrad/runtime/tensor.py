@@ -58,18 +58,6 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
-class RemovableHandle:
-    """Returned by ``register_hook``: ``.remove()`` unregisters the hook."""
-
-    def __init__(self, hooks: list, hook: Callable) -> None:
-        self._hooks = hooks
-        self._hook = hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
-
-
 def _is_floating(dtype: np.dtype) -> bool:
     return dtype.kind in "fc"
 
@@ -243,15 +231,31 @@ class Tensor:
     def retains_grad(self) -> bool:
         return self._retains_grad
 
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> graph.RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
         replaces the gradient."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node, nr = (self._accumulator(), 0) if self.grad_fn is None else (self.grad_fn,
                                                                             self._output_nr)
-        node.add_hook(nr, hook)
-        return RemovableHandle(node._hooks[nr], hook)
+        return node.add_hook(nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
+                                           ) -> graph.RemovableHandle:
+        """Call ``hook(tensor)`` once a gradient has been accumulated into this leaf's
+        ``.grad`` (PyTorch's hook for optimizer steps during backward)."""
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        return self._accumulator().add_hook("post_accumulate", hook)
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is."""
+        return self._output_nr
 
     # ---------------------------------------------------------------- array attributes
 
@@ -559,7 +563,11 @@ class Tensor:
         return PERMUTE.binary(self, _shape_args(dims))
 
     def t(self) -> Tensor:
-        return self.transpose(0, 1) if self.data.ndim == 2 else self
+        """The transpose of a matrix (a vector or a number: a view of itself)."""
+        if self.data.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self.data.ndim}D")
+        return (T_2D if self.data.ndim == 2 else T_LOW).unary(self)
 
     @property
     def T(self) -> Tensor:  # noqa: N802  (PyTorch's name)
@@ -771,6 +779,8 @@ MEAN = _Op(np.mean, "MeanBackward0", runs=np.ndarray.mean)
 MEAN_DIM = _Op(np.mean, "MeanBackward1", runs=np.ndarray.mean)
 VIEW = _Op(np.reshape, "ViewBackward0", runs=np.ndarray.reshape, view=True)
 TRANSPOSE = _Op(np.swapaxes, "TransposeBackward0", runs=np.ndarray.swapaxes, view=True)
+T_2D = _Op(np.transpose, "TBackward0", runs=np.ndarray.transpose, view=True)
+T_LOW = _Op(np.transpose, "TBackward0", runs=np.ndarray.transpose, view=True)
 PERMUTE = _Op(np.transpose, "PermuteBackward0", runs=np.ndarray.transpose, view=True)
 SQUEEZE = _Op(np.squeeze, "SqueezeBackward0", runs=np.ndarray.squeeze, view=True)
 SQUEEZE_DIM = _Op(np.squeeze, "SqueezeBackward1", runs=np.ndarray.squeeze, view=True)

@@ -90,6 +90,8 @@ def make_view(out: Tensor, source: Tensor, step: Step, recording: bool) -> Tenso
     """Make ``out`` (just computed from ``source`` by ``step``) a view of ``source``'s base if
     its array is a view of ``source``'s; a copy stays a tensor of its own."""
     data, result = source.data, out.data
+    if result is data:  # (NumPy gave the array itself back: a view of it is what PyTorch gives)
+        result = out.data = data.view()
     owner = result.base
     if owner is None or not (owner is data or owner is data.base
                              or np.may_share_memory(result, data)):

@@ -10,7 +10,6 @@ differentiates the callee's source like any other user function, so the two comp
 
 from __future__ import annotations
 
-import builtins
 import functools
 import inspect
 from collections.abc import Callable
@@ -18,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import api, compile, pipeline
+from .. import api, pipeline
+from ..compile import pseudo_filename, register_lines
 from . import graph
 from .grad_mode import is_grad_enabled
 from .tensor import Tensor
@@ -143,10 +143,10 @@ def _weighted_gradient(decorated: Differentiable, positions: tuple[int, ...], n_
         body = f"    outputs = {call}\n    return {total}\n"
     name = f"{fn.__name__}_weighted"
     source = f"def {name}({', '.join([*params, *weights])}):\n{body}"
-    filename = compile.pseudo_filename(name, source)
-    compile.register_lines(filename, source)
+    filename = pseudo_filename(name, source)
+    register_lines(filename, source)
     namespace = {"np": np, fn.__name__: fn}
-    exec(builtins.compile(source, filename, "exec"), namespace)  # noqa: S102
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102
     return api.grad(namespace[name], wrt=tuple(params[p] for p in positions))
 
 

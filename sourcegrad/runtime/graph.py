@@ -23,8 +23,12 @@ The engine (``run_backward``) walks the graph in topological order with an expli
 and dependency counts, never recursion, so graphs of any depth work. Cotangents reaching a
 leaf are accumulated into its ``.grad`` in place (the same array object from one backward
 call to the next, as in PyTorch). A node's ``backward`` closure (or saved values) holds
-everything it saved; after a backward pass that does not retain the graph, they are
-dropped, which frees the saved arrays and makes a second pass through the node an error.
+everything it saved; after a backward pass that does not retain the graph, what it saved
+is dropped, which makes a second pass through the node an error (a primitive's node that
+saved only shapes, such as ``AddBackward0``, keeps them and may run again, as in PyTorch).
+With ``create_graph``, cotangents are tensors and each node's backward records its own
+graph (``Node.apply_tensors``); with ``autograd.grad`` only the nodes leading to the
+requested tensors run.
 The engine's loop runs once per node: it is written with that in mind (no generator or
 keyword arguments per node, rare cases such as hooks behind one test).
 """

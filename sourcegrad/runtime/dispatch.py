@@ -674,10 +674,21 @@ def _name(fn: Callable) -> str:
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``np.exp(t)``, ``np.add(t, 1)``...: tracked through the ufunc's rule."""
     if method != "__call__" or "out" in kwargs:
-        if _tracked(inputs, kwargs) and is_grad_enabled():
+        out = kwargs.get("out", ())
+        written = [t for t in (out if isinstance(out, tuple) else (out,))
+                   if isinstance(t, Tensor)]
+        if method == "at" and isinstance(inputs[0], Tensor):
+            written.append(inputs[0])
+        if is_grad_enabled() and (_tracked(inputs, kwargs)
+                                  or any(t.requires_grad for t in written)):
             raise NotImplementedError(f"{ufunc.__name__}.{method} (or out=) on tensors that "
                                       "require grad is not supported")
-        return call_untracked(getattr(ufunc, method), *inputs, **kwargs)
+        result = call_untracked(getattr(ufunc, method), *inputs, **kwargs)
+        for tensor in written:  # written in place: saved values of it are stale now
+            tensor._vbox[0] += 1
+        if written and "out" in kwargs:
+            return written[0] if len(written) == 1 else tuple(written)
+        return result
     if ufunc.nout != 1:
         return call_untracked(ufunc, *inputs, **kwargs)
     return call(ufunc, *inputs, **kwargs)

@@ -1,6 +1,7 @@
 """In-place operations as PyTorch records them, side by side with PyTorch: retained
 gradients and hooks across versions of a tensor."""
 
+import numpy as np
 import pytest
 
 import sourcegrad as sg
@@ -304,3 +305,17 @@ def test_numpy_of_a_tensor_requiring_grad_is_given_under_no_grad(m):
     assert x.detach().numpy().tolist() == [5.0, 2.0]
     with pytest.raises(RuntimeError, match="^Can't call numpy"):
         y.numpy()
+
+
+def test_numpy_writing_into_a_tensor_counts_as_an_in_place_change():
+    x = sg.ones(3, requires_grad=True)
+    y = x.exp()
+    with sg.no_grad():
+        returned = np.multiply(y, 2.0, out=y)
+        np.add.at(y, [0, 0], 1.0)
+    assert returned is y and y._version == 2
+    assert y.tolist() == pytest.approx([2 * np.e + 2, 2 * np.e, 2 * np.e])
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+    with pytest.raises(NotImplementedError, match="out="):
+        np.multiply(x, 2.0, out=sg.zeros(3))

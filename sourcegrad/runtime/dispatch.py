@@ -97,8 +97,8 @@ def _as_views(fn: Callable, args: tuple, kwargs: dict, inputs: list, outputs: An
     if isinstance(outputs, Tensor):
         source = args[0] if args else None
         if isinstance(source, Tensor) and (fn in VIEW_PRIMITIVES or fn is operator.getitem):
-            step = views.Step(fn, fn, tuple(unwrap(a) for a in args[1:]),
-                              {k: unwrap(v) for k, v in kwargs.items()})
+            step = (fn, fn, tuple(unwrap(a) for a in args[1:]),
+                    {k: unwrap(v) for k, v in kwargs.items()})
             views.make_view(outputs, source, step, recording)
             if outputs._view is not None:
                 return outputs
@@ -156,7 +156,7 @@ class Op:
         a view of the first for a view-making Op."""
         out = self._positional(*args)
         if self.view and isinstance(args[0], Tensor) and isinstance(out, Tensor):
-            views.make_view(out, args[0], views.Step(self.fn, self.runs, args[1:]),
+            views.make_view(out, args[0], (self.fn, self.runs, args[1:], views.NO_KEYWORDS),
                             is_grad_enabled())
         return out
 
@@ -273,18 +273,18 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
 def _view_calls(op: Op, unary: Callable, binary: Callable) -> tuple[Callable, Callable]:
     """``unary`` and ``binary`` of a view-making Op: their result made a view of the first
     argument when NumPy made it one (``views.make_view``)."""
-    fn, runs, make_view, step = op.fn, op.runs, views.make_view, views.Step
+    fn, runs, make_view, none = op.fn, op.runs, views.make_view, views.NO_KEYWORDS
 
     def unary_view(x: Any) -> Tensor:
         out = unary(x)
         if isinstance(x, Tensor):
-            make_view(out, x, step(fn, runs, ()), not _OFF[0] or _THREAD.enabled)
+            make_view(out, x, (fn, runs, (), none), not _OFF[0] or _THREAD.enabled)
         return out
 
     def binary_view(a: Any, b: Any) -> Tensor:
         out = binary(a, b)
         if isinstance(a, Tensor) and isinstance(out, Tensor):
-            make_view(out, a, step(fn, runs, (b,)), not _OFF[0] or _THREAD.enabled)
+            make_view(out, a, (fn, runs, (b,), none), not _OFF[0] or _THREAD.enabled)
         return out
 
     unary_view.__name__ = unary_view.__qualname__ = unary.__name__
@@ -430,6 +430,8 @@ class Plan:
         backward reads a value PyTorch would save as a tensor (not an int index, an axis)."""
         if self.keeps_values:
             return True
+        if not self._nondiff_reads:
+            return False
         _, arrays, kw_arrays = saved
         return any(_holds_array(arrays[a] if isinstance(a, int) else kw_arrays[a])
                    for a in self._nondiff_reads)

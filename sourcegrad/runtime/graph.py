@@ -252,7 +252,8 @@ class SavedValuesNode(Node):
 
     def free(self) -> None:
         backward = self._backward
-        if backward is not None and backward.frees(self._saved):
+        # (``backward.frees(saved)``, its common answers first: once per node per backward)
+        if backward is not None and (backward.keeps_values or backward.frees(self._saved)):
             self._backward = None
             self._versions = ()
             self._saved = None
@@ -603,8 +604,10 @@ def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
                            f"{len(edges)} inputs")
     metas = node._input_meta
     for i, (child, nr) in enumerate(edges):  # (zip with a keyword costs more, per node)
-        remaining = dependencies.get(child)
-        if remaining is None:  # no edge, or a node pruned away
+        if child is None:
+            continue
+        remaining = dependencies[child]
+        if remaining < 0:  # a node pruned away (``_count_dependencies``)
             continue
         grad = input_grads[i]
         if grad is not None:
@@ -623,9 +626,12 @@ def _pass_on(node: Node, input_grads: Cotangents, buffers: dict[Node, list],
             ready.append(child)
 
 
+_PRUNED = -1
+
+
 def _count_dependencies(starts: Any, relevant: set | None = None) -> dict[Node, int]:
-    """How many edges point at each node reachable from ``starts`` (iterative DFS), among
-    the ``relevant`` nodes only when given."""
+    """How many edges point at each node reachable from ``starts`` (iterative DFS); the
+    nodes outside ``relevant``, when given, are marked ``_PRUNED`` and not entered."""
     dependencies: dict[Node, int] = {}
     stack = []
     for node in starts:
@@ -635,7 +641,10 @@ def _count_dependencies(starts: Any, relevant: set | None = None) -> dict[Node, 
     while stack:
         node = stack.pop()
         for child, _ in node.next_functions:
-            if child is None or relevant is not None and child not in relevant:
+            if child is None:
+                continue
+            if relevant is not None and child not in relevant:
+                dependencies[child] = _PRUNED  # never ready, never given a gradient
                 continue
             if child not in dependencies:
                 dependencies[child] = 0

@@ -624,8 +624,8 @@ class Tensor:
         pieces = dispatch.call_named(f"{name}Backward0", np.split, (self, list(ends[:-1])),
                                      {"axis": dim}, views_by_caller=True)
         lead = (slice(None),) * (dim % self.data.ndim)
-        steps = [views.Step(operator.getitem, _getitem, (lead + (slice(end - size, end),),))
-                 for size, end in zip(sizes, ends, strict=True)]
+        steps = [(operator.getitem, _getitem, (lead + (slice(end - size, end),),),
+                  views.NO_KEYWORDS) for size, end in zip(sizes, ends, strict=True)]
         views.make_output_views(pieces, self, steps, name)
         return tuple(pieces)
 
@@ -637,7 +637,7 @@ class Tensor:
         pieces = dispatch.call_named("UnbindBackward0", np.unstack, (self,), {"axis": dim},
                                      views_by_caller=True)
         lead = (slice(None),) * (dim % self.data.ndim)
-        steps = [views.Step(operator.getitem, _getitem, (lead + (i,),))
+        steps = [(operator.getitem, _getitem, (lead + (i,),), views.NO_KEYWORDS)
                  for i in range(len(pieces))]
         views.make_output_views(list(pieces), self, steps, "Unbind")
         return tuple(pieces)
@@ -723,6 +723,8 @@ def _is_basic(index: Any) -> bool:
 def _getitem(a: np.ndarray, index: Any) -> np.ndarray:
     """``a[index]``; where every index is an integer, the 0-d view of that element rather
     than NumPy's number (a copy), so that it can be written into as PyTorch's can."""
+    if type(index) is int:  # (the most frequent: a row, or an element of a vector)
+        return a[index, ...]
     out = a[index]
     if type(out) is np.ndarray:
         return out

@@ -22,7 +22,6 @@ Every derivative here is a rule's: the view steps' VJPs (``getitem``, ``reshape`
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -51,26 +50,24 @@ _MODIFIED = "is being modified inplace"
 _BASE_MODIFIED = "its base or another view of its base has been modified inplace"
 
 
-class Step:
-    """One view-making call: ``runs(array, *args, **kwargs)`` makes the view, ``fn`` is the
-    primitive the rule table knows it by (``np.ndarray.reshape`` runs ``np.reshape``)."""
+# One view-making call, ``(fn, runs, args, kwargs)``: ``runs(array, *args, **kwargs)`` makes
+# the view, ``fn`` is the primitive the rule table knows it by (``np.ndarray.reshape`` runs
+# ``np.reshape``). A plain tuple: one is made for every view.
+Step = tuple
+NO_KEYWORDS: dict = {}
 
-    __slots__ = ("fn", "runs", "args", "kwargs")
 
-    def __init__(self, fn: Callable, runs: Callable, args: tuple,
-                 kwargs: dict | None = None) -> None:
-        self.fn, self.runs, self.args, self.kwargs = fn, runs, args, kwargs or {}
+def apply_step(step: Step, array: Any) -> Any:
+    """The view of ``array`` (or, recorded through the rule table, of a tensor)."""
+    fn, runs, args, kwargs = step
+    return _dispatch().primitive(fn, array, *args, runs=runs, **kwargs)
 
-    def apply(self, array: Any) -> Any:
-        """The view of ``array`` (or, recorded through the rule table, of a tensor)."""
-        return _dispatch().primitive(self.fn, array, *self.args, runs=self.runs,
-                                     **self.kwargs)
 
-    def vjp(self, g: Any, ans: Any, array: Any) -> Any:
-        """The cotangent of the viewed array, from the primitive's rule."""
-        rule = lookup(self.fn)
-        return _dispatch().vjp_call(rule.vjps[rule.params[0]], g, ans, array, *self.args,
-                                    **self.kwargs)
+def step_vjp(step: Step, g: Any, ans: Any, array: Any) -> Any:
+    """The cotangent of the viewed array, from the primitive's rule."""
+    fn, _, args, kwargs = step
+    rule = lookup(fn)
+    return _dispatch().vjp_call(rule.vjps[rule.params[0]], g, ans, array, *args, **kwargs)
 
 
 class ViewInfo:
@@ -114,7 +111,7 @@ def make_output_views(outputs: list[Tensor], source: Tensor, steps: list[Step],
     (Each output's array becomes its step's view of the source's: NumPy's pieces of a
     vector are numbers, not views.)"""
     for nr, (out, step) in enumerate(zip(outputs, steps, strict=True)):
-        out.data = step.apply(source.data)
+        out.data = apply_step(step, source.data)
         make_view(out, source, step, recording=True)
         if out._view is not None:
             out._view.creation = (name, nr)
@@ -170,7 +167,7 @@ def arrays_along(steps: tuple[Step, ...], base: np.ndarray) -> list[np.ndarray]:
     """The base array and each view made from it by ``steps``, in order."""
     arrays = [base]
     for step in steps:
-        arrays.append(step.apply(arrays[-1]))
+        arrays.append(apply_step(step, arrays[-1]))
     return arrays
 
 
@@ -194,7 +191,7 @@ class AsStridedBackward0(graph.Node):
     def apply(self, grads: graph.Cotangents) -> graph.Cotangents:
         g = grads[0]
         for k in range(len(self._steps) - 1, -1, -1):
-            g = self._steps[k].vjp(g, self._arrays[k + 1], self._arrays[k])
+            g = step_vjp(self._steps[k], g, self._arrays[k + 1], self._arrays[k])
         return (g,)
 
     apply_tensors = apply  # (the steps' VJPs record themselves on tensors)
@@ -241,7 +238,7 @@ class CopySlices(graph.Node):
 def along(steps: tuple[Step, ...], g: Any) -> Any:
     """``g`` (an array, or a tensor under create_graph) cut down to the view's region."""
     for step in steps:
-        g = step.apply(g)
+        g = apply_step(step, g)
     return g
 
 

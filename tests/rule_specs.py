@@ -326,6 +326,9 @@ SPECS: list[Spec] = [
                     case(Arr((4, 6)), 2, axis=1))),
     Spec(np.array_split, (case(Arr((7,)), 3), case(Arr((3, 5)), [2], axis=-1))),
     Spec(np.unstack, (case(Arr((3, 2))), case(Arr((2, 3, 2)), axis=1))),
+    Spec(support.last_writes, (case(Arr((3,)), Arr((4,)), [0, 2, 0]),
+                               case(Arr((2, 2)), Arr((3, 2)), [1, 1]),
+                               case(Arr((2,)), Arr((3,)), np.array([True, False, True])))),
     # writes (the runtime's in-place operations): a repeated position, a broadcast value
     Spec(support.index_put, (case(Arr((4, 3)), (slice(1, 3), 0), Arr((2,))),
                              case(Arr((5,)), np.array([0, 3, 0]), Arr((3,))),

@@ -419,6 +419,29 @@ def split_back(g, arrays, axis=0, promote=None):
     return [np.reshape(p, np.shape(x)) for p, x in zip(pieces, arrays, strict=True)]
 
 
+def last_writes(part, base, index):
+    """``part`` (a cotangent read at ``base[index]``) where its element was the last write
+    into its place, zero where a later repeat of the same place overwrote it: NumPy keeps the
+    last of repeated writes ``base[index] = value`` (and ``+=`` adds only the last value).
+    NumPy's own assignment decides which write is last, for every kind of index. (An index
+    that cannot repeat an element, known only now, costs a copy.)"""
+    if _selects_once(index):
+        return np.copy(part) if isinstance(part, np.ndarray) else part
+    order = np.reshape(np.arange(np.size(part)), np.shape(part))
+    stamp = np.full(np.shape(base), -1)
+    stamp[index] = order
+    return np.where(stamp[index] == order, part, np.zeros((), dtype=np.result_type(part)))
+
+
+def _selects_once(index):
+    """Is ``index`` basic (integers, slices, ``None``, ``...``), selecting each element at
+    most once?"""
+    if isinstance(index, tuple):
+        return all(_selects_once(i) for i in index)
+    return index is None or index is Ellipsis or isinstance(index, (int, np.integer, slice)) and (
+        not isinstance(index, bool))
+
+
 def join_back(pieces, arrays, axis=0, promote=None):
     """The adjoint of ``split_back``: the pieces (one per array) joined the way ``arrays``
     were, for second derivatives of ``concatenate``, ``hstack`` and ``vstack``."""
@@ -462,17 +485,6 @@ def index_put(x, index, values):
     out = np.array(x, copy=True)
     out[index] = values
     return out
-
-
-def last_writes(x, index):
-    """True where an element of ``x[index]`` is the last one written to its position by
-    ``x[index] = values`` (a position an advanced index repeats keeps the last value): the
-    values that reach the result, and so get a cotangent."""
-    positions = np.ravel(np.reshape(np.arange(np.size(x)), np.shape(x))[index])
-    last = np.zeros(positions.size, dtype=bool)
-    _, from_the_end = np.unique(positions[::-1], return_index=True)
-    last[positions.size - 1 - from_the_end] = True
-    return np.reshape(last, np.shape(np.empty(np.shape(x), dtype=bool)[index]))
 
 
 def filled_with(x, value):

@@ -21,6 +21,7 @@ from .support import (
     einsum_jvp_cross,
     einsum_vjp_one,
     join_back,
+    last_writes,
     matmul_vjp_x1,
     matmul_vjp_x2,
     reduce_like,
@@ -191,6 +192,17 @@ class bincount:
 
     def vjp_weights(g, ans, x, weights=None, minlength=0):
         return np.reshape(np.take(g, x), np.shape(weights))
+
+
+@rule(support.last_writes)
+class last_writes_rule:
+    """A mask fixed by the index: linear in ``part``, and its own adjoint."""
+
+    linear = True
+    nondiff = ("base", "index")
+
+    def vjp_part(g, ans, part, base, index):
+        return last_writes(g, base, index)
 
 
 # -- the scatter helpers of shape rules: each is the adjoint of the primitive it undoes -----

@@ -9,7 +9,7 @@ not nothing, for them), the written values get the cotangent of the positions th
 import numpy as np
 
 from . import support
-from .registry import nondifferentiable, rule
+from .registry import rule
 from .support import broadcast_like, index_put, last_writes, unbroadcast, zeros_like_grad
 
 
@@ -25,16 +25,13 @@ class index_put_rule:
         return index_put(g, index, 0.0)
 
     def vjp_values(g, ans, x, index, values):
-        return unbroadcast(g[index] * last_writes(x, index), values)
+        return unbroadcast(last_writes(g[index], x, index), values)
 
     def jvp_x(t, ans, x, index, values):
         return index_put(t, index, 0.0)
 
     def jvp_values(t, ans, x, index, values):
         return index_put(np.zeros_like(ans), index, t)
-
-
-nondifferentiable(support.last_writes, reason="a mask: a constant for differentiation")
 
 
 @rule(support.filled_with)

@@ -318,20 +318,22 @@ def edge_of(tensor: Tensor) -> Edge:
     return _NO_EDGE
 
 
-def record(name: str, inputs: Sequence[Any], outputs: Any, backward: BackwardFn,
-           tensors_backward: BackwardFn | None = None) -> Any:
+def record(name: str | type[Node], inputs: Sequence[Any], outputs: Any,
+           backward: BackwardFn, tensors_backward: BackwardFn | None = None) -> Any:
     """Wrap ``outputs`` (an ndarray, or a list or tuple of them) as tensors produced by one
-    node ``name`` whose gradient function is ``backward`` (see the module docstring).
-    Integer and boolean outputs carry no gradient, as in PyTorch."""
+    node ``name`` (or of that node class) whose gradient function is ``backward`` (see the
+    module docstring). Integer and boolean outputs carry no gradient, as in PyTorch. With
+    ``tensors_backward`` (tensors in, tensors out: ``create_graph``), the node is a
+    ``TensorsBackwardNode`` (a class given must be one)."""
     single = not isinstance(outputs, (list, tuple))
     arrays = [np.asarray(outputs)] if single else [np.asarray(o) for o in outputs]
     if is_grad_enabled():
         edges, meta, versions = _inputs_of(inputs)
         if edges is not None:
-            if tensors_backward is None:
-                node = node_class(name)(edges, backward, meta, len(arrays))
-            else:
-                node = node_class(name, TensorsBackwardNode)(edges, backward, meta, len(arrays))
+            base = Node if tensors_backward is None else TensorsBackwardNode
+            cls = name if isinstance(name, type) else node_class(name, base)
+            node = cls(edges, backward, meta, len(arrays))
+            if tensors_backward is not None:
                 node._tensors_backward = tensors_backward
             results = _outputs_of(node, arrays, versions)
             return results[0] if single else tuple(results)

@@ -16,19 +16,22 @@ from .user_rules import defjvp, defvjp
 
 # isort: split
 # ---- the runtime layer (PyTorch's autograd on NumPy) ----
-from . import autograd, nn, optim
+from . import autograd, nn, optim, testing, viz
 from .runtime import Size, Tensor, enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .runtime.decorated import differentiable
 from .runtime.factories import (
     arange,
     bool,
     double,
+    empty,
+    empty_like,
     eye,
     float,
     float32,
     float64,
     from_numpy,
     full,
+    full_like,
     int32,
     int64,
     long,
@@ -36,16 +39,25 @@ from .runtime.factories import (
     ones,
     ones_like,
     rand,
+    rand_like,
+    randint,
     randn,
+    randn_like,
     tensor,
     zeros,
     zeros_like,
 )
 from .runtime.functions import (
     abs,
+    add,
+    cat,
+    chunk,
     clamp,
+    clone,
     cos,
+    div,
     exp,
+    flatten,
     log,
     matmul,
     max,
@@ -53,15 +65,24 @@ from .runtime.functions import (
     mean,
     min,
     minimum,
+    mul,
+    narrow,
+    permute,
     pow,
     relu,
     reshape,
     sigmoid,
     sin,
+    split,
     sqrt,
+    squeeze,
+    stack,
+    sub,
     sum,
     tanh,
     transpose,
+    unbind,
+    unsqueeze,
 )
 
 __version__ = "0.1.0"
@@ -91,10 +112,18 @@ __all__ = [
 
 # the runtime layer's names
 __all__ += [
-    "Size", "Tensor", "abs", "arange", "autograd", "bool", "clamp", "cos", "double",
-    "enable_grad", "exp", "eye", "float", "float32", "float64", "from_numpy", "full", "int32",
-    "int64", "is_grad_enabled", "log", "long", "manual_seed", "matmul", "max", "maximum",
-    "mean", "min", "minimum", "nn", "no_grad", "ones", "ones_like", "optim", "pow", "rand",
-    "randn", "relu", "reshape", "set_grad_enabled", "sigmoid", "sin", "sqrt", "sum", "tanh",
-    "tensor", "transpose", "zeros", "zeros_like",
+    "abs", "add", "arange", "autograd", "bool", "cat", "chunk", "clamp", "clone", "cos", "div",
+    "double", "empty", "empty_like", "enable_grad", "exp", "eye", "flatten", "float", "float32",
+    "float64", "from_numpy", "full", "full_like", "int32", "int64", "is_grad_enabled", "log",
+    "long", "manual_seed", "matmul", "max", "maximum", "mean", "min", "minimum", "mul",
+    "narrow", "nn", "no_grad", "ones", "ones_like", "optim", "permute", "pow", "rand",
+    "rand_like", "randint", "randn", "randn_like", "relu", "reshape", "set_grad_enabled",
+    "sigmoid", "sin", "Size", "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh",
+    "Tensor", "tensor", "testing", "transpose", "unbind", "unsqueeze", "viz", "zeros",
+    "zeros_like",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public API only: the modules sourcegrad is made of are not part of it."""
+    return sorted(__all__)

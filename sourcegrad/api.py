@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, callables, pipeline, pytrees
+from . import cache, callables, checking, pipeline, pytrees
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
 
@@ -48,7 +48,8 @@ def _plan(fun: Callable, wrt: Wrt) -> tuple[callables.Form, list[callables.Pick]
     return form, picks, single, names
 
 
-def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False) -> Any:
+def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False,
+               check: bool | None = None) -> Any:
     if _plain(fun):  # the common case, answered from memory without looking at fun's form
         single = not isinstance(wrt, (tuple, list))
         variant = ("value_and_grad" if with_value else "grad") + (
@@ -58,6 +59,9 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False)
             fun, request, variant, lambda: _wrt_names(fun, wrt)[0],
             lambda names: (_transform(fun, names, with_value, single, has_aux),),
             finish=lambda compiled: _present_as(compiled, fun))
+        if checking.wanted(check):
+            return checking.checked_gradient(compiled, fun, _wrt_names(fun, wrt)[0], single,
+                                             with_value, has_aux)
         return compiled
     form, picks, single, names = _plan(fun, wrt)
     # the gradients the generated function returns are the ones asked for, in that order:
@@ -71,6 +75,9 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False)
         form.function, names, variant, lambda: names,
         lambda names: (_transform(form.function, names, with_value, not tuple_out, has_aux),),
         finish=lambda compiled: _present_as(compiled, form.function))
+    if checking.wanted(check):  # checked as the function it differentiates, arguments bound
+        compiled = checking.checked_gradient(compiled, form.function, names, not tuple_out,
+                                             with_value, has_aux)
     if as_asked:
         return compiled if form.plain else callables.Derivative(compiled, form)
     shape = callables.gradients_last
@@ -116,26 +123,33 @@ def _present_as(compiled: Any, fun: Callable) -> None:
     compiled.__wrapped_fun__ = fun
 
 
-def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False) -> Any:
+def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
+         check: bool | None = None) -> Any:
     """The gradient of ``fun``'s scalar output with respect to the argument(s) ``wrt``; with
-    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(gradient, aux)``."""
+    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(gradient, aux)``.
+
+    ``check=True`` (or ``SOURCEGRAD_CHECK=1``, when ``check`` is not given) compares the first
+    call for each argument signature with central finite differences (``checking``)."""
     if fun is None:
-        return functools.partial(grad, wrt=wrt, has_aux=has_aux)
-    return _generated(fun, wrt, with_value=False, has_aux=has_aux)
+        return functools.partial(grad, wrt=wrt, has_aux=has_aux, check=check)
+    return _generated(fun, wrt, with_value=False, has_aux=has_aux, check=check)
 
 
-def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False) -> Any:
+def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
+                   check: bool | None = None) -> Any:
     """Like ``grad``, returning ``(value, gradient)``; with ``has_aux``,
-    ``((value, aux), gradient)``."""
+    ``((value, aux), gradient)``. ``check``: see ``grad``."""
     if fun is None:
-        return functools.partial(value_and_grad, wrt=wrt, has_aux=has_aux)
-    return _generated(fun, wrt, with_value=True, has_aux=has_aux)
+        return functools.partial(value_and_grad, wrt=wrt, has_aux=has_aux, check=check)
+    return _generated(fun, wrt, with_value=True, has_aux=has_aux, check=check)
 
 
-def vjp(fun: Callable, *args: Any, has_aux: bool = False) -> tuple:
+def vjp(fun: Callable, *args: Any, has_aux: bool = False, check: bool | None = None
+        ) -> tuple:
     """``(value, pullback)``: ``pullback(cotangent)`` gives one gradient per positional
     argument (``None`` for an argument that is not a float); with ``has_aux``, ``fun``
-    returns ``(output, aux)`` and this returns ``(value, pullback, aux)``."""
+    returns ``(output, aux)`` and this returns ``(value, pullback, aux)``. ``check``: see
+    ``grad``."""
     form = callables.form_of(fun)
     picks = [form.picks(i)[0][0] for i in range(len(args))]
     names = tuple(dict.fromkeys(p.param for p in picks))
@@ -155,10 +169,13 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False) -> tuple:
                        or not pytrees.is_leaf(arg) else None)
         return tuple(out)
 
+    aux = None
     if has_aux:
         value, aux = value
-        return value, pullback, aux
-    return value, pullback
+    if checking.wanted(check):
+        pullback = checking.checked_pullback(pullback, (forward, backward),
+                                             checking.output_of(fun, has_aux), args, value)
+    return (value, pullback, aux) if has_aux else (value, pullback)
 
 
 def _is_float_like(value: Any) -> bool:
@@ -172,7 +189,7 @@ def _is_float_like(value: Any) -> bool:
 def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
     """The generated derivative code of ``fun`` as Python source text."""
     if mode == "reverse":
-        return grad(fun, wrt=wrt).source
+        return grad(fun, wrt=wrt, check=False).source
     if mode == "forward":
         return _forward_source(fun, wrt)
     raise ValueError(f"mode must be 'reverse' or 'forward'; got {mode!r}")
@@ -187,10 +204,11 @@ def _forward_source(fun: Callable, wrt: Wrt) -> str:
     return jvp_function(form.function, names).source
 
 
-def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[Any, Any]:
+def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list, *,
+        check: bool | None = None) -> tuple[Any, Any]:
     """``(value, tangent_out)``: ``fun``'s value at ``primals`` and its directional derivative
     along ``tangents`` (one per primal; ``None`` or a non-float primal: no tangent), computed
-    by generated forward-mode code."""
+    by generated forward-mode code. ``check``: see ``grad``."""
     from .forward_mode import jvp_function
 
     primals, tangents = tuple(primals), tuple(tangents)
@@ -198,13 +216,23 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list) -> tuple[A
         raise ValueError(f"jvp needs one tangent per primal; got {len(primals)} primals and "
                          f"{len(tangents)} tangents")
     form = callables.form_of(fun)
-    given = _tangents_by_parameter(form, primals, tangents)
-    generated = jvp_function(form.function, tuple(given))
-    value, tangent = generated(*form.bound, *primals, **form.keywords,
-                               **{generated.tangent_params[p]: t for p, t in given.items()})
-    if type(value) not in _ARRAYS and pytrees.has_records(value):  # built as dicts of fields
-        tangent = as_gradient(tangent, value)
-    return value, tangent
+    generated = jvp_function(form.function, tuple(_tangents_by_parameter(form, primals,
+                                                                         tangents)))
+
+    def run(along: tuple | list) -> tuple[Any, Any]:
+        given = _tangents_by_parameter(form, primals, tuple(along))
+        value, tangent = generated(*form.bound, *primals, **form.keywords,
+                                   **{generated.tangent_params[p]: t for p, t in given.items()})
+        if type(value) not in _ARRAYS and pytrees.has_records(value):  # built as dicts of fields
+            tangent = as_gradient(tangent, value)
+        return value, tangent
+
+    result = run(tangents)
+    if checking.wanted(check):
+        moved = [t is not None and _is_float_like(x)
+                 for x, t in zip(primals, tangents, strict=True)]
+        checking.check_tangent(generated, fun, primals, moved, result[0], lambda u: run(u)[1])
+    return result
 
 
 def _for_generated_code(tangent: Any, primal: Any) -> Any:

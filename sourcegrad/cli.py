@@ -5,18 +5,20 @@
                     [--check --shapes NAME=D1,D2 ...]
 
 Exit status: 0 on success; 2 for a usage error (bad arguments, a missing file, function or
-parameter); 1 when the function cannot be differentiated (or imported, or emitted), with the
-error's message on stderr.
+parameter, an ``-o`` file holding the user's code); 1 when the function cannot be
+differentiated (or imported, or emitted), with the error's message on stderr. What the
+user's code prints goes to stderr, never into the source written to stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import inspect
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +61,19 @@ def _parser() -> argparse.ArgumentParser:
     for sub in (show, emit_command):
         sub.add_argument("target", metavar="FILE.py:FUNC", help="the function to differentiate")
         sub.add_argument("--wrt", metavar="NAME[,NAME...]",
-                         help="parameters to differentiate (default: the first); several "
-                              "names give a tuple of gradients")
-        sub.add_argument("--mode", choices=("reverse", "forward"), default="reverse")
+                         help="parameters to differentiate, by name or position (0 is the "
+                              "first, -1 the last), as the API's wrt= (default: the first); "
+                              "several give a tuple of gradients")
+        sub.add_argument("--mode", choices=("reverse", "forward"), default="reverse",
+                         help="reverse (default): the gradient, grad_FUNC with FUNC's "
+                              "signature; forward: the Jacobian-vector product, "
+                              "jvp_FUNC(primals..., tangents...) returning (value, tangent)")
     show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="highlight the code (auto: when writing to a terminal)")
     show.set_defaults(command=_show)
     emit_command.add_argument("-o", "--output", metavar="OUT.py",
-                              help="where to write the module (default: standard output)")
+                              help="where to write the module (default: standard output, "
+                                   "unless --check is given: then only the check's result)")
     emit_command.add_argument("--check", action="store_true",
                               help="run the emitted derivative once against central finite "
                                    "differences at random inputs")
@@ -78,8 +85,9 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- the commands ---------------------------------------------------------------------------
 def _show(args: argparse.Namespace) -> int:
-    fun = load_function(args.target)
-    compiled = derivative(fun, parse_wrt(fun, args.wrt), args.mode)
+    with user_output_to_stderr():
+        fun = load_function(args.target)
+        compiled = derivative(fun, parse_wrt(fun, args.wrt), args.mode)
     text = "\n\n".join(f.source for f in emit.generated_functions(compiled))
     colour = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
@@ -89,19 +97,21 @@ def _show(args: argparse.Namespace) -> int:
 
 def _emit(args: argparse.Namespace) -> int:
     shapes = parse_shapes(args.shapes) if args.check else {}
-    fun = load_function(args.target)
-    wrt = parse_wrt(fun, args.wrt)
-    compiled = derivative(fun, wrt, args.mode)
+    with user_output_to_stderr():
+        fun = load_function(args.target)
+        wrt = parse_wrt(fun, args.wrt)
+        compiled = derivative(fun, wrt, args.mode)
     path = args.target.rpartition(":")[0]
     header = emit.Header(path, fun.__name__, as_names(wrt), args.mode,
                          _source_hash(compiled, fun), __version__)
     text = emit.module_text(compiled, header)
     if args.output:
+        refuse_overwriting_sources(args.output, fun, compiled)
         try:
             Path(args.output).write_text(text, encoding="utf-8", newline="\n")
         except OSError as error:
             raise CliError(f"cannot write {args.output}: {error.strerror}", 1) from error
-    else:
+    elif not args.check:  # a check alone reports its result, not the module
         sys.stdout.write(text)
     if args.check:
         return _report_check(text, compiled.__name__, fun, header, shapes)
@@ -154,12 +164,22 @@ def parse_wrt(fun: Any, text: str | None) -> str | tuple[str, ...]:
         if not params:
             raise CliError(f"{fun.__name__} has no parameter to differentiate")
         return params[0]
-    names = tuple(n.strip() for n in text.split(","))
-    for name in names:
-        if name not in params:
-            raise CliError(f"{fun.__name__} has no parameter named {name!r}; its parameters "
-                           f"are {', '.join(params)}")
+    names = tuple(_parameter(fun, params, item.strip()) for item in text.split(","))
     return names[0] if len(names) == 1 else names
+
+
+def _parameter(fun: Any, params: list[str], item: str) -> str:
+    """A parameter given by name, or by position as ``wrt=1`` gives it."""
+    if item.lstrip("-").isdigit():
+        position = int(item)
+        if not -len(params) <= position < len(params):
+            raise CliError(f"--wrt {position} is out of range for {fun.__name__}"
+                           f"({', '.join(params)})")
+        return params[position]
+    if item not in params:
+        raise CliError(f"{fun.__name__} has no parameter named {item!r}; its parameters "
+                       f"are {', '.join(params)}")
+    return item
 
 
 def as_names(wrt: str | tuple[str, ...]) -> tuple[str, ...]:
@@ -187,7 +207,7 @@ def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...] | None]:
 def derivative(fun: Any, wrt: str | tuple[str, ...], mode: str) -> Any:
     """The compiled generated function (with ``.source`` and ``.dependencies``)."""
     if mode == "reverse":
-        return api.grad(fun, wrt=wrt)
+        return api.grad(fun, wrt=wrt, check=False)  # emit --check is its own check
     try:
         from .forward_mode import jvp_function  # type: ignore[import-not-found]
     except ImportError:
@@ -195,14 +215,79 @@ def derivative(fun: Any, wrt: str | tuple[str, ...], mode: str) -> Any:
     return jvp_function(fun, as_names(wrt))
 
 
-def _source_hash(compiled: Any, fun: Any) -> str:
-    """A hash of the source text of the function and of the callees it differentiates."""
+def _differentiated(compiled: Any, fun: Any) -> list[Any]:
+    """The function and the callees its derivative differentiates."""
     functions = [fun]
     for generated in emit.generated_functions(compiled):
         tag = getattr(generated, "_sourcegrad_entry", None)
         if tag is not None and not any(tag[0].fun is f for f in functions):
             functions.append(tag[0].fun)
-    return emit.source_hash(cache.source_text(f) or inspect.getsource(f) for f in functions)
+    return functions
+
+
+def _source_hash(compiled: Any, fun: Any) -> str:
+    """A hash of the source text of the function and of the callees it differentiates."""
+    return emit.source_hash(cache.source_text(f) or inspect.getsource(f)
+                            for f in _differentiated(compiled, fun))
+
+
+# -- never writing over the user's code -----------------------------------------------------
+def refuse_overwriting_sources(output: str, fun: Any, compiled: Any) -> None:
+    """Refuse (status 2) an ``-o`` file that is, by any spelling, link or hard link, the file
+    of the function or of a callee its derivative differentiates, or the source of any
+    module this run imported (except a module sourcegrad emitted, which may be made again)."""
+    try:
+        target = os.stat(output)  # follows symbolic links
+    except OSError:
+        return  # nothing there yet: writing overwrites nothing
+    for function in _differentiated(compiled, fun):
+        if _same_file(function.__code__.co_filename, target):
+            role = "the function" if function is fun else "its callee"
+            raise CliError(f"refusing to write over {output}: it is the source of {role} "
+                           f"`{function.__qualname__}`. Choose another -o file.")
+    for name, module in list(sys.modules.items()):
+        source = getattr(module, "__file__", None)
+        if source and _same_file(source, target) and not _is_emitted(source):
+            raise CliError(f"refusing to write over {output}: it is the source of the module "
+                           f"`{name}`, imported while loading {fun.__qualname__}. Choose "
+                           "another -o file.")
+
+
+def _same_file(path: str, target: os.stat_result) -> bool:
+    try:
+        return os.path.samestat(os.stat(path), target)
+    except (OSError, ValueError):
+        return False
+
+
+def _is_emitted(path: str) -> bool:
+    """Was the file written by ``sourcegrad emit`` (so that making it again is expected)?"""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return emit.is_emitted(file.readline())
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def user_output_to_stderr() -> Iterator[None]:
+    """Send what the user's code prints (importing its module, running it for ``--check``)
+    to stderr: on stdout it would end up inside the emitted source. Both ``sys.stdout`` and
+    file descriptor 1 (``os.system``, C extensions) are redirected."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # no file descriptor 1: only Python's own stdout to redirect
+        saved = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stderr.flush()
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 # -- emit --check ---------------------------------------------------------------------------
@@ -210,7 +295,8 @@ def _report_check(text: str, generated_name: str, fun: Any, header: emit.Header,
                   shapes: dict[str, tuple[int, ...] | None]) -> int:
     namespace: dict[str, Any] = {"__name__": "sourcegrad_emitted"}
     exec(compile(text, header.source_file + " (emitted)", "exec"), namespace)
-    error = check(namespace[generated_name], fun, header.wrt, header.mode, shapes)
+    with user_output_to_stderr():
+        error = check(namespace[generated_name], fun, header.wrt, header.mode, shapes)
     verdict = "ok" if error <= CHECK_TOLERANCE else f"FAILED (tolerance {CHECK_TOLERANCE:g})"
     print(f"check: largest relative error against central finite differences: {error:.2e} "
           f"[{verdict}]", file=sys.stderr)

@@ -5,7 +5,8 @@
 is not defined there: the helpers of ``sourcegrad.rules.support`` copied by their source
 (only those used, with what they use in turn), the modules NumPy / ``math`` / other
 standard-library modules imported under the names the code uses, and the user's global or
-closure constants copied by value when they are plain literals. Anything else (an array, an
+closure constants copied by value when they are plain literals or NumPy arrays of numbers
+(exactly: a small array as a literal, a larger one as its bytes). Anything else (an
 object, a module outside the standard library) is refused with ``EmitError``: the module
 would not run without the user's code.
 
@@ -16,19 +17,23 @@ the same input always gives byte-identical output.
 from __future__ import annotations
 
 import ast
+import base64
 import builtins
 import hashlib
 import inspect
 import math
 import re
-import symtable
 import sys
 import textwrap
 import types
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from .codegen.walk import walk
+from .codegen.wrap import wrap_statement
 from .rules import support
 
 
@@ -46,14 +51,6 @@ class Header:
     mode: str
     source_hash: str
     version: str
-
-
-@dataclass
-class _Needs:
-    imports: dict[str, str] = field(default_factory=dict)  # name -> module name
-    constants: dict[str, str] = field(default_factory=dict)  # name -> literal text
-    helpers: dict[str, Any] = field(default_factory=dict)  # name -> support function
-    user_functions: dict[str, str] = field(default_factory=dict)  # name -> source text
 
 
 def generated_functions(compiled: Any) -> list[Any]:
@@ -78,68 +75,343 @@ def source_hash(texts: Iterable[str]) -> str:
 
 
 def module_text(compiled: Any, header: Header) -> str:
-    functions = generated_functions(compiled)
-    names, renames = _emitted_names(functions)
-    needs = _Needs()
-    for fn in functions:
-        for name in sorted(_free_names(fn.source) - set(renames[id(fn)])):
-            _provide(name, _value_seen_by(fn, name), fn.__name__, needs)
-    head = [_docstring(header), _imports(needs.imports)]
-    if needs.constants:
-        head.append("".join(f"{n} = {v}\n" for n, v in sorted(needs.constants.items())))
-    blocks = [_renamed(fn, names[id(fn)], renames[id(fn)]) for fn in functions]
-    blocks += list(needs.user_functions.values())
-    if needs.helpers:
+    functions = generated_functions(inspect.unwrap(compiled))  # the code, not a check wrapper
+    module = _Module(functions)
+    module.fill()
+    head = [_docstring(header), _imports(module.imports)]
+    if module.constants:
+        head.append("".join(_constant(n, v) for n, v in sorted(module.constants.items())))
+    blocks = [d.text() for d in module.definitions if d.section == _GENERATED]
+    blocks += [d.text() for d in module.definitions if d.section == _USER]
+    helpers = [d for d in module.definitions if d.section == _HELPER]
+    if helpers:
         blocks.append("# -- helpers copied from sourcegrad/rules/support.py " + "-" * 38 + "\n")
-        ordered = sorted(needs.helpers.values(), key=lambda f: inspect.getsourcelines(f)[1])
-        blocks.extend(inspect.getsource(f) for f in ordered)
+        ordered = sorted(helpers, key=lambda d: inspect.getsourcelines(d.value)[1])
+        blocks.extend(d.text() for d in ordered)
+    if module.aliases:
+        blocks.append("".join(f"{n} = {v}\n" for n, v in module.aliases.items()))
     # one blank line between the head's sections, two around top-level definitions
     return "\n".join(head) + "\n\n" + "\n\n".join(b.rstrip("\n") + "\n" for b in blocks)
 
 
-def _emitted_names(functions: list[Any]) -> tuple[dict[int, str], dict[int, dict[str, str]]]:
-    """One module-level name per generated function, and for each function, the names it
-    calls generated functions by -> their names in the module.
-
-    Each caller binds its callees' derivatives under names of its own (``backward_helper``,
-    ``backward_helper_2`` when ``helper`` is differentiated for two sets of arguments), so
-    two callers may give one name to different functions: the later one gets a fresh name,
-    in its ``def`` and in its callers."""
-    names: dict[int, str] = {id(functions[0]): functions[0].__name__}
-    taken = {functions[0].__name__}
-    renames: dict[int, dict[str, str]] = {}
-    for fn in functions:
-        calls = renames.setdefault(id(fn), {})
-        for name in sorted(_free_names(fn.source)):
-            value = _value_seen_by(fn, name)
-            if not any(value is other for other in functions):
-                continue
-            if id(value) not in names:
-                fresh, k = name, 2
-                while fresh in taken:
-                    fresh, k = f"{name}_{k}", k + 1
-                names[id(value)] = fresh
-                taken.add(fresh)
-            calls[name] = names[id(value)]
-    return names, renames
+# -- one namespace for everything the module holds ----------------------------------------------
+# Each copied definition (a generated function, a function of the user's, a helper) reads
+# global names, and two of them may read one name with different meanings: a callee's
+# `backward_helper` is not its caller's; a user's function `unbroadcast` is not the helper,
+# which the generated code then calls `unbroadcast_2`. Every global name a definition reads
+# is placed in the module's one namespace: under its own name when that is free or already
+# means the same, else under the name the same thing already has there, else a fresh one;
+# the definition's text is then renamed to match (its code only: comments quote the user).
+_GENERATED, _USER, _HELPER = 0, 1, 2
 
 
-def _renamed(fn: Any, name: str, calls: dict[str, str]) -> str:
-    """``fn``'s source defining ``name`` and calling generated functions by their module
-    names (code lines only: the comments quote the user's code)."""
-    lines = fn.source.replace(f"def {fn.__name__}(", f"def {name}(", 1).split("\n")
-    changed = {old: new for old, new in calls.items() if old != new}
-    if changed:
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, changed)) + r")\b")
-        lines = [line if line.lstrip().startswith("#")
-                 else pattern.sub(lambda m: changed[m.group(1)], line) for line in lines]
-    return "\n".join(lines)
+@dataclass(frozen=True)
+class _Literal:
+    """A constant copied by value: two are the same if their text is."""
+
+    text: str
+
+
+@dataclass(eq=False)
+class _Definition:
+    """A ``def`` (or ``class``) copied into the module."""
+
+    value: Any
+    source: str  # as found: defining ``name``
+    name: str
+    section: int
+    reader: str  # how messages call it
+    namespace: Any  # global name of its code -> what it denotes
+    module_name: str = ""
+    renames: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.tree = ast.parse(self.source)
+        self.references = _module_references(self.tree)
+        self.identifiers = {n.id for n in walk(self.tree) if isinstance(n, ast.Name)} | {
+            n.arg for n in walk(self.tree) if isinstance(n, ast.arg)}
+
+    def text(self) -> str:
+        """The source, defining ``module_name`` and reading its globals by their names in
+        the module."""
+        edits = [(n.lineno, n.col_offset, n.end_col_offset, self.renames[n.id])
+                 for n in self.references if n.id in self.renames]
+        lines = self.source.split("\n")
+        for lineno, start, end, new in sorted(edits, reverse=True):
+            line = lines[lineno - 1].encode()
+            lines[lineno - 1] = (line[:start] + new.encode() + line[end:]).decode()
+        if self.module_name != self.name:
+            first = self.tree.body[0].lineno - 1
+            lines[first] = re.sub(rf"\b(def|class)(\s+){re.escape(self.name)}\b",
+                                  rf"\g<1>\g<2>{self.module_name}", lines[first], count=1)
+        return "\n".join(lines)
+
+
+_FREE = object()
+
+
+class _Module:
+    """The emitted module's namespace, filled from the generated functions."""
+
+    def __init__(self, functions: list[Any]) -> None:
+        self.functions = functions
+        self.bound: dict[str, Any] = {}  # module name -> what it denotes
+        self.definitions: list[_Definition] = []
+        self.imports: dict[str, str] = {}  # name -> module name
+        self.constants: dict[str, str] = {}  # name -> literal text
+        self.aliases: dict[str, str] = {}  # a second module name of a definition -> its name
+
+    def fill(self) -> None:
+        first = self.functions[0]
+        self._define(first, first.__name__, generated=True)
+        done: set[int] = set()
+        while len(done) < len(self.definitions):
+            # the generated code first, then the user's functions: their names stay theirs
+            definition = min((d for d in self.definitions if id(d) not in done),
+                             key=lambda d: d.section)
+            done.add(id(definition))
+            for name in sorted({n.id for n in definition.references}):
+                placed = self._place(name, definition.namespace(name), definition)
+                if placed != name:
+                    definition.renames[name] = placed
+        order = {id(f): i for i, f in enumerate(self.functions)}
+        self.definitions.sort(key=lambda d: (d.section, order.get(id(d.value), 0)))
+
+    # -- where a global name a definition reads goes ----------------------------------------
+    def _place(self, name: str, value: Any, reader: _Definition) -> str:
+        """The module name under which ``reader`` reaches ``value``, which it calls ``name``."""
+        if value is _MISSING:
+            raise EmitError(f"{reader.reader} reads `{name}`, which is not defined")
+        key = self._key(name, value, reader.reader)
+        if self._same(self.bound.get(name, _FREE), key):
+            return name
+        defined = self._definition_of(key)
+        if defined is not None and defined.module_name not in reader.identifiers:
+            return defined.module_name
+        if name not in self.bound:
+            self._bind(name, key, reader.reader)
+            return name
+        n = 2
+        while f"{name}_{n}" in self.bound or f"{name}_{n}" in reader.identifiers:
+            n += 1
+        self._bind(f"{name}_{n}", key, reader.reader)
+        return f"{name}_{n}"
+
+    def _key(self, name: str, value: Any, reader: str) -> Any:
+        """What ``value`` is in the module (refusing what cannot be written there)."""
+        if isinstance(value, types.ModuleType):
+            top = value.__name__
+            if top != "numpy" and top not in sys.stdlib_module_names:
+                raise EmitError(f"{reader} uses the module `{top}` (as `{name}`); an emitted "
+                                "module may import only NumPy and the standard library")
+            return value
+        if _is_builtin(value) or _is_support_helper(value) or self._generated(value) or (
+                _is_user_function(value)):
+            return value
+        if isinstance(value, (np.ndarray, np.generic)):
+            literal = _array_literal(value, self._module_name(np),
+                                     lambda: self._module_name(base64))
+        else:
+            literal = _literal(value)
+        if literal is None:
+            raise EmitError(
+                f"{reader} reads `{name}`, a {type(value).__name__} that cannot be written into "
+                "a standalone module (only numbers, strings, None, NumPy arrays of numbers "
+                "and tuples/lists/dicts of them are copied by value). Pass it as an argument, "
+                "or make it a literal constant.")
+        return _Literal(literal)
+
+    @staticmethod
+    def _same(bound: Any, key: Any) -> bool:
+        return bound is key or isinstance(key, _Literal) and bound == key
+
+    def _definition_of(self, key: Any) -> _Definition | None:
+        return next((d for d in self.definitions if d.value is key), None)
+
+    def _bind(self, name: str, key: Any, reader: str = "") -> None:
+        self.bound[name] = key
+        if isinstance(key, _Literal):
+            self.constants[name] = key.text
+        elif isinstance(key, types.ModuleType):
+            self.imports[name] = key.__name__
+        elif _is_builtin(key):
+            if name != key.__name__:  # a builtin under another name: ``len_2 = builtins.len``
+                self.constants[name] = f"{self._builtins()}.{key.__name__}"
+        elif self._definition_of(key) is not None:
+            self.aliases[name] = self._definition_of(key).module_name
+        else:
+            self._define(key, name, generated=self._generated(key), reader=reader)
+
+    def _builtins(self) -> str:
+        """The module name of the ``builtins`` module, imported on first need."""
+        return self._module_name(builtins)
+
+    def _module_name(self, module: types.ModuleType) -> str:
+        """The name ``module`` has in the module, imported on first need (as ``np`` for
+        NumPy, as itself otherwise)."""
+        taken = [n for n, v in self.bound.items() if v is module]
+        if taken:
+            return taken[0]
+        base = "np" if module is np else module.__name__
+        name, n = base, 2
+        while name in self.bound:
+            name, n = f"{base}_{n}", n + 1
+        self._bind(name, module)
+        return name
+
+    def _define(self, value: Any, module_name: str, generated: bool, reader: str = ""
+                ) -> None:
+        if generated:
+            definition = _Definition(value, value.source, value.__name__, _GENERATED,
+                                     value.__name__,
+                                     lambda n, fn=value: _value_seen_by(fn, n))
+        elif _is_support_helper(value):
+            definition = _Definition(value, inspect.getsource(value), value.__name__, _HELPER,
+                                     f"the helper {value.__name__}",
+                                     lambda n: vars(support).get(n, _builtin(n)))
+        else:
+            definition = _user_definition(value, module_name, reader)
+        definition.module_name = module_name
+        self.bound[module_name] = value
+        self.definitions.append(definition)
+
+    def _generated(self, value: Any) -> bool:
+        return any(value is fn for fn in self.functions)
+
+
+def _user_definition(fn: Any, name: str, reader: str) -> _Definition:
+    """A user function the derivative calls as it is (its result needs no derivative):
+    copied by its source, without decorators, with what it reads in turn."""
+    try:
+        text = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError) as error:
+        raise EmitError(f"{reader} calls `{name}`, whose source cannot be read") from error
+    tree = ast.parse(text).body[0]
+    if not isinstance(tree, ast.FunctionDef) or fn.__code__.co_freevars:
+        raise EmitError(f"{reader} calls `{name}`, which is not a module-level function")
+    text = "".join(text.splitlines(True)[tree.lineno - 1:])  # without its decorators
+    return _Definition(fn, text, tree.name, _USER, f"the function {name}",
+                       lambda n: fn.__globals__.get(n, _builtin(n)))
+
+
+def _builtin(name: str) -> Any:
+    return getattr(builtins, name, _MISSING)
+
+
+def _is_builtin(value: Any) -> bool:
+    name = getattr(value, "__name__", None)
+    return isinstance(name, str) and getattr(builtins, name, _MISSING) is value
+
+
+def _is_support_helper(value: Any) -> bool:
+    """A function (or a class, such as ``ShapeOf``) of ``rules/support.py``."""
+    return isinstance(value, (types.FunctionType, type)) and (
+        value.__module__ == support.__name__
+        and getattr(support, value.__name__, None) is value)
+
+
+def _is_user_function(value: Any) -> bool:
+    return isinstance(value, types.FunctionType) and not value.__module__.startswith(
+        ("sourcegrad", "numpy"))
+
+
+# -- which names of a text are the module's ---------------------------------------------------
+def _module_references(tree: ast.Module) -> list[ast.Name]:
+    """The ``Name`` nodes of ``tree`` that denote module-level names (globals or builtins):
+    not a parameter or local of the function they are in, nor of a function around it."""
+    found: list[ast.Name] = []
+    for stmt in tree.body:
+        _references(stmt, frozenset(), found)
+    return found
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _references(node: ast.AST, local: frozenset[str], found: list[ast.Name]) -> None:
+    """Add to ``found`` the module names read or written in ``node``, evaluated where the
+    names in ``local`` are local (to the function it is in or one around it)."""
+    if isinstance(node, ast.Name):
+        if node.id not in local:
+            found.append(node)
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        # decorators, defaults and annotations are evaluated where the function is defined
+        outside = [*getattr(node, "decorator_list", []), *node.args.defaults,
+                   *[d for d in node.args.kw_defaults if d is not None],
+                   *[a.annotation for a in _parameters(node.args) if a.annotation],
+                   *([node.returns] if getattr(node, "returns", None) else [])]
+        for part in outside:
+            _references(part, local, found)
+        body = node.body if isinstance(node.body, list) else [node.body]
+        inner = local | {a.arg for a in _parameters(node.args)} | _bound_in(body)
+        for stmt in body:
+            _references(stmt, inner, found)
+    elif isinstance(node, ast.ClassDef):
+        for part in [*node.decorator_list, *node.bases, *node.keywords]:
+            _references(part, local, found)
+        class_local = local | _bound_in(node.body)  # seen by the class body, not its methods
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                _references(stmt, local, found)
+            else:
+                _references(stmt, class_local, found)
+    elif isinstance(node, _COMPREHENSIONS):
+        first, *_ = node.generators
+        _references(first.iter, local, found)  # evaluated outside the comprehension
+        inner = local | {n.id for g in node.generators for n in walk(g.target)
+                         if isinstance(n, ast.Name)}
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for g in node.generators:
+            parts.extend([g.target, *g.ifs] + ([g.iter] if g is not first else []))
+        for part in parts:
+            _references(part, inner, found)
+    else:
+        for child in ast.iter_child_nodes(node):
+            _references(child, local, found)
+
+
+def _parameters(args: ast.arguments) -> list[ast.arg]:
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs,
+            *([args.vararg] if args.vararg else []), *([args.kwarg] if args.kwarg else [])]
+
+
+def _bound_in(body: list[ast.stmt]) -> frozenset[str]:
+    """The names a function (or class) body binds itself (not in the scopes nested in it),
+    less those it declares ``global``."""
+    bound: set[str] = set()
+    declared: set[str] = set()
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            continue
+        elif isinstance(node, (ast.Lambda, *_COMPREHENSIONS)):
+            continue
+        elif isinstance(node, ast.Global):
+            declared.update(node.names)
+        elif isinstance(node, ast.alias):
+            bound.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        pending.extend(ast.iter_child_nodes(node))
+    return frozenset(bound - declared)
+
+
+_MARK = ", generated by sourcegrad."
+
+
+def is_emitted(first_line: str) -> bool:
+    """Is ``first_line`` the first line of a module ``module_text`` wrote?"""
+    return first_line.startswith('"""The ') and first_line.rstrip().endswith(_MARK)
 
 
 def _docstring(header: Header) -> str:
     noun = "gradient" if header.mode == "reverse" else "Jacobian-vector product"
     return "\n".join([
-        f'"""The {noun} of `{header.function}`, generated by sourcegrad.',
+        f'"""The {noun} of `{header.function}`{_MARK}',
         "",
         "Edit the source function and regenerate this file rather than editing it.",
         "",
@@ -162,23 +434,6 @@ def _imports(imports: dict[str, str]) -> str:
     return "\n\n".join("\n".join(group) for group in (stdlib, numpy) if group) + "\n"
 
 
-# -- what the code reads, and how to provide it ---------------------------------------------
-def _free_names(source: str) -> set[str]:
-    """Global names the code reads: in every function and nested scope, and at module level
-    (default values)."""
-    table = symtable.symtable(source, "<generated>", "exec")
-    found: set[str] = set()
-    defined_here = {s.get_name() for s in table.get_symbols() if s.is_assigned()
-                    or s.is_imported() or s.is_namespace()}
-    found |= {s.get_name() for s in table.get_symbols() if s.is_referenced()} - defined_here
-    pending = list(table.get_children())
-    while pending:
-        scope = pending.pop()
-        pending.extend(scope.get_children())
-        found |= {s.get_name() for s in scope.get_symbols() if s.is_global()}
-    return found
-
-
 _MISSING = object()
 
 
@@ -196,80 +451,36 @@ def _value_seen_by(fn: Any, name: str) -> Any:
     return getattr(builtins, name, _MISSING)
 
 
-def _provide(name: str, value: Any, reader: str, needs: _Needs) -> None:
-    if value is _MISSING:
-        raise EmitError(f"{reader} reads `{name}`, which is not defined")
-    if name in dir(builtins) and value is getattr(builtins, name):
-        return
-    if isinstance(value, types.ModuleType):
-        _provide_module(name, value, reader, needs)
-    elif _is_support_helper(name, value):
-        _provide_helper(name, value, needs)
-    elif isinstance(value, types.FunctionType) and not value.__module__.startswith(
-            ("sourcegrad", "numpy")):
-        _provide_user_function(name, value, reader, needs)
-    else:
-        literal = _literal(value)
-        if literal is None:
-            raise EmitError(
-                f"{reader} reads `{name}`, a {type(value).__name__} that cannot be written into "
-                "a standalone module (only numbers, strings, None and tuples/lists/dicts of "
-                "them are copied by value). Pass it as an argument, or make it a literal "
-                "constant.")
-        _record(needs.constants, name, literal, reader)
+def _constant(name: str, text: str) -> str:
+    line = f"{name} = {text}"
+    return ("\n".join(wrap_statement(line)) if "\n" not in line else line) + "\n"
 
 
-def _provide_module(name: str, module: types.ModuleType, reader: str, needs: _Needs) -> None:
-    top = module.__name__
-    if top != "numpy" and top not in sys.stdlib_module_names:
-        raise EmitError(f"{reader} uses the module `{top}` (as `{name}`); an emitted module "
-                        "may import only NumPy and the standard library")
-    _record(needs.imports, name, top, reader)
+# arrays of up to this many elements are written as literals, larger ones as their bytes
+INLINE_ELEMENTS = 256
+_BASE64_LINE = 76
 
 
-def _is_support_helper(name: str, value: Any) -> bool:
-    """A function (or a class, such as ``ShapeOf``) of ``rules/support.py``."""
-    return isinstance(value, (types.FunctionType, type)) and (
-        value.__module__ == support.__name__ and getattr(support, name, None) is value)
-
-
-def _provide_helper(name: str, helper: Any, needs: _Needs) -> None:
-    if name in needs.helpers:
-        return
-    needs.helpers[name] = helper
-    text = inspect.getsource(helper)
-    for free in sorted(_free_names(text) - {name}):
-        _provide(free, vars(support).get(free, getattr(builtins, free, _MISSING)),
-                 f"the helper {name}", needs)
-
-
-def _provide_user_function(name: str, fn: Any, reader: str, needs: _Needs) -> None:
-    """A user function the derivative calls as it is (its result needs no derivative):
-    copied by its source, without decorators, with what it reads in turn."""
-    if name in needs.user_functions:
-        return
-    try:
-        text = textwrap.dedent(inspect.getsource(fn))
-    except (OSError, TypeError) as error:
-        raise EmitError(f"{reader} calls `{name}`, whose source cannot be read") from error
-    tree = ast.parse(text).body[0]
-    if not isinstance(tree, ast.FunctionDef) or fn.__code__.co_freevars:
-        raise EmitError(f"{reader} calls `{name}`, which is not a module-level function")
-    text = "".join(text.splitlines(True)[tree.lineno - 1:])  # without its decorators
-    if tree.name != name:
-        raise EmitError(f"{reader} calls `{name}`, defined as `{tree.name}`: import it under "
-                        "its own name")
-    needs.user_functions[name] = text
-    for free in sorted(_free_names(text) - {name}):
-        _provide(free, fn.__globals__.get(free, getattr(builtins, free, _MISSING)),
-                 f"the function {name}", needs)
-
-
-def _record(table: dict[str, str], name: str, value: str, reader: str) -> None:
-    if table.get(name, value) != value:
-        raise EmitError(f"{reader} reads `{name}`, which other code of this derivative reads "
-                        "with a different value")
-    table[name] = value
+def _array_literal(value: np.ndarray | np.generic, numpy: str,
+                   base64_name: Callable[[], str]) -> str | None:
+    """Python source that makes ``value`` again, exactly (dtype, shape, every bit of every
+    element): a NumPy scalar or a small array of numbers as a literal, a larger (or empty)
+    array as its bytes in base64. ``None`` for arrays of anything but numbers."""
+    if value.dtype.kind not in "biufc":
+        return None
+    if isinstance(value, np.generic):
+        item = _literal(value.item())
+        return None if item is None else f"{numpy}.{value.dtype.name}({item})"
+    items = _literal(value.tolist()) if 0 < value.size <= INLINE_ELEMENTS else None
+    if items is not None:
+        same = np.array(value.tolist()).dtype == value.dtype
+        dtype = "" if same else f", dtype={numpy}.{value.dtype.name}"
+        return f"{numpy}.array({items}{dtype})"
+    data = base64.b64encode(np.ascontiguousarray(value).tobytes()).decode()
+    chunks = [data[i:i + _BASE64_LINE] for i in range(0, len(data), _BASE64_LINE)] or [""]
+    body = "".join(f'    "{chunk}"\n' for chunk in chunks)
+    return (f"{numpy}.frombuffer({base64_name()}.b64decode(\n{body}), "
+            f"dtype={value.dtype.str!r}).reshape({value.shape!r}).copy()")
 
 
 def _literal(value: Any) -> str | None:
@@ -278,8 +489,8 @@ def _literal(value: Any) -> str | None:
         return repr(value)
     if isinstance(value, float):
         return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
-    if isinstance(value, complex):
-        return repr(value) if math.isfinite(abs(value)) else None
+    if isinstance(value, complex):  # repr would lose the sign of a zero part
+        return f"complex({_literal(value.real)}, {_literal(value.imag)})"
     if isinstance(value, (tuple, list)):
         items = [_literal(v) for v in value]
         if any(i is None for i in items):

@@ -9,11 +9,12 @@ their meaning) and returns ``(value, tangent_out)``.
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import cache, pipeline
+from .codegen.clone import clone
+from .codegen.names import USER_MARK, Namer
 from .errors import UnsupportedSyntaxError
 from .frontend import forms
 from .frontend.source import Parsed
@@ -28,6 +29,7 @@ class ForwardAnalysis:
     fdef: ast.FunctionDef
     wrt: tuple[str, ...]
     result: ForwardResult
+    namer: Namer
     callee_functions: dict[str, Any] = field(default_factory=dict)
     aux: str | None = None  # with has_aux: the variable holding what is returned beside
 
@@ -61,15 +63,16 @@ def analyse_forward(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> For
         scalars = scalar_variables(form.fdef.body, set(form.params), form.resolver)
         mode.shapes = shape_facts(form.fdef.body, form.params, scalars, form.resolver)
         mode.temporaries = set(form.temporaries)
-        result = mode.run(form.fdef, tuple(wrt))
+        result = mode.run(form.fdef, form.wrt)
     finally:
         _IN_PROGRESS.pop()
-    return ForwardAnalysis(parsed, form.fdef, tuple(wrt), result, callee_functions, form.aux)
+    return ForwardAnalysis(parsed, form.fdef, form.wrt, result, form.namer, callee_functions,
+                           form.aux)
 
 
 def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
     result = analysis.result
-    args = copy.deepcopy(analysis.fdef.args)
+    args = clone(analysis.fdef.args)
     tangent_args = [ast.arg(arg=result.tangent_params[p]) for p in analysis.wrt]
     if args.defaults or args.vararg is not None or args.kwarg is not None:
         args.kwonlyargs = [*args.kwonlyargs, *tangent_args]
@@ -78,9 +81,10 @@ def jvp_function_ast(analysis: ForwardAnalysis) -> ast.FunctionDef:
         args.args = [*args.args, *tangent_args]
     output = result.output if result.output is not None else ast.Constant(None)
     tangent = result.output_tangent if result.output_tangent is not None else ast.Constant(None)
-    output = pipeline._with_aux(analysis, copy.deepcopy(output))
+    output = pipeline._with_aux(analysis, clone(output))
     body = [*result.body, ast.Return(value=ast.Tuple(elts=[output, tangent], ctx=ast.Load()))]
-    return pipeline._function(f"jvp_{analysis.parsed.tree.name}", args, body)
+    return pipeline._function(analysis.namer.function_name(f"jvp_{analysis.parsed.tree.name}"),
+                              args, body)
 
 
 @cache.callee_variant("jvp")
@@ -96,7 +100,9 @@ def jvp_function(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Any:
 def _jvp_function(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Any:
     analysis = analyse_forward(fn, wrt, has_aux)
     compiled = pipeline.compile_generated(analysis, jvp_function_ast(analysis))
-    compiled.tangent_params = dict(analysis.result.tangent_params)
+    # by the user's parameter names (the passes mark some: codegen/names.py)
+    compiled.tangent_params = {param.removesuffix(USER_MARK): tangent
+                               for param, tangent in analysis.result.tangent_params.items()}
     return compiled
 
 

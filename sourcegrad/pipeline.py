@@ -16,8 +16,10 @@ Set ``SOURCEGRAD_DEBUG_PASSES=1`` to print the function after each pass.
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import io
+import keyword
 import math
 import os
 import re
@@ -46,7 +48,7 @@ from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables
 from .passes.shape_only import shape_reads, shapes_instead_of_values
 from .passes.shapes import shape_facts
-from .passes.unused_values import drop_unused_scalars
+from .passes.unused_values import drop_unused_scalars, surely_real
 from .rules import support
 
 HELPERS: dict[str, Any] = {
@@ -57,6 +59,19 @@ HELPERS: dict[str, Any] = {
     **{n: getattr(support, n) for n in dir(support)
        if not n.startswith("_") and isinstance(getattr(support, n), types.FunctionType)},
 }
+# Python's builtins, which generated code reaches the same way as the helpers (not through
+# the user's globals, which may hold other values under their names)
+_BUILTINS: dict[str, Any] = {n: getattr(builtins, n) for n in dir(builtins)
+                             if not n.startswith("_") and not keyword.iskeyword(n)}
+# ``for _ in range(n)`` in backward sweeps: a name generated code binds, never reads
+_THROWAWAY = "_"
+
+
+def references() -> dict[str, Any]:
+    """Every name generated code may use for something of sourcegrad's, and what it means
+    there: the helpers (user rules add theirs), ``np``, ``math`` and the builtins. Generated
+    code is linked with each one it uses (``compile_generated``)."""
+    return {**_BUILTINS, **HELPERS}
 
 
 def _debug(stage: str, fdef: ast.FunctionDef) -> None:
@@ -106,7 +121,9 @@ def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalF
     for w in wrt:
         if w not in params:
             raise ValueError(f"{fn.__name__} has no parameter named {w!r}")
-    namer = Namer(_reserved_names(parsed))
+    namer = _namer(parsed)
+    params = [namer.inside(p) for p in params]
+    wrt = tuple(namer.inside(w) for w in wrt)
     fdef = desugar.run(parsed, namer)
     _debug("desugar", fdef)
     aux = _split_aux(fdef, namer, parsed) if has_aux else None
@@ -166,8 +183,8 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Rev
     form = normal_form(fn, wrt, has_aux)
     parsed, fdef, params, namer = form.parsed, form.fdef, form.params, form.namer
     resolver, activity = form.resolver, form.activity
-    analysis = ReverseAnalysis(parsed, fdef, params, wrt, None, namer,  # type: ignore[arg-type]
-                               aux=form.aux)
+    analysis = ReverseAnalysis(parsed, fdef, params, form.wrt, None,  # type: ignore[arg-type]
+                               namer, aux=form.aux)
 
     def provide(callee: Any, active: tuple[str, ...]) -> CalleeDerivative:
         return _callee_derivative(analysis, callee, active)
@@ -217,7 +234,9 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
     forward, adjoint, output = result.forward, result.adjoint, result.output
     if result.output_grad is not None:
         seed: ast.expr = call("scalar_seed", name(output.id))
-        if not with_value:  # the value is not returned: compute it only if the sweep needs it
+        # the value is not returned: compute it only if the sweep needs it, and if it is
+        # surely a real number (else scalar_seed must see it, to refuse it)
+        if not with_value and surely_real(analysis.parsed, fdef, output.id):
             reads = shape_reads(adjoint)
             forward, adjoint, dropped = drop_unused_scalars(forward, adjoint, output.id,
                                                             analysis.scalars, reads)
@@ -226,6 +245,9 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
                 forward, adjoint = shapes_instead_of_values(forward, adjoint,
                                                             value_reads=reads[1])
         forward = [*forward, assign(result.output_grad, seed, fdef)]
+    elif output is not None:  # no derivative flows to it: it must still be a real number
+        forward = [*forward, desugar.located(ast.Expr(value=call("scalar_seed", clone(output))),
+                                             fdef.body[-1])]
     body = [*forward, *adjoint]
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]
     value: ast.expr = grads[0] if single else ast.Tuple(elts=grads, ctx=ast.Load())
@@ -235,7 +257,8 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
         value = ast.Tuple(elts=[value, name(analysis.aux)], ctx=ast.Load())
     body.append(ast.Return(value=value))
     prefix = "value_and_grad" if with_value else "grad"
-    return _function(f"{prefix}_{analysis.parsed.tree.name}", fdef.args, body)
+    return _function(analysis.namer.function_name(f"{prefix}_{analysis.parsed.tree.name}"),
+                     fdef.args, body)
 
 
 def _with_aux(analysis: Any, output: ast.expr) -> ast.expr:
@@ -281,24 +304,43 @@ def render(fdef: ast.FunctionDef) -> str:
 
 
 def compile_generated(analysis: Any, fdef: ast.FunctionDef) -> types.FunctionType:
-    source = render(fdef)
+    namer: Namer = analysis.namer
+    source = render(namer.respell(fdef))
     fn = analysis.parsed.fn
     cells = {}
     if fn.__closure__:
         cells = dict(zip(fn.__code__.co_freevars, fn.__closure__, strict=True))
-    helpers = {**HELPERS, **analysis.parsed.extra,
-               **{k: v for k, v in analysis.callee_functions.items()
-                  if not isinstance(v, CalleeDerivative)}}
+    helpers, spelled = linked_references(namer)
+    helpers.update(analysis.parsed.extra)  # what nested transformations made (frontend/nesting)
+    helpers.update({k: v for k, v in analysis.callee_functions.items()
+                    if not isinstance(v, CalleeDerivative)})
     compiled = compile_function(source, fdef.name, fn.__globals__, cells, helpers,
                                 fn.__defaults__, fn.__kwdefaults__,
                                 note=provenance(analysis, fdef, source))
     compiled.source = source
+    compiled.helper_names = spelled
     compiled.dependencies = [v for v in analysis.callee_functions.values()
                              if not isinstance(v, CalleeDerivative)]
     used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
     compiled.dependencies += [v for k, v in analysis.parsed.extra.items()
                               if k in used and getattr(v, "source", None) is not None]
     return compiled
+
+
+def linked_references(namer: Namer) -> tuple[dict[str, Any], dict[str, str]]:
+    """What the generated code's names of sourcegrad's things denote, by the names it uses:
+    the usual ones, but those the user took under their other spelling (the user's names
+    must reach the user's values); and ``other spelling -> usual name``."""
+    table = references()
+    linked = dict(table)
+    for taken in namer.collisions:
+        linked.pop(taken, None)
+    spelled = {}
+    for usual, other in namer.spellings.items():
+        if usual in table:
+            linked[other] = table[usual]
+            spelled[other] = usual
+    return linked, spelled
 
 
 def provenance(analysis: ReverseAnalysis, fdef: ast.FunctionDef, source: str
@@ -343,7 +385,8 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     saved = ast.Tuple(elts=[name(r) for r in residuals], ctx=ast.Load())
     forward_body.append(ast.Return(value=ast.Tuple(elts=[_with_aux(analysis, clone(output)),
                                                          saved], ctx=ast.Load())))
-    forward = _function(f"forward_{fname}", fdef.args, forward_body)
+    forward = _function(analysis.namer.function_name(f"forward_{fname}"), fdef.args,
+                        forward_body)
     seed = result.output_grad or analysis.namer.fresh("grad_output")
     backward_body: list[ast.stmt] = []
     if residuals:
@@ -355,15 +398,33 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     # backward function can run again on the same saved values
     for var in residuals:
         if var in result.consumed:
-            backward_body.append(assign(var, call("private_copy", name(var)), fdef))
+            backward_body.extend(_private_copies(result, var, residuals, fdef))
     backward_body.extend(result.adjoint)
     grads = [name(result.grads[w]) if w in result.grads else call("zeros_like_grad", name(w))
              for w in analysis.wrt]
     backward_body.append(ast.Return(value=ast.Tuple(elts=grads, ctx=ast.Load())))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=seed), ast.arg(arg=saved_name)],
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    backward = _function(f"backward_{fname}", args, backward_body)
+    backward = _function(analysis.namer.function_name(f"backward_{fname}"), args,
+                         backward_body)
     return forward, backward
+
+
+def _private_copies(result: ReverseResult, var: str, residuals: list[str],
+                    like: ast.AST) -> list[ast.stmt]:
+    """``var = private_copy(var)``; but a variable whose element writes also change an
+    intermediate array it shares memory with (``a = np.linalg.inv(m)[0]; a[1] = 3.0``; a
+    gradient's ``grad_x = unbroadcast(t, x); grad_x[i] = ...``) keeps sharing it: that array
+    is copied, and ``var`` made from the copy again by the statement that made it, so that
+    the elements the sweep restores through ``var`` reach the array's derivative too."""
+    bases = sorted(result.aliased.get(var, ()))
+    made = [s for s in result.forward if isinstance(s, ast.Assign)
+            and isinstance(s.targets[0], ast.Name) and s.targets[0].id == var]
+    stores = [n for s in result.forward for n in walk(s)
+              if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store)]
+    if not bases or len(made) != 1 or len(stores) != 1 or not set(bases) <= set(residuals):
+        return [assign(var, call("private_copy", name(var)), like)]
+    return [*(assign(b, call("private_copy", name(b)), like) for b in bases), clone(made[0])]
 
 
 def _unbound_residuals(analysis: ReverseAnalysis, residuals: list[str]) -> list[ast.stmt]:
@@ -394,18 +455,40 @@ def _residuals(analysis: ReverseAnalysis) -> list[str]:
 
 
 # -- small helpers --------------------------------------------------------------------------
-def _reserved_names(parsed: Parsed) -> set[str]:
-    names = set(HELPERS) | {"math", "_"}
+def _namer(parsed: Parsed) -> Namer:
+    """The namer of one function: it knows every name in use, the user's and sourcegrad's
+    (``references``), and which of sourcegrad's the user's function gives another meaning:
+    a name it binds (parameter, local, nested function), or reads as a global, closure
+    variable or builtin that is not sourcegrad's value (a function of the user's called
+    ``unbroadcast``, an ``np`` that is not NumPy); for ``_``, any read. The user's meaning
+    wins; ``Namer`` spells sourcegrad's thing otherwise."""
+    bound, read = set(), set()
     for node in walk(parsed.tree):
         if isinstance(node, ast.Name):
-            names.add(node.id)
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, ast.arg):
-            names.add(node.arg)
+            bound.add(node.arg)
+        elif isinstance(node, ast.FunctionDef) and node is not parsed.tree:
+            bound.add(node.name)
+    table = references()
+    users = bound | read
+    collisions = {n for n in users if n in table
+                  and (n in bound or parsed.lookup(n) is not table[n])}
+    if _THROWAWAY in read:
+        collisions.add(_THROWAWAY)
     fname = parsed.tree.name
-    names |= {fname, f"grad_{fname}", f"value_and_grad_{fname}", f"forward_{fname}",
-              f"backward_{fname}", f"jvp_{fname}"}
-    names |= set(parsed.globals) & names
-    return names
+    taken = users | {_THROWAWAY, fname, f"grad_{fname}", f"value_and_grad_{fname}",
+                     f"forward_{fname}", f"backward_{fname}", f"jvp_{fname}"}
+    taken.update(table)
+    namer = Namer(taken, collisions, users)
+    # a module the user reads under a name of their own (``np`` taken, ``numpy`` read): the
+    # generated code uses that name too
+    for own in sorted(collisions & table.keys()):
+        if isinstance(table[own], types.ModuleType):
+            same = sorted(n for n in read - bound - collisions if parsed.lookup(n) is table[own])
+            if same:
+                namer.spellings[own] = same[0]
+    return namer
 
 
 def _single_named_return(fdef: ast.FunctionDef, namer: Namer) -> None:

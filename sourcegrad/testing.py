@@ -36,14 +36,21 @@ def tree_leaves(tree: Tree) -> list[Any]:
 
 
 def tree_inner(a: Tree, b: Tree) -> float:
-    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent
-    (``None`` on either side: a leaf without a derivative)."""
-    return float(sum(np.sum(np.multiply(x, y)) for x, y in
-                     zip(tree_leaves(a), tree_leaves(b), strict=True)
-                     if x is not None and y is not None))
+    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent (its
+    real part for complex values: JAX's convention, see ``rules/complex.py``; a ``None`` leaf
+    on either side, a leaf without a direction, counts as zero)."""
+    return float(np.real(sum(np.sum(np.multiply(x, y)) for x, y in
+                             zip(tree_leaves(a), tree_leaves(b), strict=True)
+                             if x is not None and y is not None)))
+
+
+def _abs(leaf: Any) -> Any:
+    """``np.abs`` of a leaf; ``None`` (a leaf without a direction) stays ``None``."""
+    return None if leaf is None else np.abs(leaf)
 
 
 def _axpy(x: Tree, scale: float, d: Tree) -> Tree:
+    """``x + scale * d`` leafwise; a ``None`` leaf of ``d`` leaves ``x``'s leaf as it is."""
     return tree_map(lambda xi, di: xi if di is None else xi + scale * di, x, d)
 
 
@@ -58,7 +65,12 @@ def numerical_jvp(f: Callable[..., Any], args: Sequence[Any], argnum: int, tange
     kwargs = kwargs or {}
     plus = f(*_replaced(args, argnum, _axpy(args[argnum], eps, tangent)), **kwargs)
     minus = f(*_replaced(args, argnum, _axpy(args[argnum], -eps, tangent)), **kwargs)
-    return tree_map(lambda p, m: (np.asarray(p, dtype=np.float64) - m) / (2 * eps), plus, minus)
+    return tree_map(lambda p, m: (_as_float64(p) - m) / (2 * eps), plus, minus)
+
+
+def _as_float64(x: Any) -> np.ndarray:
+    """``x`` in double precision (complex ones stay complex)."""
+    return np.asarray(x, dtype=np.complex128 if np.iscomplexobj(x) else np.float64)
 
 
 def _unit_tangents(x: Tree):
@@ -106,15 +118,18 @@ def _is_float_tree(x: Tree) -> bool:
     """A float, an array of floats, or a structure with such a leaf (its other leaves are
     left alone)."""
     return any(isinstance(leaf, float) or (not isinstance(leaf, (bool, int)) and leaf is not None
-                                           and np.asarray(leaf).dtype.kind == "f")
+                                           and np.asarray(leaf).dtype.kind in "fc")
                for leaf in tree_leaves(x))
 
 
 def _random_like(rng: np.random.Generator, x: Tree, symmetric: bool = False) -> Tree:
+    """Random values with ``x``'s structure: complex where ``x`` is complex."""
     def draw(leaf):
         if not _is_float_tree(leaf):
             return None  # an integer, a string...: no derivative along it
         d = rng.standard_normal(np.shape(leaf))
+        if np.iscomplexobj(leaf):
+            d = d + 1j * rng.standard_normal(np.shape(leaf))
         if symmetric and np.ndim(d) >= 2:
             d = (d + np.swapaxes(d, -1, -2)) / 2
         return float(d) if isinstance(leaf, float) else d
@@ -128,10 +143,19 @@ def _assert_same_structure(got: Tree, expected: Tree, what: str) -> None:
         raise AssertionError(f"{what} has leaf shapes {got_shapes}, expected {expected_shapes}")
 
 
-def _close(a: float, b: float, scale: float, rtol: float, noise: float) -> bool:
-    """``a == b`` up to ``rtol`` relative to ``scale`` (the sum of the magnitudes of the terms
-    of the inner products) or to ``noise`` (the rounding error of the finite difference)."""
+def inner_close(a: float, b: float, scale: float, rtol: float, noise: float) -> bool:
+    """``a == b`` up to ``rtol`` relative to ``scale`` (the size the inner products can
+    have) plus ``noise`` (the rounding error of the finite difference)."""
     return abs(a - b) <= rtol * scale + noise
+
+
+def rounding_noise(cotangent: Tree, value: Tree, eps: float) -> float:
+    """How far rounding can move ``<cotangent, finite difference>``: ``f(x +- eps d)`` carry
+    rounding errors of about machine epsilon times ``|f|``, which the central difference
+    divides by ``2 eps``."""
+    return 10 * np.finfo(np.float64).eps / eps * tree_inner(
+        tree_map(_abs, cotangent),
+        tree_map(lambda a: np.abs(_as_float64(a)), value))
 
 
 def call_with(primitive: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
@@ -187,7 +211,15 @@ def checkable_params(primitive: Callable[..., Any], args: Sequence[Any],
     ones ``check_rule`` checks."""
     bound = bind_arguments(primitive, args, kwargs)
     return [p for p in _record(primitive).diff_params
-            if bound.arguments.get(p) is not None and _is_float_tree(bound.arguments[p])]
+            if bound.arguments.get(p) is not None and _all_float(bound.arguments[p])]
+
+
+def _all_float(x: Tree) -> bool:
+    """Every leaf a float or an array of floats (a rule's parameter that also takes integer
+    leaves, ``np.einsum``'s interleaved subscripts or ``np.gradient``'s coordinates, is
+    checked through the whole functions that call it)."""
+    leaves = tree_leaves(x)
+    return bool(leaves) and all(_is_float_tree(leaf) for leaf in leaves)
 
 
 def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
@@ -231,13 +263,9 @@ def _check_vjp(record: Rule, param: str, ans: Any, bound: inspect.BoundArguments
     vjp = record.vjps[param](g, ans, *bound.args, **bound.kwargs)
     _assert_same_structure(vjp, d, f"vjp_{param} of {record.name}")
     lhs, rhs = tree_inner(vjp, d), tree_inner(g, fd)
-    scale = tree_inner(tree_map(np.abs, vjp), tree_map(np.abs, d)) + tree_inner(
-        tree_map(np.abs, g), tree_map(np.abs, fd))
-    # f(x +- eps d) carry rounding errors of about machine epsilon times |f|, which the
-    # central difference divides by 2 eps
-    noise = 10 * np.finfo(np.float64).eps / eps * tree_inner(
-        tree_map(np.abs, g), tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), ans))
-    if not _close(lhs, rhs, scale, rtol, noise):
+    scale = tree_inner(tree_map(_abs, vjp), tree_map(_abs, d)) + tree_inner(
+        tree_map(_abs, g), tree_map(_abs, fd))
+    if not inner_close(lhs, rhs, scale, rtol, rounding_noise(g, ans, eps)):
         raise AssertionError(f"vjp_{param} of {record.name}: <vjp(g), d> = {lhs!r} but "
                              f"finite differences give <g, J d> = {rhs!r}")
 
@@ -278,7 +306,7 @@ def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str]
     u = [_random_like(rng, a) if i in floats else None for i, a in enumerate(args)]
     value = f(*args)
     v = _random_like(rng, value)
-    fd = _directional_difference(f, args, u, eps)
+    fd = directional_difference(f, args, u, eps)
     where = f"{getattr(f, '__name__', f)} (order {order})"
     tangent_out = None
     if "fwd" in modes:
@@ -312,12 +340,14 @@ def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str]
     return True
 
 
-def _directional_difference(f: Callable[..., Any], args: list[Any], u: list[Any],
-                            eps: float) -> Tree:
+def directional_difference(f: Callable[..., Any], args: Sequence[Any], u: Sequence[Any],
+                           eps: float) -> Tree:
+    """``(f(x + eps u) - f(x - eps u)) / (2 eps)`` over all the arguments together (``None``
+    in ``u``, for a whole argument or a leaf: not moved)."""
     def moved(scale: float) -> list[Any]:
         return [a if d is None else _axpy(a, scale, d) for a, d in zip(args, u, strict=True)]
     plus, minus = f(*moved(eps)), f(*moved(-eps))
-    return tree_map(lambda p, m: (np.asarray(p, dtype=np.float64) - m) / (2 * eps), plus, minus)
+    return tree_map(lambda p, m: (_as_float64(p) - m) / (2 * eps), plus, minus)
 
 
 def _assert_tree_close(got: Tree, expected: Tree, rtol: float, what: str) -> None:
@@ -330,7 +360,6 @@ def _assert_tree_close(got: Tree, expected: Tree, rtol: float, what: str) -> Non
 
 def _assert_inner_close(lhs: float, rhs: float, rtol: float, eps: float, v: Tree,
                         value: Tree, what: str) -> None:
-    noise = 10 * np.finfo(np.float64).eps / eps * tree_inner(
-        tree_map(np.abs, v), tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), value))
-    if not _close(lhs, rhs, max(abs(lhs), abs(rhs), 1.0), rtol, noise):
+    noise = rounding_noise(v, value, eps)
+    if not inner_close(lhs, rhs, max(abs(lhs), abs(rhs), 1.0), rtol, noise):
         raise AssertionError(f"{what}: {lhs!r} != {rhs!r}")

@@ -22,25 +22,23 @@ from __future__ import annotations
 
 import ast
 import builtins
-import copy
+import hashlib
 import inspect
 import linecache
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any
 
 import numpy as np
 
 from . import pipeline
+from .codegen.clone import clone
 from .codegen.known import fold_known
 from .codegen.walk import walk
+from .dependencies import code_digest, describe, name_dependencies
 from .rules import registry
-from .rules import support as _support
-
-_INLINABLE_FREE_NAMES = frozenset(
-    {"np", "math"} | {n for n in dir(_support) if not n.startswith("_")} | set(dir(builtins)))
 
 
 @dataclass(eq=False)
@@ -50,6 +48,9 @@ class UserRule(registry.Rule):
 
     joint_jvp: FunctionType | None = None
     positional: tuple[str, ...] = ()
+    fingerprints: dict[str, str] = field(default_factory=dict)  # "vjp"/"jvp" -> the rule's
+    functions: dict[str, FunctionType] = field(default_factory=dict)  # "vjp"/"jvp" -> the
+    #                                      user's rule itself, for messages
 
 
 def defvjp(primal: Callable) -> Callable[[FunctionType], FunctionType]:
@@ -153,22 +154,34 @@ def _renamed(expr: ast.expr, bound: inspect.BoundArguments) -> ast.expr:
     class Rename(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.expr:
             if isinstance(node.ctx, ast.Load) and node.id in mapping:
-                return copy.deepcopy(mapping[node.id])
+                return clone(mapping[node.id])
             return node
 
-    return fold_known(Rename().visit(copy.deepcopy(expr)))
+    return fold_known(Rename().visit(clone(expr)))
 
 
 def _inlinable(expr: ast.expr | None, rule_fn: FunctionType, names: list[str]) -> bool:
     """Can the expression run inside generated code? Only if it reads nothing but the
-    parameters and the names every generated function has (``np`` being NumPy)."""
+    parameters and names that mean for the rule what they mean in every generated function
+    (``np`` is NumPy, ``unbroadcast`` sourcegrad's helper, ``len`` the builtin: a rule may
+    well give them other meanings)."""
     if expr is None:
         return False
     used = {n.id for n in walk(expr) if isinstance(n, ast.Name)}
     free = used - set(names) - {"g", "ans", "t"}
-    if not free <= _INLINABLE_FREE_NAMES:
-        return False
-    return rule_fn.__globals__.get("np", np) is np
+    shared = pipeline.references()
+    return all(name in shared and _meaning(rule_fn, name) is shared[name] for name in free)
+
+
+def _meaning(fn: FunctionType, name: str) -> Any:
+    """What ``name`` denotes for ``fn``'s code: a closure variable, a global, a builtin."""
+    if name in fn.__code__.co_freevars and fn.__closure__:
+        cell = fn.__closure__[fn.__code__.co_freevars.index(name)]
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return None
+    return fn.__globals__.get(name, getattr(builtins, name, None))
 
 
 # -- per-parameter functions of the rule table -------------------------------------------------
@@ -188,7 +201,7 @@ def _table_function(fname: str, head: tuple[str, str], names: list[str],
     namespace = {**env, **{f"{p}_default": v for p, v in defaults.items()}}
     exec(compile(text, filename, "exec"), namespace)
     fn = namespace[fname]
-    registry._PARSED[fn] = copy.deepcopy(expr)
+    registry._PARSED[fn] = clone(expr)
     return fn
 
 
@@ -228,7 +241,7 @@ def _register(primal: Callable, rule_fn: FunctionType, kind: str) -> None:
         helper = _helper_name(primal, kind)
         pipeline.HELPERS[helper] = rule_fn
         env[helper] = rule_fn
-    record = _record(primal, names, positional, defaults, rule_fn)
+    record = _record(primal, names, positional, defaults, rule_fn, kind)
     if kind == "vjp":
         _add_vjps(record, expr if inlined else None, helper, env)
     else:
@@ -246,17 +259,21 @@ def _no_defaults_in(bound: inspect.BoundArguments) -> bool:
 
 
 def _record(primal: Callable, names: list[str], positional: list[str],
-            defaults: dict[str, Any], rule_fn: FunctionType) -> UserRule:
+            defaults: dict[str, Any], rule_fn: FunctionType, kind: str) -> UserRule:
     """The user record of ``primal``: the existing one, or a new one that keeps a built-in
     rule's other half (a user VJP for ``np.tanh`` keeps the table's JVP)."""
     existing = registry.lookup(primal)
     if isinstance(existing, UserRule):
-        existing.fingerprint += _fingerprint(rule_fn)
+        existing.fingerprints[kind] = _fingerprint(rule_fn)
+        existing.fingerprint = _joined(existing.fingerprints)
+        existing.functions[kind] = rule_fn
         return existing
+    fingerprints = {kind: _fingerprint(rule_fn)}
     record = UserRule(name=getattr(primal, "__name__", "primal"), primitives=(primal,),
                       params=tuple(names), defaults=dict(defaults),
                       nondiff=frozenset(p for p in names if p not in positional),
-                      fingerprint=_fingerprint(rule_fn), positional=tuple(positional))
+                      fingerprint=_joined(fingerprints), positional=tuple(positional),
+                      fingerprints=fingerprints, functions={kind: rule_fn})
     if existing is not None and existing.params == record.params:
         record.vjps, record.jvps = dict(existing.vjps), dict(existing.jvps)
         record.linear = existing.linear
@@ -265,10 +282,20 @@ def _record(primal: Callable, names: list[str], positional: list[str],
 
 
 def _fingerprint(rule_fn: FunctionType) -> str:
+    """The whole rule, for the disk cache's keys: its source, its code (instructions and
+    constants, nested code included: what runs, even when its file was edited since), and
+    what each global and closure name it reads denotes (a helper function it calls)."""
     try:
-        return inspect.getsource(rule_fn)[:64]
+        text = inspect.getsource(rule_fn)
     except (OSError, TypeError):
-        return rule_fn.__qualname__
+        text = rule_fn.__qualname__
+    reads = [f"{dep.spelling()}: {describe(dep.seen)}" for dep in name_dependencies(rule_fn)]
+    parts = [text, code_digest(rule_fn.__code__), *reads]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+
+
+def _joined(fingerprints: dict[str, str]) -> str:
+    return " ".join(f"{kind}:{fingerprints[kind]}" for kind in sorted(fingerprints))
 
 
 def _add_vjps(record: UserRule, expr: ast.expr | None, helper: str | None,
@@ -292,10 +319,10 @@ def _add_vjps(record: UserRule, expr: ast.expr | None, helper: str | None,
 def _element(whole: ast.expr, i: int, count: int) -> ast.expr:
     """The part of a rule's result that belongs to positional argument ``i``."""
     if count == 1:
-        return copy.deepcopy(whole)
+        return clone(whole)
     if isinstance(whole, ast.Tuple) and len(whole.elts) == count:
-        return copy.deepcopy(whole.elts[i])
-    return ast.Subscript(value=copy.deepcopy(whole), slice=ast.Constant(i), ctx=ast.Load())
+        return clone(whole.elts[i])
+    return ast.Subscript(value=clone(whole), slice=ast.Constant(i), ctx=ast.Load())
 
 
 def _add_jvp(record: UserRule, expr: ast.expr | None, helper: str | None,
@@ -328,9 +355,9 @@ def _substitute(expr: ast.expr, mapping: dict[str, ast.expr]) -> ast.expr:
     class Sub(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.expr:
             if isinstance(node.ctx, ast.Load) and node.id in mapping:
-                return copy.deepcopy(mapping[node.id])
+                return clone(mapping[node.id])
             return node
-    return Sub().visit(copy.deepcopy(expr))
+    return Sub().visit(clone(expr))
 
 
 def unregister(primal: Callable) -> None:

@@ -22,3 +22,17 @@ def private_cache_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SOURCEGRAD_CACHE_DIR", str(directory))
     monkeypatch.delenv("SOURCEGRAD_CACHE", raising=False)
     return directory
+
+
+@pytest.fixture
+def restore_the_rule_table():
+    """For tests that register rules: none may leak into the table's other tests."""
+    from sourcegrad import pipeline
+    from sourcegrad.rules import registry
+
+    rules, nondiff, helpers = dict(registry.RULES), dict(registry.NONDIFF), dict(pipeline.HELPERS)
+    yield
+    for table, saved in ((registry.RULES, rules), (registry.NONDIFF, nondiff),
+                         (pipeline.HELPERS, helpers)):
+        table.clear()
+        table.update(saved)

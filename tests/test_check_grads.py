@@ -5,24 +5,12 @@ import numpy as np
 import pytest
 
 import sourcegrad as sg
-from sourcegrad import pipeline
-from sourcegrad.rules import registry
 from sourcegrad.testing import check_grads
 
 from . import corpus
 from .test_higher import affine_tanh, branched, recurrence, stacked
 
 rng = np.random.default_rng(8)
-
-
-@pytest.fixture
-def restore_the_rule_table():
-    rules, helpers = dict(registry.RULES), dict(pipeline.HELPERS)
-    yield
-    registry.RULES.clear()
-    registry.RULES.update(rules)
-    pipeline.HELPERS.clear()
-    pipeline.HELPERS.update(helpers)
 
 
 @pytest.mark.parametrize(("fn", "args"), [

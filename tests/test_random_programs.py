@@ -1,18 +1,37 @@
 """Random programs: elementwise NumPy code with broadcasting, reductions, ``for`` and
 ``while`` loops, branches, lists and calls of a user function, written to a file,
 differentiated in every mode and checked against finite differences. The cases it found
-wrong are kept in ``test_found_by_fuzzing.py``."""
+wrong are kept in ``test_found_by_fuzzing.py``.
 
+Adding a family: a statement maker to ``STATEMENTS`` (or a template to ``UNARY``, ``BINARY``,
+``VECTOR``, ``MATRIX``); the names a program binds are renamed at random from the pools of
+``random_names.ENABLED`` (add "helpers" there once user names can never capture the generated
+code's); ``check=True`` is the oracle where finite differences of the whole Jacobian would
+cost too much (``test_random_programs_with_array_outputs``). ``SOURCEGRAD_FUZZ=20`` runs 20
+times as many examples as CI does.
+"""
+
+import ast
 import importlib.util
+import os
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sourcegrad as sg
 
 from .fd import assert_close, numerical_grad
+from .random_names import POOLS, bound_names, random_renaming, rename
+
+SCALE = float(os.environ.get("SOURCEGRAD_FUZZ", "1"))
+
+
+def examples(n: int) -> settings:
+    """``n`` examples in CI, ``SOURCEGRAD_FUZZ`` times as many on request."""
+    return settings(max_examples=max(1, round(n * SCALE)), deadline=None)
 
 UNARY = ["np.sin({})", "np.tanh({})", "np.exp(0.3 * {})", "({}) ** 2", "-({})", "np.cos({})",
          "np.sqrt(({}) ** 2 + 1.0)", "np.log(({}) ** 2 + 1.0)", "np.abs({})", "helper({}, 0.7)",
@@ -43,6 +62,7 @@ REDUCTIONS = ["np.sum({})", "np.mean({})", "np.sum({}, axis=0)",
               "np.prod(np.tanh({}) + 1.5)", "np.linalg.norm({})",
               "np.sum(np.cumprod(np.tanh({}), axis=-1))"]
 LOSSES = ["np.sum({})", "np.mean({})", "np.sum({}) * 0.5", "-np.mean({}) / 3.0"]
+ARRAY_OUTPUTS = ["{}", "np.tanh({}) * 2.0"]
 SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((3,), (2, 3)), ((2, 3), (2, 3))]
 
 
@@ -141,50 +161,68 @@ STATEMENTS = [(reduction, 10), (for_loop, 10), (augmented_loop, 7), (while_loop,
               (early_return, 4), (plain, 30)]
 
 
-def program(rng: random.Random) -> str:
+def program(rng: random.Random, returns: list[str] = LOSSES) -> str:
     lines, names = ["def f(x, y):"], ["x", "y"]
     makers, weights = zip(*STATEMENTS, strict=True)
     for k in range(rng.randint(1, 5)):
         lines += rng.choices(makers, weights)[0](rng, names, f"v{k}")
         names.append(f"v{k}")
-    lines.append(f"    return {rng.choice(LOSSES).format(expression(rng, names, 2))}")
+    lines.append(f"    return {rng.choice(returns).format(expression(rng, names, 2))}")
     return "import math\n\nimport numpy as np\n\n\n" + HELPER + "\n\n" + "\n".join(lines) + "\n"
 
 
-def load(source: str, directory, seed: int):
+def load(source: str, directory, seed: int, rng: random.Random | None = None):
+    """The program's ``f``, imported from a file; with ``rng``, after renaming the names the
+    program binds (``random_names``)."""
+    renaming = random_renaming(rng, source) if rng is not None else {}
+    module = load_module(rename(source, renaming), directory, seed)
+    return getattr(module, renaming.get("f", "f"))
+
+
+def load_module(source: str, directory, seed: int):
     path = directory / f"random_program_{seed}.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(f"random_program_{seed}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.f
+    return module
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_random_programs_in_every_mode(seed, tmp_path_factory):
+def run_program(seed: int, directory, returns: list[str] = LOSSES):
+    """The program of ``seed``, random inputs for it, its value at them, and the generator
+    that drew them; ``None`` for a program NumPy does not run (an axis the value does not
+    have, a write into a number, `math` of an array)."""
     rng = random.Random(seed)
-    f = load(program(rng), tmp_path_factory.mktemp("programs"), seed)
+    f = load(program(rng, returns), directory, seed, rng)
     x_shape, y_shape = rng.choice(SHAPES)
     values = np.random.default_rng(seed)
     x, y = values.standard_normal(x_shape), values.standard_normal(y_shape)
     try:
         with np.errstate(all="ignore"):
-            value = f(x, y)
-    except (ValueError, IndexError, TypeError):  # an axis the value does not have, a write
-        return  # into a number, `math` of an array: not a program NumPy runs
+            return f, x, y, f(x, y), values
+    except (ValueError, IndexError, TypeError):
+        return None
+
+
+@examples(15)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_programs_in_every_mode(seed, tmp_path_factory):
+    run = run_program(seed, tmp_path_factory.mktemp("programs"))
+    if run is None:
+        return
+    f, x, y, value, values = run
     if np.ndim(value) != 0 or not np.isfinite(value) or abs(value) > 1e3:
         return  # not a scalar loss (a branch broadcast it), or too steep for differences
     dx, dy = numerical_grad(f, (x, y), 0), numerical_grad(f, (x, y), 1)
     if max(np.max(np.abs(dx)), np.max(np.abs(dy))) > 1e3:
         return  # cos of a high power oscillates faster than central differences resolve
-    gx, gy = sg.grad(f, wrt=("x", "y"))(x, y)
+    gx, gy = sg.grad(f, wrt=(0, 1), check=True)(x, y)  # and the check does not false-alarm
     assert gx.shape == x.shape and gy.shape == y.shape
     assert_close(gx, dx)
     assert_close(gy, dy)
-    got_value, _ = sg.value_and_grad(f, wrt=("x", "y"))(x, y)
+    got_value, _ = sg.value_and_grad(f, wrt=(0, 1))(x, y)
     assert_close(got_value, value)
-    tx, ty = values.standard_normal(x_shape), values.standard_normal(y_shape)
+    tx, ty = values.standard_normal(x.shape), values.standard_normal(y.shape)
     _, tangent = sg.jvp(f, (x, y), (tx, ty))
     assert_close(tangent, np.sum(dx * tx) + np.sum(dy * ty))
     leaves = sg.tensor(x, requires_grad=True), sg.tensor(y, requires_grad=True)
@@ -193,12 +231,57 @@ def test_random_programs_in_every_mode(seed, tmp_path_factory):
     assert_close(leaves[1].grad.numpy(), dy)
 
 
+def test_renaming_keeps_what_a_program_computes(tmp_path):
+    """Every pool, every name: the renamed program is the same program."""
+    x, y = np.linspace(-1.0, 1.0, 6).reshape(2, 3), np.linspace(0.5, -0.5, 3)
+    computed = 0
+    for seed in range(6):
+        source = program(random.Random(seed))
+        renaming = random_renaming(random.Random(seed), source, tuple(POOLS), rate=1.0)
+        assert len(renaming) == len(bound_names(ast.parse(source)))
+        assert "np" in renaming and "helper" in renaming
+        original = load(source, tmp_path, seed)
+        module = load_module(rename(source, renaming), tmp_path, seed + 1000)
+        renamed = getattr(module, renaming["f"])
+        with np.errstate(all="ignore"):
+            try:
+                expected = original(x, y)
+            except (ValueError, IndexError, TypeError) as error:
+                with pytest.raises(type(error)):
+                    renamed(x, y)
+                continue
+            np.testing.assert_array_equal(renamed(x, y), expected)
+            computed += 1
+    assert computed >= 3
+
+
+# -- array outputs: check=True is the oracle -------------------------------------------------
+@examples(10)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_programs_with_array_outputs(seed, tmp_path_factory):
+    """Finite differences of every output along every input would cost a run per element:
+    ``check=True`` compares each mode with one central difference along a random direction,
+    and the two modes must agree with each other (the dot-product test)."""
+    run = run_program(seed, tmp_path_factory.mktemp("programs"), ARRAY_OUTPUTS)
+    if run is None:
+        return
+    f, x, y, value, values = run
+    if not np.all(np.isfinite(value)) or np.max(np.abs(value)) > 1e3:
+        return
+    cotangent = values.standard_normal(np.shape(value))
+    tx, ty = values.standard_normal(x.shape), values.standard_normal(y.shape)
+    gx, gy = sg.vjp(f, x, y, check=True)[1](cotangent)
+    _, tangent = sg.jvp(f, (x, y), (tx, ty), check=True)
+    assert np.shape(tangent) == np.shape(value)
+    assert_close(np.sum(cotangent * tangent), np.sum(gx * tx) + np.sum(gy * ty))
+
+
 # -- second derivatives: reverse over reverse, and forward over reverse --------------------
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_programs_twice(seed, tmp_path_factory):
     rng = random.Random(seed)
-    f = load(program(rng), tmp_path_factory.mktemp("programs"), seed)
+    f = load(program(rng), tmp_path_factory.mktemp("programs"), seed, rng)
     values = np.random.default_rng(seed)
     x, y = float(values.standard_normal()), values.standard_normal(3)
     try:
@@ -208,19 +291,19 @@ def test_random_programs_twice(seed, tmp_path_factory):
         return
     if np.ndim(value) != 0 or not np.isfinite(value) or abs(value) > 1e3:
         return
-    first = sg.grad(f, wrt="x")
+    first = sg.grad(f, wrt=0)
     if abs(first(x, y)) > 1e2:
         return
     expected = (first(x + 1e-5, y) - first(x - 1e-5, y)) / 2e-5
     try:
-        second = sg.grad(first, wrt="x")
+        second = sg.grad(first, wrt=0)
     except sg.UnsupportedSyntaxError as error:
         # the first gradient adds into a cotangent that may share memory with what a call's
         # derivative returned: refused, as a write through such a view is in user code
         assert "may be a view" in str(error)
         return
     assert_close(second(x, y), expected, rtol=1e-4, atol=1e-4)
-    hessian = sg.hessian(f, wrt="x")(x, y)  # shape x.shape + x.shape: ()
+    hessian = sg.hessian(f, wrt=0)(x, y)  # shape x.shape + x.shape: ()
     assert np.shape(hessian) == ()
     assert_close(float(hessian), expected, rtol=1e-4, atol=1e-4)
 
@@ -297,12 +380,12 @@ def linear_algebra_program(rng: random.Random) -> str:
     return "import numpy as np\n\n\n" + "\n".join(lines) + "\n"
 
 
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_linear_algebra_programs(seed, tmp_path_factory):
     rng = random.Random(seed)
     source = linear_algebra_program(rng)
-    f = load(source, tmp_path_factory.mktemp("programs"), seed)
+    f = load(source, tmp_path_factory.mktemp("programs"), seed, rng)
     values = np.random.default_rng(seed)
     x, W = values.standard_normal(3), 0.5 * values.standard_normal((3, 3))
     try:
@@ -313,7 +396,7 @@ def test_random_linear_algebra_programs(seed, tmp_path_factory):
     if not np.isfinite(value) or abs(value) > 1e3:
         return
     try:
-        transformed = sg.grad(f, wrt=("x", "W"))
+        transformed = sg.grad(f, wrt=(0, 1))
     except sg.UnsupportedSyntaxError:
         return  # a write into what may be a view: refused (tested in test_errors.py)
     dx, dW = numerical_grad(f, (x, W), 0), numerical_grad(f, (x, W), 1)

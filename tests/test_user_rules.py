@@ -15,15 +15,8 @@ from .fd import assert_close, numerical_grad
 rng = np.random.default_rng(21)
 
 
-@pytest.fixture(autouse=True)
-def restore_the_rule_table():
-    """Each test registers its own rules; none may leak into the table's other tests."""
-    rules, nondiff, helpers = dict(registry.RULES), dict(registry.NONDIFF), dict(pipeline.HELPERS)
-    yield
-    for table, saved in ((registry.RULES, rules), (registry.NONDIFF, nondiff),
-                         (pipeline.HELPERS, helpers)):
-        table.clear()
-        table.update(saved)
+# each test registers its own rules (the fixture is conftest.py's)
+pytestmark = pytest.mark.usefixtures("restore_the_rule_table")
 
 
 def softplus(x):
@@ -86,7 +79,7 @@ def test_a_rule_replaces_differentiating_the_body():
 
 
 def test_a_rule_for_a_numpy_function_the_table_lacks_with_none_tangents():
-    assert registry.lookup(np.logaddexp2) is None
+    del registry.RULES[np.logaddexp2]  # the table has its own (the fixture puts it back)
 
     @sg.defvjp(np.logaddexp2)
     def logaddexp2_vjp(g, ans, x1, x2):

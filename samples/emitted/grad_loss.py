@@ -25,7 +25,8 @@ def grad_loss(w, b, x, y):
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y), prediction_minus_y)
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y),
+                                          prediction_minus_y)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
@@ -44,14 +45,20 @@ def grad_loss(w, b, x, y):
 
 
 def unbroadcast(g, x):
-    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
+    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting. A
+    real ``x`` takes the real part of a complex ``g`` (a real value's cotangent is real:
+    JAX's convention, see ``rules/complex.py``)."""
     shape = getattr(x, "shape", None)
     if shape is None:
         if isinstance(g, (list, tuple, dict)):  # a structure's cotangent: leaf by leaf
             return _leafwise(unbroadcast, g, x)
         shape = _shape(x)
     elif getattr(g, "shape", None) == shape:
-        return g  # the common case, answered without another call
+        if g.dtype is x.dtype or g.dtype.kind != "c" or x.dtype.kind == "c":
+            return g  # the common case, answered without another call
+        return np.real(g)
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
     if _shape(g) == shape:
         return g
     g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
@@ -122,8 +129,8 @@ def zeros_like_grad(x):
         return [zeros_like_grad(v) for v in x]
     if isinstance(x, dict):
         return type(x)({k: zeros_like_grad(v) for k, v in dict.items(x)})
-    if isinstance(x, (str, bytes)) or callable(x):
-        return None  # a name, a function: no derivative at all
+    if callable(x):
+        return None  # a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
     if type(x) is not ShapeOf:
@@ -147,6 +154,8 @@ def as_gradient(g, x):
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)  # a real argument's gradient is real (see unbroadcast)
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(g)
     x = np.asarray(x)
@@ -260,7 +269,8 @@ def _as_matrices(g, x1, x2):
 
 
 def matmul_vjp_x2(g, x1, x2):
-    """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
+    """Cotangent of ``x2`` in ``x1 @ x2``, for every combination of vector and stacked
+    matrix operands that ``np.matmul`` accepts (batch dimensions broadcast)."""
     n1 = x1.ndim if type(x1) is np.ndarray else np.ndim(x1)
     n2 = x2.ndim if type(x2) is np.ndarray else np.ndim(x2)
     if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
@@ -273,8 +283,8 @@ def matmul_vjp_x2(g, x1, x2):
 
 class ShapeOf:
     """What generated code keeps of an array whose elements the backward sweep never reads
-    (it only asks ``unbroadcast`` or ``unreduce`` for its shape): shape and dtype, so that
-    the elements can be freed as soon as the forward sweep is done with them."""
+    (it only asks for its shape, to sum or spread a cotangent to it): shape and dtype, so
+    that the elements can be freed as soon as the forward sweep is done with them."""
 
     __slots__ = ("dtype", "shape")
 

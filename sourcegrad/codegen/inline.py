@@ -18,7 +18,7 @@ from types import FunctionType
 from typing import Any
 
 from ..rules.registry import rule_expression, rule_signature, shared_rule_expression
-from .clone import clone
+from .clone import clone, declared
 from .walk import walk
 
 _FOLDABLE = {
@@ -44,7 +44,56 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
         else:
             bindings[param] = ast.Constant(defaults.get(param))
             left_default.add(param)
-    return _instantiate(_template(rule_fn, frozenset(left_default)), bindings)
+    template = _template(rule_fn, frozenset(left_default))
+    return _instantiate(_without_capture(template, bindings), bindings)
+
+
+def _without_capture(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:
+    """``template`` with the names its comprehensions (and lambdas) bind renamed where the
+    call's arguments use them: ``[f(x, i == k) for j in ...]`` with ``k`` bound to the
+    caller's ``j`` must not read the comprehension's ``j``."""
+    bound = _bound_names(template)
+    if not bound:
+        return template
+    used = {n.id for expr in bindings.values() for n in walk(expr) if isinstance(n, ast.Name)}
+    clashes = bound & used
+    if not clashes:
+        return template
+    taken = used | bound | {n.id for n in walk(template) if isinstance(n, ast.Name)}
+    renames = {}
+    for old in sorted(clashes):
+        new = old + "_"
+        while new in taken:
+            new += "_"
+        taken.add(new)
+        renames[old] = new
+    return _Rename(renames).visit(clone(template))
+
+
+@functools.cache
+def _bound_names(template: ast.expr) -> frozenset[str]:
+    """The names a rule's expression binds itself (comprehension targets, lambda
+    parameters); templates are cached, so this is worked out once for each."""
+    found = set()
+    for node in walk(template):
+        if isinstance(node, ast.comprehension):
+            found |= {n.id for n in walk(node.target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Lambda):
+            found |= {a.arg for a in node.args.args + node.args.kwonlyargs}
+    return frozenset(found)
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, renames: dict[str, str]) -> None:
+        self.renames = renames
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        node.id = self.renames.get(node.id, node.id)
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        node.arg = self.renames.get(node.arg, node.arg)
+        return node
 
 
 @functools.cache
@@ -110,10 +159,12 @@ def _instantiate(node: Any, bindings: dict[str, ast.expr]) -> Any:
     if isinstance(node, ast.Name):
         if node.id in bindings and isinstance(node.ctx, ast.Load):
             return clone(bindings[node.id])
-        return ast.Name(id=node.id, ctx=node.ctx)
+        return ast.Name(id=node.id, ctx=type(node.ctx)())
     if isinstance(node, ast.AST):
+        keep = declared(node.__class__)  # not what a display tool hung on the node
         new = node.__class__.__new__(node.__class__)
-        new.__dict__.update({k: _instantiate(v, bindings) for k, v in node.__dict__.items()})
+        new.__dict__.update({k: _instantiate(v, bindings) for k, v in node.__dict__.items()
+                             if k in keep})
         return _fold_node(new)
     if isinstance(node, list):
         return [_instantiate(item, bindings) for item in node]
@@ -138,11 +189,30 @@ def _fold_node(node: ast.AST) -> ast.AST:
                                                                  operands[1].value))
         return node
     if isinstance(node, ast.Call):
+        node.args = _unstarred(node.args)
         return _fold_where(node)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        node.elts = _unstarred(node.elts)
+        return node
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
             node.operand, ast.UnaryOp) and isinstance(node.operand.op, ast.USub):
         return node.operand.operand
     return node
+
+
+def _unstarred(items: list[ast.expr]) -> list[ast.expr]:
+    """``f(t, *(a, b))`` -> ``f(t, a, b)``: a variadic parameter substituted by the display
+    of the call's arguments is spread out again, as the user wrote it."""
+    if not any(isinstance(i, ast.Starred) and isinstance(i.value, (ast.Tuple, ast.List))
+               for i in items):
+        return items
+    out: list[ast.expr] = []
+    for item in items:
+        if isinstance(item, ast.Starred) and isinstance(item.value, (ast.Tuple, ast.List)):
+            out.extend(item.value.elts)
+        else:
+            out.append(item)
+    return out
 
 
 def _fold_binop(node: ast.BinOp) -> ast.expr:

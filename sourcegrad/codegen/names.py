@@ -11,6 +11,17 @@ The scheme, so that a reader can predict it:
 
 Names depend only on the function's text, never on ids or hashes, so the same function
 always gives byte-identical generated code.
+
+The generated code also uses names of its own: the helpers of ``rules/support.py``, ``np``,
+``math``, Python's builtins, ``_``. Where the user's function gives one of them another
+meaning (a parameter ``np``, a local ``shape_only``, a global function ``unbroadcast``), the
+user's name wins and sourcegrad's thing is spelled otherwise in this function, by the same
+suffix rule (``unbroadcast_2``; NumPy becomes ``numpy``, its own name). To keep the two
+apart while the passes run, the user's name carries ``USER_MARK`` (``np$``): the passes
+generate ``np.cos(...)`` from the rule table as always, and never confuse it with the
+user's ``np$``; ``Namer.respell`` then gives both their final spelling. A name derived from
+a marked one loses the mark (``grad_np$`` is ``grad_np``), and a mark that escaped would
+make the printed code fail to compile, never run with another meaning.
 """
 
 from __future__ import annotations
@@ -19,7 +30,14 @@ import ast
 import keyword
 import re
 
+from .walk import walk
+
 MAX_LENGTH = 24
+# marks a user's name that sourcegrad's code also uses, while the passes run: not a
+# character of identifiers, so nothing else is spelled so (see the module docstring)
+USER_MARK = "$"
+# the base of the other spelling of one of sourcegrad's names that the user took
+_OTHER_SPELLING = {"np": "numpy", "_": "unused"}
 
 _OPERATOR_WORDS = {
     ast.Add: "plus",
@@ -39,10 +57,18 @@ _COMPARE_WORDS = {
 
 
 class Namer:
-    """Hands out fresh, readable, deterministic names for one generated function."""
+    """Hands out fresh, readable, deterministic names for one generated function.
 
-    def __init__(self, taken: set[str] = frozenset()) -> None:
+    ``taken``: every name in use (the user's, and sourcegrad's own); ``collisions``: those
+    of sourcegrad's names that the user's function gives another meaning (see the module
+    docstring)."""
+
+    def __init__(self, taken: set[str] = frozenset(),
+                 collisions: set[str] = frozenset(), users: set[str] = frozenset()) -> None:
         self.taken: set[str] = set(taken)
+        self.collisions = frozenset(collisions)
+        self.users = frozenset(users)  # every name the user's function reads or binds
+        self.spellings: dict[str, str] = {}  # sourcegrad's name -> how this code spells it
 
     def reserve(self, *names: str) -> None:
         self.taken.update(names)
@@ -61,8 +87,63 @@ class Namer:
         self.taken.add(name)
         return name
 
+    def function_name(self, usual: str) -> str:
+        """The name of a generated function (``grad_f``, ``forward_helper``): the usual one,
+        unless the user's function reads or binds that name (a module-level
+        ``forward_helper``); then a fresh one, so that the user's name keeps its meaning."""
+        return self.fresh(usual, shorten=False) if usual in self.users else usual
+
     def temp_for(self, expr: ast.expr) -> str:
         return self.fresh(describe(expr))
+
+    # -- the user's names that sourcegrad's code also uses ------------------------------------
+    def inside(self, user_name: str) -> str:
+        """How the passes spell the user's ``user_name``: marked if sourcegrad's code uses
+        the name too."""
+        return user_name + USER_MARK if user_name in self.collisions else user_name
+
+    def disguise(self, tree: ast.AST) -> ast.AST:
+        """Mark, in place, every occurrence of the user's names that collide (``tree`` is a
+        copy of the user's function, before any pass added code to it)."""
+        if self.collisions:
+            _rename_bindings(tree, self.inside, skip=tree)
+        return tree
+
+    def spelling(self, own_name: str) -> str:
+        """How the generated code spells sourcegrad's ``own_name`` (a helper, ``np``, a
+        builtin): itself, unless the user took it; then a fresh name, the same throughout
+        this function's generated code."""
+        if own_name not in self.collisions:
+            return own_name
+        if own_name not in self.spellings:
+            base = _OTHER_SPELLING.get(own_name, own_name)
+            self.spellings[own_name] = self.fresh(base, shorten=False)
+        return self.spellings[own_name]
+
+    def respell(self, tree: ast.AST) -> ast.AST:
+        """Give every name in ``tree`` (generated code) its final spelling, in place: the
+        user's marked names their own, sourcegrad's names the user took a fresh one."""
+        if self.collisions:
+            _rename_bindings(tree, self._final)
+        return tree
+
+    def _final(self, name: str) -> str:
+        if name.endswith(USER_MARK):
+            return name[:-len(USER_MARK)]
+        return self.spelling(name)
+
+
+def _rename_bindings(tree: ast.AST, rename, skip: ast.AST | None = None) -> None:
+    """Apply ``rename`` to every variable name in ``tree``: names read or bound, parameters,
+    nested ``def``s (the only other ways of binding a name that the frontend accepts);
+    never to attribute or keyword-argument names, nor to ``skip``'s own name."""
+    for node in walk(tree):
+        if isinstance(node, ast.Name):
+            node.id = rename(node.id)
+        elif isinstance(node, ast.arg):
+            node.arg = rename(node.arg)
+        elif isinstance(node, ast.FunctionDef) and node is not skip:
+            node.name = rename(node.name)
 
 
 def adjoint_base(name: str) -> str:

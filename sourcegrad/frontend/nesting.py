@@ -4,10 +4,12 @@
 
 Each becomes a call of generated code, which is Python with a source of its own and is
 differentiated like any user function: ``sg.grad(g)(x)`` is ``grad_g(x)``, ``sg.jvp(f, (x,),
-(v,))`` is ``jvp_f(x, tangent_x=v)``, ``sg.jacobian(f)(x)`` a small function stacking one
-``jvp_f`` per input element, ``sg.hessian(f)`` that of ``grad_f``. The name (``grad_g``) is
-bound in the function's environment (``Parsed.extra``), so generated code reads it as it
-reads a global.
+(v,))`` is ``jvp_f(x, tangent_x=v)``, ``sg.jacobian(f)(x)``, ``sg.hessian(f)(x)`` and
+``sg.hvp(f)(x, v)`` the twin of what they return (``higher.Transformed``: a small function
+stacking one ``jvp_f`` per input element for ``jacobian_f``), the same function that stands
+for them when they are made outside and called inside. The name (``grad_g``) is bound in
+the function's environment (``Parsed.extra``), so generated code reads it as it reads a
+global.
 
 A function defined inside the one differentiated (a nested ``def`` or a lambda) may read that
 function's variables, which may carry a derivative themselves (``x`` in ``lambda y: x * y``):
@@ -18,7 +20,7 @@ it is lifted out, those variables becoming keyword-only parameters passed at the
 from __future__ import annotations
 
 import ast
-import copy
+import functools
 import hashlib
 import keyword
 import linecache
@@ -28,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from ..codegen.clone import clone
 from ..codegen.walk import walk
 from ..compile import compile_factory, link
-from ..rules.registry import nondifferentiable
 from ..rules.support import as_gradient
 from . import forms
 from .source import Parsed
@@ -141,8 +143,8 @@ class Nesting:
     def _call(self, target: Target, node: ast.Call) -> ast.Call:
         env = self._bind(target.function)
         return ast.Call(func=ast.Name(id=env, ctx=ast.Load()),
-                        args=[*copy.deepcopy(target.prefix), *node.args],
-                        keywords=[*node.keywords, *copy.deepcopy(target.keywords)])
+                        args=[*clone(target.prefix), *node.args],
+                        keywords=[*node.keywords, *clone(target.keywords)])
 
     def _bind(self, value: Any) -> str:
         for existing, held in self.parsed.extra.items():
@@ -161,10 +163,18 @@ class Nesting:
             return Target(value.generated, [self._constant(v) for v in value.form.bound],
                           [ast.keyword(arg=k, value=self._constant(v))
                            for k, v in value.form.keywords.items()])
-        made = getattr(value, "transformation", None)
-        if made is not None:  # sg.jacobian / sg.hessian / sg.hvp of a function
-            kind, fun, wrt = made
-            return self._apply(kind, Target(fun), {"wrt": wrt})
+        from ..higher import Transformed
+
+        if isinstance(value, Transformed):  # sg.jacobian / sg.hessian / sg.hvp of a function
+            return Target(value.twin())
+        twin = getattr(value, "__sourcegrad_function__", None)  # of a partial, a method...
+        if isinstance(twin, functools.partial):
+            inner = self._adapt(twin.func)
+            if inner is not None:
+                return Target(inner.function,
+                              [*inner.prefix, *[self._constant(v) for v in twin.args]],
+                              [*inner.keywords, *[ast.keyword(arg=k, value=self._constant(v))
+                                                  for k, v in twin.keywords.items()]])
         return None
 
     def _factory(self, call: ast.Call) -> Target | None:
@@ -221,22 +231,20 @@ class Nesting:
         return self._apply(kind, inner, options)
 
     def _apply(self, kind: str, inner: Target, options: dict[str, Any]) -> Target:
-        from .. import api
+        """The generated function ``sg.<kind>(inner, **options)`` is: for ``grad`` and
+        ``value_and_grad`` the generated code itself; for ``jacobian``, ``hessian`` and
+        ``hvp`` the twin of their result (``higher.Transformed``), the one function that
+        stands for them wherever they are differentiated."""
+        from .. import api, higher
 
         if kind in ("grad", "value_and_grad"):
-            made = getattr(api, kind)(inner.function, **options)
+            made = getattr(api, kind)(inner.function, **{**options, "check": False})
             return self._unwrapped(made, inner)
-        wrt = options.get("wrt", 0)
-        if kind == "jacobian":
-            return Target(differentiable_jacobian(inner.function, wrt,
-                                                  options.get("has_aux", False)),
-                          inner.prefix, inner.keywords)
-        gradient = self._unwrapped(api.grad(inner.function, wrt=wrt), inner)
-        if kind == "hessian":
-            return Target(differentiable_jacobian(gradient.function, wrt, False),
-                          gradient.prefix, gradient.keywords)
-        return Target(differentiable_hvp(gradient.function, wrt), gradient.prefix,
-                      gradient.keywords)
+        made = getattr(higher, kind)(inner.function, **options)
+        adapted = self._adapt(made)
+        assert adapted is not None
+        return Target(adapted.function, [*inner.prefix, *adapted.prefix],
+                      [*inner.keywords, *adapted.keywords])
 
     def _unwrapped(self, made: Any, inner: Target) -> Target:
         adapted = self._adapt(made)
@@ -303,7 +311,7 @@ class Nesting:
         value, pullback = target.elts
         self.pullbacks[pullback.id] = call
         stmt.targets = [ast.Name(id=value.id, ctx=ast.Store())]
-        stmt.value = ast.Call(func=copy.deepcopy(call.args[0]), args=list(call.args[1:]),
+        stmt.value = ast.Call(func=clone(call.args[0]), args=list(call.args[1:]),
                               keywords=[])
         return True
 
@@ -354,7 +362,7 @@ class Nesting:
     def _lift(self, fdef: ast.FunctionDef) -> Target:
         """A function of its own for a nested ``def`` or lambda, taking the enclosing
         function's variables it reads as keyword-only parameters."""
-        lifted = copy.deepcopy(fdef)
+        lifted = clone(fdef)
         # the other nested functions it calls go with it, defined inside it
         carried: list[ast.FunctionDef] = []
         pending = [lifted]
@@ -362,7 +370,7 @@ class Nesting:
             reads = {n.id for n in walk(pending.pop()) if isinstance(n, ast.Name)}
             for used in sorted(reads & set(self.nested)):
                 if used != fdef.name and all(c.name != used for c in carried):
-                    carried.append(copy.deepcopy(self.nested[used]))
+                    carried.append(clone(self.nested[used]))
                     pending.append(carried[-1])
         lifted.body = [*carried, *lifted.body]
         params = set(forms.parameters_of(fdef.args))
@@ -399,11 +407,11 @@ def synthesize(fdef: ast.FunctionDef, parsed: Parsed) -> types.FunctionType:
     """A live function for ``fdef`` (a tree taken from the user's function), with that
     function's globals and closure, whose tree the parser returns as it is: messages and
     provenance comments point at the user's own lines."""
-    fdef = copy.deepcopy(fdef)
+    fdef = clone(fdef)
     ast.fix_missing_locations(fdef)
     cells = dict(zip(parsed.fn.__code__.co_freevars, parsed.fn.__closure__ or (),
                      strict=True))
-    compiled_def = copy.deepcopy(fdef)
+    compiled_def = clone(fdef)
     if keyword.iskeyword(compiled_def.name):  # a lambda: `lambda` names it in generated code
         compiled_def.name = f"{compiled_def.name}_"
     compiled = compile_factory(ast.unparse(compiled_def) + "\n", compiled_def.name,
@@ -416,46 +424,7 @@ def synthesize(fdef: ast.FunctionDef, parsed: Parsed) -> types.FunctionType:
     return function
 
 
-# -- jacobians and hvps as functions of generated code --------------------------------------
-_JACOBIAN = '''\
-def {name}({signature}):
-    columns = []
-    for unit in unit_tangents({param}):
-        columns.append({jvp}({call}, {tangent}=unit)[1])
-    return stack_columns(columns, {param})
-'''
-
-_HVP = '''\
-def {name}({signature}, v):
-    return {jvp}({call}, {tangent}=v)[1]
-'''
-
-
-def unit_tangents(x: Any) -> list:
-    """One-hot tangents of ``x`` (an array or a float), in C order."""
-    shape = np.shape(x)
-    units = []
-    for index in np.ndindex(shape):
-        unit = np.zeros(shape)
-        unit[index] = 1.0
-        units.append(float(unit) if isinstance(x, float) else unit)
-    return units
-
-
-nondifferentiable(unit_tangents, reason="constant unit vectors")
-
-
-def stack_columns(columns: list, x: Any) -> Any:
-    """The Jacobian from its columns (one tangent of the output per element of ``x``)."""
-    return np.reshape(np.stack(columns, axis=-1), np.shape(columns[0]) + np.shape(x))
-
-
-def differentiable_jacobian(fun: Any, wrt: Any, has_aux: bool) -> types.FunctionType:
-    """``sg.jacobian(fun, wrt)`` as a function with a source: one ``jvp_fun`` per element of
-    the argument, stacked; it is differentiated like any other function."""
-    return _from_jvp(_JACOBIAN, "jacobian", fun, wrt, has_aux)
-
-
+# -- a pullback as a function of generated code --------------------------------------------
 _VJP = '''\
 def {name}({params}, cotangent):
     value, saved = forward({params})
@@ -481,34 +450,6 @@ def differentiable_vjp(fun: Any, count: int) -> types.FunctionType:
         f"as_gradient(grads[{k}], {p})" for k, p in enumerate(params)))
     return synthesized_function(name, text, {"forward": forward, "backward": backward,
                                      "as_gradient": as_gradient}, form.function)
-
-
-def differentiable_hvp(gradient: Any, wrt: Any) -> types.FunctionType:
-    return _from_jvp(_HVP, "hvp", gradient, wrt, False)
-
-
-def _from_jvp(template: str, prefix: str, fun: Any, wrt: Any, has_aux: bool
-              ) -> types.FunctionType:
-    from ..callables import form_of
-    from ..forward_mode import jvp_function
-
-    form = form_of(fun)
-    picks, single = form.picks(wrt)
-    if not single or has_aux or not form.plain or picks[0].index is not None:
-        raise NotImplementedError("a nested jacobian of one argument, without has_aux")
-    param = picks[0].param
-    generated = jvp_function(form.function, (param,))
-    signature = _parameter_list(form.function)
-    name = f"{prefix}_{forms.identifier(form.function)}"
-    text = template.format(name=name, signature=signature, param=param, jvp="jvp",
-                           call=_call_arguments(form.function),
-                           tangent=generated.tangent_params[param])
-    made = synthesized_function(name, text, {"unit_tangents": unit_tangents,
-                                     "stack_columns": stack_columns, "jvp": generated},
-                        form.function)
-    made.__defaults__ = form.function.__defaults__
-    made.__kwdefaults__ = form.function.__kwdefaults__
-    return made
 
 
 def synthesized_function(name: str, text: str, env: dict[str, Any], like: Any

@@ -10,9 +10,26 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from ..runtime import dispatch
 from ..runtime.tensor import Tensor
 from . import ops
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``, one node named as PyTorch names it for the input's rank."""
+    ndim = np.ndim(input.data if isinstance(input, Tensor) else input)
+    name = _LINEAR_NODE_NAMES.get((min(ndim, 3), bias is not None))
+    args = (input, weight) if bias is None else (input, weight, bias)
+    return dispatch.call_named(name, ops.linear, args, {})
+
+
+_LINEAR_NODE_NAMES = {
+    (1, True): "ViewBackward0", (1, False): "SqueezeBackward4",
+    (2, True): "AddmmBackward0", (2, False): "MmBackward0",
+    (3, True): "ViewBackward0", (3, False): "UnsafeViewBackward0",
+}
 
 
 def sigmoid(input: Tensor) -> Tensor:

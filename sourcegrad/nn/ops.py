@@ -21,6 +21,12 @@ def relu(x):
     return np.maximum(x, 0)
 
 
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias``: PyTorch's affine layer, weight of shape (out, in)."""
+    out = input @ weight.T
+    return out if bias is None else out + bias
+
+
 def softmax(x, axis=-1):
     shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return shifted / np.sum(shifted, axis=axis, keepdims=True)

@@ -18,7 +18,6 @@ Statements keep the line numbers of the user's code they came from, for provenan
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass
 
 from ..codegen.clone import clone
@@ -30,7 +29,7 @@ from ..frontend.source import Parsed
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
-    fdef = clone(parsed.tree)
+    fdef = namer.disguise(clone(parsed.tree))  # the user's names sourcegrad's code also uses
     rewriter = _Desugar(parsed, namer)
     fdef.body = rewriter.block(_drop_docstring(fdef.body))
     fdef.body = _Returns(namer).rewrite_function(fdef.body)
@@ -109,7 +108,7 @@ class _Desugar:
         renames = {v: self.namer.fresh(f"{fdef.name}_{v}") for v in sorted(local)}
         bound = self._bind_nested(fdef, call_node, params)
         stmts: list[ast.stmt] = [assign(renames[p], bound[p], like) for p in params]
-        body = copy.deepcopy(_drop_docstring(fdef.body))
+        body = clone(_drop_docstring(fdef.body))
         for node in walk(ast.Module(body=body, type_ignores=[])):
             if isinstance(node, ast.Name) and node.id in renames:
                 node.id = renames[node.id]
@@ -124,7 +123,7 @@ class _Desugar:
             bound[kw.arg] = kw.value
         defaults = fdef.args.defaults
         for param, default in zip(params[len(params) - len(defaults):], defaults, strict=True):
-            bound.setdefault(param, copy.deepcopy(default))
+            bound.setdefault(param, clone(default))
         missing = [p for p in params if p not in bound]
         if missing or len(call_node.args) > len(params):
             raise self.parsed.unsupported(
@@ -162,7 +161,7 @@ class _Desugar:
         first, *others = stmt.targets
         if isinstance(value, ast.IfExp):
             return [*before, *self._if_exp(first, value, stmt)] + [
-                assign(t, copy.deepcopy(first), stmt) for t in others
+                assign(t, clone(first), stmt) for t in others
             ]
         stmt.targets = [first]
         stmt.value = value
@@ -416,9 +415,9 @@ class _Desugar:
                     isinstance(node.args[0], (ast.Name, ast.Constant))):
                 key = node.args[0]
                 default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
-                test = ast.Compare(left=copy.deepcopy(key), ops=[ast.In()],
+                test = ast.Compare(left=clone(key), ops=[ast.In()],
                                    comparators=[name(owner.id)])
-                read = ast.Subscript(value=name(owner.id), slice=copy.deepcopy(key),
+                read = ast.Subscript(value=name(owner.id), slice=clone(key),
                                      ctx=ast.Load())
                 return ast.IfExp(test=test, body=read, orelse=default)
             if func.attr in ("values", "items") and not node.args and not node.keywords:
@@ -487,7 +486,7 @@ class _Desugar:
 
     def _if_exp(self, target: ast.expr, node: ast.IfExp, like: ast.stmt) -> list[ast.stmt]:
         branch = ast.If(test=node.test, body=self._Assign(assign(target, node.body, like)),
-                        orelse=self._Assign(assign(copy.deepcopy(target), node.orelse, like)))
+                        orelse=self._Assign(assign(clone(target), node.orelse, like)))
         return [located(branch, like)]
 
     def _list_comp(self, temp: str, comp: ast.ListComp, like: ast.stmt) -> list[ast.stmt]:
@@ -525,10 +524,17 @@ class _Returns:
             return body
         self.result = self.namer.fresh("result")
         self.flag = self.namer.fresh("returned") if _returns_inside_loops(body) else ""
-        new_body, _ = self.block(body, in_loop=False)
+        new_body, always = self.block(body, in_loop=False)
         final = located(ast.Return(value=name(self.result)), returns[-1] if returns else body[-1])
+        return self._prologue(body, always) + new_body + [final]
+
+    def _prologue(self, body: list[ast.stmt], always_returns: bool) -> list[ast.stmt]:
+        """The flag's first value, and ``result = None`` where a path may end without a
+        return (Python returns None there, which ``sg.grad`` must see to refuse it)."""
         prologue = [assign(self.flag, ast.Constant(False), body[0])] if self.flag else []
-        return prologue + new_body + [final]
+        if not always_returns:
+            prologue.append(assign(self.result, ast.Constant(None), body[0]))
+        return prologue
 
     def _assign_result(self, body: list[ast.stmt], result: ast.expr,
                        returns: list[ast.Return]) -> list[ast.stmt]:
@@ -538,9 +544,9 @@ class _Returns:
             return body[:-1] + [assign(_as_store(result), value, last)]
         self.result = self.namer.fresh("result")
         self.flag = self.namer.fresh("returned") if _returns_inside_loops(body) else ""
-        new_body, _ = self.block(body, in_loop=False)
-        prologue = [assign(self.flag, ast.Constant(False), body[0])] if self.flag else []
-        return prologue + new_body + [assign(_as_store(result), name(self.result), body[-1])]
+        new_body, always = self.block(body, in_loop=False)
+        return self._prologue(body, always) + new_body + [
+            assign(_as_store(result), name(self.result), body[-1])]
 
     def block(self, stmts: list[ast.stmt], in_loop: bool) -> tuple[list[ast.stmt], bool]:
         """Rewrite ``stmts``; also say whether control always leaves through a return."""
@@ -562,7 +568,7 @@ class _Returns:
                         return out, True
                     continue
                 # what followed the `if` runs on the paths that did not return
-                body, body_returns = self.block(stmt.body + copy.deepcopy(rest), in_loop)
+                body, body_returns = self.block(stmt.body + clone(rest), in_loop)
                 orelse, else_returns = self.block(stmt.orelse + rest, in_loop)
                 stmt.body, stmt.orelse = body or [ast.Pass()], orelse
                 out.append(stmt)
@@ -580,7 +586,8 @@ class _Returns:
                 else:
                     out.append(located(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=guard_test),
                                               body=tail, orelse=[]), rest[0]))
-                return out, False
+                # every path returns if the tail does: the loop's own returns set the flag
+                return out, tail_returns
             if in_loop:
                 out.append(located(ast.If(test=name(self.flag), body=[ast.Break()], orelse=[]),
                                    stmt))
@@ -631,7 +638,7 @@ def _structure_body(stmts: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(stmt, ast.If) and _may_jump(stmt):
             rest = stmts[i + 1:]
             stmt.body = _structure_body(stmt.body if _always_jumps(stmt.body)
-                                        else stmt.body + copy.deepcopy(rest)) or [ast.Pass()]
+                                        else stmt.body + clone(rest)) or [ast.Pass()]
             stmt.orelse = _structure_body(stmt.orelse if _always_jumps(stmt.orelse)
                                           else stmt.orelse + rest)
             out.append(stmt)
@@ -717,7 +724,7 @@ def _is_reversed_range(expr: ast.expr) -> bool:
 
 
 def _as_load(target: ast.expr) -> ast.expr:
-    node = copy.deepcopy(target)
+    node = clone(target)
     for sub in walk(node):
         if hasattr(sub, "ctx"):
             sub.ctx = ast.Load()
@@ -725,7 +732,7 @@ def _as_load(target: ast.expr) -> ast.expr:
 
 
 def _as_store(target: ast.expr) -> ast.expr:
-    node = copy.deepcopy(target)
+    node = clone(target)
     if hasattr(node, "ctx"):
         node.ctx = ast.Store()
     if isinstance(node, ast.Tuple):

@@ -19,11 +19,11 @@ Invariants of the generated code:
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..codegen import names as naming
+from ..codegen.clone import clone, clone_replacing
 from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
 from ..codegen.walk import walk
@@ -133,7 +133,7 @@ class ForwardMode:
     def tangent_or_zero(self, expr: ast.expr) -> ast.expr:
         if self.has_tangent(expr):
             return name(self.tangent(expr.id))
-        return call("zeros_like_grad", copy.deepcopy(expr))
+        return call("zeros_like_grad", clone(expr))
 
     def tangent_or_none(self, expr: ast.expr) -> ast.expr:
         return name(self.tangent(expr.id)) if self.has_tangent(expr) else ast.Constant(None)
@@ -327,7 +327,7 @@ class ForwardMode:
             base = self._tangent_name(value.value)
             if base is None:
                 return None
-            return ast.Subscript(value=base, slice=copy.deepcopy(value.slice), ctx=ast.Load())
+            return ast.Subscript(value=base, slice=clone(value.slice), ctx=ast.Load())
         if op.kind == DISPLAY:
             return self._display_tangent(value)
         if op.kind == FIELD:  # p.w: tangent_p.w (a namedtuple, dataclass or ``Fields``)
@@ -340,8 +340,9 @@ class ForwardMode:
                 return None
             return ast.Call(func=name("fields"), args=[], keywords=[
                 ast.keyword(arg=k, value=self.tangent_or_zero(a)) for k, a in op.args.items()])
-        if op.kind == UNKNOWN:
-            if any(self._has_any_tangent(a) for a in op.args.values()):
+        if op.kind == UNKNOWN:  # an operand reading a tangent's variable anywhere: refused
+            if any(isinstance(n, ast.Name) and n.id in self.state.defined
+                   for a in op.args.values() for n in walk(a)):
                 raise self._no_rule(stmt, op)
             return None
         if op.kind == NONDIFF:
@@ -364,7 +365,7 @@ class ForwardMode:
         """The tangent of an argument: a name's, or the display of its elements' (the
         ``*args`` tuple and ``**kwargs`` dict a call makes), zeros where they have none."""
         if isinstance(arg, ast.Dict):
-            return ast.Dict(keys=copy.deepcopy(arg.keys),
+            return ast.Dict(keys=clone(arg.keys),
                             values=[self.tangent_or_zero(v) for v in arg.values])
         if isinstance(arg, (ast.Tuple, ast.List)):
             return self._structured_tangent(arg, False)
@@ -381,7 +382,7 @@ class ForwardMode:
         if rule.linear and not any(p in rule.jvps for p in op.differentiable_args()):
             # the primitive applied to the tangents (zeros for the arguments without one)
             replacements = {id(a): self._tangent_argument(rule, p, a) if p in carried
-                            else call("zeros_like_grad", copy.deepcopy(a))
+                            else call("zeros_like_grad", clone(a))
                             for p, a in op.differentiable_args().items()}
             return _apply_to_tangents(stmt.value, replacements)
         terms: list[ast.expr] = []
@@ -389,13 +390,14 @@ class ForwardMode:
             if param not in rule.jvps:
                 raise self._no_rule(stmt, op, param)
             t = self._tangent_argument(rule, param, arg)
-            term = inline(rule.jvps[param], [t, copy.deepcopy(ans)], op.args, rule.defaults)
+            term = inline(rule.jvps[param], [t, clone(ans)], op.args, rule.defaults)
             if self.shapes.has_output_shape(arg, op):
                 term = _without_broadcast_like(term, ans)
             terms.append(term)
         total = terms[0]
         for term in terms[1:]:
-            if support.add_grads in rule.primitives:  # lists of tangents: `+` would concatenate
+            if support.add_grads in rule.primitives or rule.sequence_output:
+                # tuples or lists of tangents: `+` would concatenate them
                 total = call("add_grads", total, term)
             else:
                 total = ast.BinOp(left=total, op=ast.Add(), right=term)
@@ -408,7 +410,7 @@ class ForwardMode:
         tangents = [name(self.tangent(carried[p].id)) if p in carried else ast.Constant(None)
                     for p in rule.positional]
         t = ast.Tuple(elts=tangents, ctx=ast.Load())
-        expr = inline(rule.joint_jvp, [t, copy.deepcopy(ans)], op.args, rule.defaults)
+        expr = inline(rule.joint_jvp, [t, clone(ans)], op.args, rule.defaults)
         present = frozenset(e.id for e in tangents if isinstance(e, ast.Name))
         return fold_known(expr, present)
 
@@ -431,7 +433,7 @@ class ForwardMode:
             return None
         parts = [self.tangent_or_zero(e) for e in elements]
         if isinstance(value, ast.Dict):
-            return ast.Dict(keys=copy.deepcopy(value.keys), values=parts)
+            return ast.Dict(keys=clone(value.keys), values=parts)
         return type(value)(elts=parts, ctx=ast.Load())
 
     def _unpack(self, target: ast.Tuple, value: ast.expr, stmt: ast.stmt) -> list[ast.stmt]:
@@ -515,7 +517,7 @@ class ForwardMode:
             self._forget(var)
             return []
         out = self._own(owner, stmt)
-        popped = copy.deepcopy(stmt.value)
+        popped = clone(stmt.value)
         popped.func.value = name(self.tangent(owner))
         out.append(self._define(var, popped, stmt))
         self.state.owned.discard(var)
@@ -532,8 +534,8 @@ class ForwardMode:
             if not self.activity.is_active(target.id) or not self.has_tangent(addend):
                 return []
             out = self._own(target.id, stmt)
-            update = ast.Call(func=copy.deepcopy(value.func),
-                              args=[name(self.tangent(target.id)), copy.deepcopy(index),
+            update = ast.Call(func=clone(value.func),
+                              args=[name(self.tangent(target.id)), clone(index),
                                     name(self.tangent(addend.id))], keywords=[])
             out.append(located(ast.Expr(value=update), stmt))
             return out
@@ -541,7 +543,7 @@ class ForwardMode:
             owner = value.func.value.id
             if owner not in self.state.defined:
                 return []
-            popped = copy.deepcopy(value)
+            popped = clone(value)
             popped.func.value = name(self.tangent(owner))
             return [*self._own(owner, stmt), located(ast.Expr(value=popped), stmt)]
         op = self.resolver.classify(value)
@@ -560,7 +562,7 @@ class ForwardMode:
             self._forget(var)
             return [stmt]
         callee = self.callees(op.callee, active)
-        value = copy.deepcopy(stmt.value)
+        value = clone(stmt.value)
         value.func = name(callee.function)
         value.keywords = [*value.keywords, *(
             ast.keyword(arg=callee.tangent_params[p], value=self._argument_tangent(op.args[p]))
@@ -584,11 +586,11 @@ class ForwardMode:
                     f"function value `{op.label}`", "Pass it as a positional argument.")
             self._forget(var)
             return [stmt]
-        primals = ast.Tuple(elts=[copy.deepcopy(a) for a in call.args], ctx=ast.Load())
+        primals = ast.Tuple(elts=[clone(a) for a in call.args], ctx=ast.Load())
         tangents = ast.Tuple(elts=[self.tangent_or_none(a) for a in call.args], ctx=ast.Load())
-        value = ast.Call(func=name("tangent_of"), args=[copy.deepcopy(call.func), primals,
+        value = ast.Call(func=name("tangent_of"), args=[clone(call.func), primals,
                                                         tangents],
-                         keywords=copy.deepcopy(call.keywords))
+                         keywords=clone(call.keywords))
         targets = ast.Tuple(elts=[name(var, True), name(self.tangent(var), True)],
                             ctx=ast.Store())
         self.state.defined.add(var)
@@ -605,6 +607,8 @@ class ForwardMode:
                 stmt, f"{label} has no forward-mode derivative (JVP) with respect to its "
                 f"argument `{param}`; pass a constant there, or wrap it in "
                 "`sg.stop_gradient(...)`.")
+        if op.advice:
+            return self.parsed.no_derivative(stmt, f"`{label}` has no derivative. {op.advice}")
         return self.parsed.no_derivative(
             stmt, f"`{label}` has no derivative rule and no Python source to differentiate.\n"
             f"Register one before differentiating, with `@sg.defjvp({label})` on "
@@ -616,17 +620,7 @@ class ForwardMode:
 def _apply_to_tangents(value: ast.expr, replacements: dict[int, ast.expr]) -> ast.expr:
     """``value`` (a call of a linear primitive) with each argument node (by ``id``) replaced:
     ``np.sum(x, axis=0)`` -> ``np.sum(tangent_x, axis=0)``."""
-    memo: dict[int, object] = {}
-    copied = copy.deepcopy(value, memo)
-    twins = {id(memo[key]): new for key, new in replacements.items() if key in memo}
-
-    class Replace(ast.NodeTransformer):
-        def visit(self, node: ast.AST) -> ast.AST:
-            if id(node) in twins:
-                return copy.deepcopy(twins[id(node)])
-            return super().visit(node)
-
-    return Replace().visit(copied)
+    return clone_replacing(value, replacements)
 
 
 def _without_broadcast_like(expr: ast.expr, ans: ast.expr) -> ast.expr:
@@ -655,7 +649,7 @@ def _is_pop(expr: ast.expr) -> bool:
 
 def _retarget(target: ast.expr, tangent: str) -> ast.expr:
     """``x[i][j]`` -> ``tangent_x[i][j]`` (a store)."""
-    new = copy.deepcopy(target)
+    new = clone(target)
     node = new
     while isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript):
         node = node.value

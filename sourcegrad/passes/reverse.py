@@ -22,15 +22,15 @@ Invariants of the generated code:
 from __future__ import annotations
 
 import ast
-import copy
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
 from ..codegen.walk import names_in, walk
+from ..compile import is_generated
 from ..dynamic import dynamic_again, dynamic_depends, is_dynamic_helper
 from ..frontend.forms import identifier, parameters_of
 from ..frontend.resolve import (
@@ -83,6 +83,8 @@ class ReverseResult:
     grads: dict[str, str]  # parameter -> name of its adjoint, for parameters that got one
     output_grad: str | None = None  # the adjoint of the output, when the output is active
     consumed: tuple[str, ...] = ()  # saved values the backward sweep pops from or restores
+    # variables whose element writes change intermediate arrays they may share memory with
+    aliased: dict[str, set[str]] = field(default_factory=dict)
 
 
 class ReverseMode:
@@ -114,7 +116,7 @@ class ReverseMode:
         # starts
         self.snapshots: dict[int, list[str]] = {}
         self.stacks: dict[tuple[str, int], str] = {}
-        self.slots: dict[int, str] = {}
+        self.slots: dict[object, str] = {}
         self.control: dict[int, str] = {}
         self.preinit: dict[int, list[str]] = {}
         self.stack_inits: dict[int, list[str]] = {}
@@ -127,6 +129,7 @@ class ReverseMode:
         self.copied: set[str] = set()  # adjoints copied by `_own` (to hoist out of loops)
         self.fresh_names: dict[tuple[int, str], str] = {}
         self.inlined: dict[tuple, ast.expr] = {}
+        self.callee_names: set[str] = set()  # of the callees' generated functions
 
     # -- entry ------------------------------------------------------------------------------
     def run(self, fdef: ast.FunctionDef, seed_defined: bool = True) -> ReverseResult:
@@ -142,14 +145,16 @@ class ReverseMode:
                         if all(_makes_slice(s) for s in stmts)}
         self.structures = structures.infer(list(self.placement.statements.values()),
                                            self.resolver,
-                                           self.parsed.filename.startswith("<sourcegrad"))
+                                           is_generated(self.parsed.filename))
         straight = _straight_line(core)
         if not straight:
             # dry run: learn which values each adjoint reads, to decide what to save
-            saved_namer = copy.deepcopy(self.namer)
+            # the real sweep gives the same names again, but for the callees' derivatives,
+            # which the caller made once and keeps under their names
+            taken = set(self.namer.taken)
             self._sweep(core, output, seed_defined)
             self.needed = set().union(*self.reads.values()) if self.reads else set()
-            self.namer = saved_namer
+            self.namer.taken = taken | self.callee_names  # the caller names what comes next
             self.recording = False
             self.grad_names = {}
             self.snapshots, self.stacks, self.slots, self.control = {}, {}, {}, {}
@@ -184,7 +189,8 @@ class ReverseMode:
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
             output_grad = self.grad_names[output.id]
         consumed = tuple(sorted(set(self.stacks.values()) | self.sliced))
-        return ReverseResult(forward, adjoint, output, grads, output_grad, consumed)
+        return ReverseResult(forward, adjoint, output, grads, output_grad, consumed,
+                             {v: set(ts) for v, ts in self.aliased.items()})
 
     def _never_released(self, returned: set[str]) -> set[str]:
         """Names the backward sweep must not ``del``: read after it, or too small to matter
@@ -285,6 +291,9 @@ class ReverseMode:
                 return expr
 
     def _find_containers(self, stmts: list[ast.stmt]) -> None:
+        """The variables known to hold lists, tuples or dicts (displays, appends, unpacked
+        values, sequences rules return), whose cotangents are added with ``add_grads``
+        (``+`` would concatenate them). Those that may hold one are ``structures``'."""
         for stmt in self.placement.statements.values():
             if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
                 isinstance(stmt.value, (ast.List, ast.Tuple, ast.Dict))
@@ -298,7 +307,8 @@ class ReverseMode:
                 self.containers.add(stmt.value.id)
             if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
                 op = self.resolver.classify(stmt.value)
-                if op.kind == RULE and op.rule.sequence_output:
+                if op.kind == RULE and op.rule.sequence_output and (
+                        op.callee not in structures.PASS_STRUCTURES):  # lists if given lists
                     self.containers.add(stmt.targets[0].id)
 
     def _note_reads(self, stmt: ast.stmt, exprs: list[ast.AST]) -> None:
@@ -534,10 +544,13 @@ class ReverseMode:
         return self.stacks[key]
 
     def _slot(self, stmt: ast.stmt, var: str, is_slice: bool) -> str:
-        if id(stmt) not in self.slots:
-            self.slots[id(stmt)] = self.namer.fresh(f"{var}_slice_old" if is_slice
-                                                    else f"{var}_old")
-        return self.slots[id(stmt)]
+        """The variable keeping ``var``'s value from before ``stmt`` (one per variable: an
+        unpacking ``a, axis = ...`` overwrites two)."""
+        key = (id(stmt), var, is_slice)
+        if key not in self.slots:
+            self.slots[key] = self.namer.fresh(f"{var}_slice_old" if is_slice
+                                               else f"{var}_old")
+        return self.slots[key]
 
     def _old_value(self, stmt: ast.stmt, var: str, is_slice: bool) -> ast.expr:
         if not is_slice:
@@ -613,7 +626,7 @@ class ReverseMode:
         only = code[0]
         quoted = _squash(self.comment(stmt.lineno).split("#", 1)[-1])
         if isinstance(only, ast.Assign) and isinstance(only.targets[0], ast.Name) and (
-                not quoted.startswith(f"{only.targets[0].id}=")):
+                not quoted.startswith(f"{_squash(only.targets[0].id)}=")):
             return False  # it assigns another name: no need to unparse the code to tell
         if isinstance(only, ast.For):
             text = f"for {ast.unparse(only.target)} in {ast.unparse(only.iter)}:"
@@ -799,7 +812,8 @@ class ReverseMode:
         grad_base = self.grad_load(var)
         # an element of a list or dict is one element, whatever the index (a runtime int or
         # key); an array indexed by an array of indices may repeat elements: np.add.at
-        if var in self.structures.structured or _is_basic_index(
+        if var in self.containers or (var in self.structures.structured and (
+                self.structures.one_element(index))) or _is_basic_index(
                 index, self._range_loop_vars(stmt) | self._slices):
             out.append(self._add_into(var, index, stmt.targets[0], g))
         elif self.structures.surely_array(var) or not self._local_index(index):
@@ -851,11 +865,15 @@ class ReverseMode:
         self._note_reads(stmt, [index])
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
-        structured = var in self.structures.structured
+        structured = var in self.containers or (var in self.structures.structured and (
+            self.structures.one_element(index)))
         if self._active_expr(stmt.value):
-            # a list's or dict's element is replaced, not written into: taken as it is
-            taken = part if structured else call("unbroadcast", _np_call("copy", part),
-                                                 clone(stmt.value))
+            # a list's or dict's element is replaced, not written into: taken as it is (a
+            # copy where it may be an array's row, which the zeroing below overwrites)
+            taken = call("unbroadcast", self._last_writes(stmt, var, part) or _np_call(
+                "copy", part), clone(stmt.value))
+            if structured:
+                taken = part if var in self.containers else call("private_copy", part)
             out.extend(self._accumulate(stmt.value, taken))
         out.extend(self._own(var, stmt))
         zero_target = ast.Subscript(value=name(self.grad(var), True), slice=clone(index),
@@ -867,19 +885,49 @@ class ReverseMode:
         out.append(ast.Assign(targets=[zero_target], value=zero))
         return out
 
+    def _last_writes(self, stmt: ast.stmt, var: str, part: ast.Subscript) -> ast.expr | None:
+        """``part`` (``grad_var[index]``) kept only where the write was the last one into its
+        element, for an index that may repeat one (``y[[0, 0]] = v`` keeps ``v[1]``, and so
+        does ``+=``); ``None`` for an index that cannot."""
+        if _is_basic_index(part.slice, self._range_loop_vars(stmt)):
+            return None
+        return call("last_writes", part, self.grad_load(var), _index_value(clone(part.slice)))
+
     def _adjoint_augassign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
-        var = stored_base(stmt.target)
-        if var not in self.defined or not self._active_expr(stmt.value):
+        return self._adjoint_increment(stmt, stored_base(stmt.target), stmt.target.slice,
+                                       stmt.value, isinstance(stmt.op, ast.Sub), buffered=True)
+
+    def _adjoint_add_at(self, stmt: ast.Expr) -> list[ast.stmt]:
+        """``np.add.at(a, index, b)`` (a gradient's scatter, differentiated again): ``a``'s
+        cotangent passes through, and ``b``'s gathers it at ``index``, once per occurrence
+        of a repeated index, as the scatter added ``b`` once per occurrence."""
+        target, index, value = stmt.value.args
+        if not isinstance(target, ast.Name):
+            if not self._active_expr(value):  # the array's cotangent passes through
+                return []
+            raise self.parsed.unsupported(
+                stmt, "a scatter (`np.add.at`) into part of an array, with a derivative",
+                "Scatter into the whole array, with the part's index folded into `index`.")
+        return self._adjoint_increment(stmt, target.id, index, value, False)
+
+    def _adjoint_increment(self, stmt: ast.stmt, var: str, index: ast.expr, value: ast.expr,
+                           subtract: bool, buffered: bool = False) -> list[ast.stmt]:
+        """``var[index] += value`` (or ``-=``): ``value``'s cotangent is ``var``'s at
+        ``index``, summed back to ``value``'s shape; ``var``'s own is unchanged. A
+        ``buffered`` increment (``+=``, not ``np.add.at``) adds only the last of the values
+        written to a repeated element."""
+        if var not in self.defined or not self._active_expr(value):
             return []
-        index = clone(stmt.target.slice)
-        self._note_reads(stmt, [index, stmt.value])
-        part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
-        contribution = call("unbroadcast", part, clone(stmt.value))
-        if isinstance(stmt.op, ast.Sub):
+        index = clone(index)
+        self._note_reads(stmt, [index, value])
+        part: ast.expr = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
+        kept = self._last_writes(stmt, var, part) if buffered else None
+        contribution = call("unbroadcast", kept or part, clone(value))
+        if subtract:
             contribution = ast.UnaryOp(op=ast.USub(), operand=contribution)
-        elif stmt.value.id not in self.defined:
+        elif value.id not in self.defined and kept is None:
             contribution = _np_call("copy", contribution)
-        return self._accumulate(stmt.value, contribution)
+        return self._accumulate(value, contribution)
 
     def _adjoint_unpack(self, stmt: ast.Assign, target: ast.Tuple) -> list[ast.stmt]:
         source = stmt.value
@@ -913,17 +961,6 @@ class ReverseMode:
                                      ctx=ast.Load())
                 out.extend(self._accumulate(elt, part))
         return out
-
-    def _adjoint_add_at(self, stmt: ast.Expr) -> list[ast.stmt]:
-        """``np.add.at(a, index, b)`` (a gradient's own, differentiated again): ``b``'s
-        cotangent gathers ``a``'s at ``index``; ``a``'s passes through unchanged."""
-        target, index, addend = stmt.value.args
-        var = stored_base(target)
-        if var not in self.defined or not self._active_expr(addend):
-            return []
-        self._note_reads(stmt, [index, addend])
-        gathered = ast.Subscript(value=self.grad_load(var), slice=clone(index), ctx=ast.Load())
-        return self._accumulate(addend, call("unbroadcast", gathered, clone(addend)))
 
     def _adjoint_append(self, stmt: ast.Expr) -> list[ast.stmt]:
         owner = stmt.value.func.value.id
@@ -964,12 +1001,17 @@ class ReverseMode:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
         if not active:
             return []
-        derivative = self.callees(op.callee, active)
+        derivative = self._callee(op, active)
         saved = self._saved_name(stmt)
         self._note_reads(stmt, [name(saved)])
         loops = self.placement.loops(stmt)
         pop = [assign(saved, _pop(self._stack(saved, loops[-1])), stmt)] if loops else []
         return pop + self._call_backward(stmt, op, derivative, g, saved)
+
+    def _callee(self, op: Op, active: tuple[str, ...]) -> CalleeDerivative:
+        derivative = self.callees(op.callee, active)
+        self.callee_names.update((derivative.forward, derivative.backward))
+        return derivative
 
     def _call_backward(self, stmt: ast.Assign, op: Op, derivative: CalleeDerivative,
                        g: ast.expr, saved: str) -> list[ast.stmt]:
@@ -996,7 +1038,7 @@ class ReverseMode:
 
     def _forward_user_call(self, stmt: ast.Assign, op: Op) -> ast.stmt:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
-        derivative = self.callees(op.callee, active)
+        derivative = self._callee(op, active)
         value = clone(stmt.value)
         value.func = name(derivative.forward)
         targets = ast.Tuple(elts=[clone(stmt.targets[0]),
@@ -1191,6 +1233,8 @@ class ReverseMode:
             return self.parsed.no_derivative(
                 stmt, f"{label} has no derivative with respect to its argument `{param}`; "
                 "pass a constant there, or wrap it in `sg.stop_gradient(...)`.")
+        if op.advice:
+            return self.parsed.no_derivative(stmt, f"`{label}` has no derivative. {op.advice}")
         if label.startswith("."):  # a method of a value: no function to register a rule on
             return self.parsed.no_derivative(
                 stmt, f"the method `{label}` has no derivative rule. Call the NumPy function "
@@ -1262,11 +1306,11 @@ def _is_fresh_call(expr: ast.expr) -> bool:
 
 
 def _index_value(index: ast.expr) -> ast.expr:
-    """An index as a value an argument can be: ``x[i, 1:]``'s is ``(i, slice(1, None))``."""
+    """An index as a value that can be passed to a function (``np.add.at``): each slice
+    ``1:`` spelled ``slice(1, None)``, which subscript syntax alone allows."""
     if isinstance(index, ast.Slice):
-        parts = [p if p is not None else ast.Constant(None)
-                 for p in (index.lower, index.upper, index.step)]
-        return call("slice", *parts)
+        parts = [index.lower, index.upper] + ([index.step] if index.step else [])
+        return call("slice", *[p if p is not None else ast.Constant(None) for p in parts])
     if isinstance(index, ast.Tuple):
         return ast.Tuple(elts=[_index_value(e) for e in index.elts], ctx=ast.Load())
     return index
@@ -1309,8 +1353,9 @@ def _stub_parameters(callee: object, count: int) -> str:
 
 
 def _squash(text: str) -> str:
-    """Code or a quote of it, without the spacing and quote style that may differ."""
-    return "".join(text.split()).replace("'", '"')
+    """Code or a quote of it, without the spacing and quote style that may differ (nor the
+    mark the passes give the user's names that sourcegrad's code also uses)."""
+    return "".join(text.split()).replace("'", '"').replace(naming.USER_MARK, "")
 
 
 def _has_code(stmts: list[ast.stmt]) -> bool:
@@ -1322,12 +1367,14 @@ __all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult"]
 
 
 def _written(stmt: ast.stmt) -> ast.expr:
-    """What an assignment (``x[i] = v``), augmented assignment (``x[i] += v``) or
-    ``np.add.at(x, i, v)`` writes."""
-    if isinstance(stmt, ast.Expr):
-        target, index, _ = stmt.value.args
-        return ast.Subscript(value=target, slice=index, ctx=ast.Store())
-    return stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+    """What an assignment (``x[i] = v``), an augmented assignment (``x[i] += v``) or a
+    scatter (``np.add.at(x, i, v)``) writes."""
+    if isinstance(stmt, ast.Assign):
+        return stmt.targets[0]
+    if isinstance(stmt, ast.AugAssign):
+        return stmt.target
+    target, index, _ = stmt.value.args
+    return ast.Subscript(value=clone(target), slice=clone(index), ctx=ast.Load())
 
 
 def _adjoint_reads(op: Op | None) -> bool:

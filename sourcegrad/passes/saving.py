@@ -203,7 +203,8 @@ def overwrites(stmt: ast.stmt) -> list[tuple[str, bool]]:
     if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
         return [(stored_base(stmt.target), True)]
     if isinstance(stmt, ast.Expr) and is_add_at(stmt.value):  # np.add.at(a, index, b)
-        return [(stored_base(stmt.value.args[0]), True)]
+        base = stored_base(stmt.value.args[0])
+        return [(base, True)] if base else []
     return []
 
 

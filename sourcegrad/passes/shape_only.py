@@ -39,8 +39,11 @@ from .release import assigned_at_top
 # helper -> the positions of its arguments that it reads only the shape (and dtype) of
 SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "unbroadcast": (1,),
+    "unbroadcast_each": (1,),  # (a list or dict stays whole: shape_only keeps it as it is)
     "unreduce": (1,),
     "reduced_count": (0, 1),
+    "degrees_of_freedom": (0, 1),
+    "one_if_single": (1,),
     "zeros_like_grad": (0,),
 }
 

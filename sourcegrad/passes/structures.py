@@ -37,7 +37,8 @@ _BUILDERS = frozenset({"dict", "list", "tuple"})
 # helpers of generated code that take and give back structures as they are (a gradient of a
 # list, say): what they take is no more an array than what they give
 PASS_STRUCTURES = frozenset({support.as_gradient, support.private_copy, support.add_grads,
-                              support.unbroadcast, support.broadcast_like})
+                              support.unbroadcast, support.broadcast_like,
+                              support.unbroadcast_each, support.broadcast_each})
 # helpers whose result is a list of cotangents (one per element of a sequence argument)
 _SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "add_grads"})
 # ... and those that give back a list for a list, an array for an array (np.copy's, np.array's)
@@ -53,6 +54,12 @@ class Structures:
     def surely_array(self, var: str) -> bool:
         return var in self.arrays and var not in self.structured
 
+    def one_element(self, index: ast.expr) -> bool:
+        """Does ``index`` select one element of a list or dict if it indexes one: a constant
+        or a name, not a display or a name holding an array (of indices, or a mask)?"""
+        return isinstance(index, ast.Constant) or isinstance(index, ast.Name) and (
+            index.id not in self.arrays)
+
 
 def infer(statements: list[ast.stmt], resolver: Resolver, generated: bool = False
           ) -> Structures:
@@ -63,20 +70,25 @@ def infer(statements: list[ast.stmt], resolver: Resolver, generated: bool = Fals
     found = Structures()
     copies: list[tuple[str, str]] = []  # (target, source): y = x
     elements: list[tuple[str, str]] = []  # (element, container): y = x[i], y = x.f
+    pops: list[tuple[str, str]] = []  # (value, stack): y = stack.pop()
+    counters = _range_variables(statements)  # index arrays as well as lists
     for stmt in statements:
         if isinstance(stmt, ast.Assign):
-            _assignment(stmt, resolver, found, copies, elements)
+            _assignment(stmt, resolver, found, copies, elements, pops)
             target = stmt.targets[0]
             if generated and isinstance(target, ast.Subscript) and (
-                    isinstance(target.slice, ast.Name) or _sums_structures(stmt.value,
-                                                                            statements)):
+                    isinstance(target.slice, ast.Name) and target.slice.id not in counters
+                    or _sums_structures(stmt.value, statements)):
                 found.structured.add(stored_base(target))
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
             if _string_index(stmt.target.slice):
                 found.structured.add(stored_base(stmt.target))
+            if isinstance(stmt.value, ast.Name):  # x[i] += v: v is added as an array
+                found.arrays.add(stmt.value.id)
         elif is_append(stmt):
             found.structured.add(stmt.value.func.value.id)
     _keyed_by_keys(statements, resolver, found)
+    copies.extend(_through_stacks(statements, pops))
     changed = True
     while changed:  # structures flow through copies, and up from their elements
         changed = False
@@ -92,7 +104,8 @@ def infer(statements: list[ast.stmt], resolver: Resolver, generated: bool = Fals
 
 
 def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
-                copies: list[tuple[str, str]], elements: list[tuple[str, str]]) -> None:
+                copies: list[tuple[str, str]], elements: list[tuple[str, str]],
+                pops: list[tuple[str, str]]) -> None:
     target, value = stmt.targets[0], stmt.value
     if isinstance(target, ast.Subscript):
         if _string_index(target.slice):
@@ -115,17 +128,21 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
         found.arrays.add(var)
         return
     op = resolver.classify(value)
-    if isinstance(value, (ast.List, ast.Tuple, ast.Dict)) or _builds(value) or op.kind == POP:
+    if op.kind == POP and isinstance(op.args["items"], ast.Name):
+        # y = stack.pop(): what was appended to the stack (see ``_through_stacks``)
+        pops.append((var, op.args["items"].id))
+        return
+    if isinstance(value, (ast.List, ast.Tuple, ast.Dict)) or _builds(value):
         found.structured.add(var)
         if isinstance(value, (ast.List, ast.Tuple)):
             found.displays[var] = value
     elif op.kind == RULE:
-        if op.rule.sequence_output:
-            found.structured.add(var)
-        elif op.callee in PASS_STRUCTURES:
+        if op.callee in PASS_STRUCTURES:  # (their rules say they may return lists: if given)
             copies.extend((var, a.id) for a in op.differentiable_args().values()
                           if isinstance(a, ast.Name))
             return
+        if op.rule.sequence_output:
+            found.structured.add(var)
         else:
             found.arrays.add(var)
         _rule_arguments(op, found)
@@ -169,6 +186,30 @@ def _keyed_by_keys(statements: list[ast.stmt], resolver: Resolver, found: Struct
                 found.structured.add(node.value.id)
 
 
+def _through_stacks(statements: list[ast.stmt], popped: list[tuple[str, str]]
+                    ) -> list[tuple[str, str]]:
+    """``(y, v)`` for each ``y = stack.pop()`` and ``stack.append(v)``: ``y`` is one of the
+    values appended (a structure if one of them is), not a structure because it comes from
+    a list (generated code keeps arrays on stacks)."""
+    pushed = [(stmt.value.func.value.id, stmt.value.args[0].id) for stmt in statements
+              if is_append(stmt) and isinstance(stmt.value.args[0], ast.Name)]
+    return [(y, v) for y, stack in popped for owner, v in pushed if owner == stack]
+
+
+def _range_variables(statements: list[ast.stmt]) -> set[str]:
+    """The variables of ``for v in range(...)`` loops: such an index selects one element of
+    an array as well as of a list (``grad_xs[i] = ...`` says nothing of ``grad_xs``)."""
+    def counts(iterable: ast.expr) -> bool:
+        if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)):
+            return False
+        if iterable.func.id == "reversed" and len(iterable.args) == 1:
+            return counts(iterable.args[0])
+        return iterable.func.id == "range"
+
+    return {stmt.target.id for stmt in statements if isinstance(stmt, ast.For)
+            and isinstance(stmt.target, ast.Name) and counts(stmt.iter)}
+
+
 def _sums_structures(value: ast.expr, statements: list[ast.stmt]) -> bool:
     """Is ``value`` what ``add_grads`` gave (generated code adds structures with it)?"""
     def is_sum(expr: ast.expr) -> bool:
@@ -192,14 +233,18 @@ def _dicts_indexed(statements: list[ast.stmt], key: str) -> set[str]:
 def _rule_arguments(op: Op, found: Structures) -> None:
     """An argument a rule takes as an array is one; one whose cotangent the rule gives as a
     list (``np.stack(xs)``) is a sequence."""
-    assert op.rule is not None
+    rule = op.rule
+    assert rule is not None
     for param, arg in op.differentiable_args().items():
-        if not isinstance(arg, ast.Name):
-            continue
-        if returns_sequence(op.rule, param):
+        if isinstance(arg, ast.Name) and returns_sequence(rule, param):
             found.structured.add(arg.id)
-        elif not returns_sequence(op.rule, param, or_keeps_structure=True):
-            found.arrays.add(arg.id)  # (np.array(x), np.copy(x): x may be a list still)
+        elif param in rule.sequence_params or returns_sequence(rule, param,
+                                                               or_keeps_structure=True):
+            continue  # (max(xs), np.array(x), np.copy(x): x may be a list still)
+        elif param == rule.varargs and isinstance(arg, ast.Tuple):  # np.einsum(s, a, b)
+            found.arrays.update(e.id for e in arg.elts if isinstance(e, ast.Name))
+        elif isinstance(arg, ast.Name):
+            found.arrays.add(arg.id)
 
 
 def returns_sequence(rule: Rule, param: str, or_keeps_structure: bool = False) -> bool:

@@ -8,6 +8,7 @@ whose results carry no derivative.
 from . import (  # noqa: F401  (registration)
     arithmetic,
     comparisons,
+    complex,
     elementwise,
     indexing,
     linalg,
@@ -17,6 +18,7 @@ from . import (  # noqa: F401  (registration)
     scalar,
     shapes,
     support_rules,
+    writes,
 )
 from .registry import NONDIFF, RULES, Rule, is_nondifferentiable, lookup, rule, table_version
 

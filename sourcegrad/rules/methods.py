@@ -8,13 +8,19 @@ then use the one rule of the primitive.
 from __future__ import annotations
 
 import ast
-import builtins
 import math
 
 import numpy as np
 
 from .registry import nondifferentiable, rule
-from .support import astype, broadcast_like, reduce_like, unbroadcast
+from .support import (
+    astype,
+    broadcast_like,
+    concatenate_c,
+    concatenate_r,
+    reduce_like,
+    unbroadcast,
+)
 
 
 @rule(astype, np.ndarray.astype)
@@ -41,10 +47,24 @@ class float_rule:
         return np.reshape(t, np.shape(ans))  # float(x[:1, :1]): a (1, 1) tangent, a scalar
 
 
+@rule(np.float64, np.float32, np.float16, np.longdouble)
+class float_cast:
+    """``np.float64(x)`` and the other float types called on a number or an array: a cast,
+    linear; the cotangent goes back in ``x``'s own float type (a Python float's is any
+    float)."""
+
+    linear = True
+
+    def vjp_x(g, ans, x):
+        return g if isinstance(x, (float, int)) else np.asarray(g, dtype=np.result_type(
+            x, np.float32))
+
+
 @rule(sum)
 class sum_rule:
     """Python's ``sum(iterable, start=0)`` over a list of numbers or arrays, whose shapes may
     broadcast against each other (the list comprehension that replaces a generator)."""
+    sequence_params = ("iterable",)
 
     def vjp_iterable(g, ans, iterable, start=0):
         return [unbroadcast(g, x) for x in iterable]
@@ -85,13 +105,16 @@ METHODS: dict[str, tuple[object, bool]] = {
     "copy": (np.copy, False),
     "astype": (astype, False),
     "item": (float, False),
+    "tolist": (list, False),  # the elements as (nested) lists: the cotangents too
+    "conj": (np.conjugate, False),
+    "conjugate": (np.conjugate, False),
 }
 NONDIFF_METHODS = {
-    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "tolist", "fill", "keys",
+    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "fill", "keys",
 }
 
-ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real}
-NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "imag"}
+ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real, "imag": np.imag}
+NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes"}
 
 OPERATORS: dict[type, object] = {
     ast.Add: np.add,
@@ -108,10 +131,17 @@ UNARY_OPERATORS: dict[type, object] = {ast.USub: np.negative, ast.UAdd: np.posit
 # Builtins with a derivative, as the NumPy primitive of the same meaning.
 BUILTINS: dict[object, object] = {abs: np.abs, max: np.maximum, min: np.minimum}
 
+# Objects whose subscript computes a value from the index, as the function of the same
+# meaning (``np.r_[a, b]`` is ``concatenate_r(a, b)``).
+SUBSCRIPTED: dict[object, object] = {np.r_: concatenate_r, np.c_: concatenate_c}
+
+nondifferentiable(np.s_, np.index_exp, reason="index builders: their values are indices")
+
+# (Not ``zip``, ``enumerate`` or ``sorted``: their results hold their arguments' values, so a
+# derivative reaching one outside a ``for`` header, which ``desugar`` rewrites, is an error.)
 nondifferentiable(
-    len, range, int, bool, round, print, isinstance, type, str, repr, enumerate, zip,
+    len, range, int, bool, round, print, isinstance, type, str, repr,
     math.floor, math.ceil, math.isnan, math.isinf, math.isfinite, math.trunc,
-    builtins.sorted,
 )
 
 # NumPy functions whose result may share memory with their first argument: writing into

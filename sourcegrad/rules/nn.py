@@ -12,7 +12,7 @@ import numpy as np
 
 from ..nn import ops
 from .registry import rule
-from .support import unbroadcast
+from .support import broadcast_like, matmul_vjp_x1, matmul_vjp_x2, unbroadcast
 
 
 @rule(ops.sigmoid)
@@ -35,6 +35,31 @@ class relu:
 
     def jvp_x(t, ans, x):
         return t * (x > 0)
+
+
+@rule(ops.linear)
+class linear:
+    """``input @ weight.T + bias``; PyTorch names the node of a batch ``AddmmBackward0``."""
+
+    torch_name = "Addmm"
+
+    def vjp_input(g, ans, input, weight, bias=None):
+        return matmul_vjp_x1(g, input, weight.T)
+
+    def vjp_weight(g, ans, input, weight, bias=None):
+        return matmul_vjp_x2(g, input, weight.T).T
+
+    def vjp_bias(g, ans, input, weight, bias=None):
+        return unbroadcast(g, bias)
+
+    def jvp_input(t, ans, input, weight, bias=None):
+        return t @ weight.T
+
+    def jvp_weight(t, ans, input, weight, bias=None):
+        return input @ t.T
+
+    def jvp_bias(t, ans, input, weight, bias=None):
+        return broadcast_like(t, ans)
 
 
 @rule(ops.softmax)

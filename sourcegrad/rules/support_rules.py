@@ -15,19 +15,27 @@ import numpy as np
 from . import support
 from .registry import nondifferentiable, rule
 from .support import (
+    broadcast_each,
     broadcast_like,
     einsum_cross,
     einsum_jvp,
     einsum_jvp_cross,
     einsum_vjp_one,
+    gradient_spacing_jvp,
+    gradient_spacing_vjp,
+    gradient_tangent,
+    gradient_vjp,
     join_back,
+    last_writes,
     matmul_vjp_x1,
     matmul_vjp_x2,
     reduce_like,
+    reduced_count,
     reshape_each,
     spectral_norm_curvature,
     split_back,
     unbroadcast,
+    unbroadcast_each,
     unreduce,
 )
 
@@ -70,15 +78,43 @@ class reduce_like_rule:
 
 @rule(support.as_gradient)
 class as_gradient_rule:
+    sequence_output = True
+    sequence_params = ("grad",)
     linear = True
     nondiff = ("x",)
 
     def vjp_grad(g, ans, grad, x):
-        return unbroadcast(g, grad)
+        return unbroadcast_each(g, grad)
+
+
+@rule(support.unbroadcast_each)
+class unbroadcast_each_rule:
+    """``unbroadcast`` leaf by leaf; recursive, so it needs a rule of its own."""
+
+    sequence_output = True
+    sequence_params = ("cotangent",)
+    linear = True
+    nondiff = ("x",)
+
+    def vjp_cotangent(g, ans, cotangent, x):
+        return broadcast_each(g, cotangent)
+
+
+@rule(support.broadcast_each)
+class broadcast_each_rule:
+    sequence_output = True
+    sequence_params = ("tangent",)
+    linear = True
+    nondiff = ("like",)
+
+    def vjp_tangent(g, ans, tangent, like):
+        return unbroadcast_each(g, tangent)
 
 
 @rule(support.private_copy)
 class private_copy_rule:
+    sequence_output = True
+    sequence_params = ("value",)
     linear = True
 
     def vjp_value(g, ans, value):
@@ -87,6 +123,8 @@ class private_copy_rule:
 
 @rule(support.add_grads)
 class add_grads_rule:
+    sequence_output = True
+    sequence_params = ("a", "b")
     def vjp_a(g, ans, a, b):
         return g
 
@@ -140,18 +178,25 @@ class matmul_vjp_x2_rule:
 
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.tie_weights,
+    support.degrees_of_freedom, support.unit_tangents,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
-    support.inner_axes, support.linspace_weights, support.shape_only,
+    support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
+    support.positions_of, support.select_masks, support.rollaxis_destination, support.block_shape,
+    support.no_derivative,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
 
 @rule(list, tuple)
 class list_rule:
-    """``list(a)``: the rows of an array (or the items of a sequence) as a list. The cotangent
-    of a sequence is a list (as ``add_grads`` makes them), whatever the sequence's type."""
+    """``list(a)`` / ``tuple(a)``: the rows of an array (or the items of a sequence) as a list
+    or a tuple. The cotangent of a sequence is a list (as ``add_grads`` makes them), whatever
+    the sequence's type."""
+    sequence_output = True
+    sequence_params = ("x",)
 
     linear = True
+    sequence_output = True
 
     def vjp_x(g, ans, x):
         return list(g) if isinstance(x, (list, tuple)) else np.reshape(np.stack(g), np.shape(x))
@@ -193,6 +238,30 @@ class bincount:
         return np.reshape(np.take(g, x), np.shape(weights))
 
 
+@rule(support.one_if_single)
+class one_if_single_rule:
+    """The identity where several elements were reduced, a constant where one was."""
+
+    nondiff = ("x",)
+
+    def vjp_value(g, ans, value, x):
+        return g * (reduced_count(x, value) > 1)
+
+    def jvp_value(t, ans, value, x):
+        return t * (reduced_count(x, value) > 1)
+
+
+@rule(support.last_writes)
+class last_writes_rule:
+    """A mask fixed by the index: linear in ``part``, and its own adjoint."""
+
+    linear = True
+    nondiff = ("base", "index")
+
+    def vjp_part(g, ans, part, base, index):
+        return last_writes(g, base, index)
+
+
 # -- the scatter helpers of shape rules: each is the adjoint of the primitive it undoes -----
 @rule(support.split_back)
 class split_back_rule:
@@ -206,6 +275,7 @@ class split_back_rule:
 
 @rule(support.join_back)
 class join_back_rule:
+    sequence_params = ("pieces",)
     linear = True
     nondiff = ("arrays", "axis", "promote")
 
@@ -216,6 +286,7 @@ class join_back_rule:
 @rule(support.reshape_each)
 class reshape_each_rule:
     """Its own adjoint: the cotangents go back to the shapes (and structure) of ``parts``."""
+    sequence_params = ("parts",)
     sequence_output = True
 
     linear = True
@@ -227,6 +298,7 @@ class reshape_each_rule:
 
 @rule(support.unstack_like)
 class unstack_like_rule:
+    sequence_output = True
     linear = True
     nondiff = ("obj",)
 
@@ -287,21 +359,31 @@ class spectral_norm_derivative_rule:
 # -- einsum's helpers: multilinear, so every derivative is an einsum again (einsum_cross) --
 @rule(support.einsum_vjp_one)
 class einsum_vjp_one_rule:
-    """The cotangent of operand ``k``, linear in ``cotangent`` and in the other operands."""
+    """The cotangent of operand ``k`` (``-1``: ``subscripts``, an operand in the interleaved
+    form), linear in ``cotangent`` and in the other operands."""
+    sequence_params = ("operands",)
 
-    nondiff = ("subscripts", "k")
+    nondiff = ("k",)
 
     def vjp_cotangent(g, ans, cotangent, subscripts, operands, k):
         return einsum_jvp([g if i == k else None for i in range(len(operands))], subscripts,
-                          operands)
+                          operands, first=g if k == -1 else None)
+
+    def vjp_subscripts(g, ans, cotangent, subscripts, operands, k):
+        return einsum_cross(cotangent, subscripts, operands,
+                            [g if i == k else None for i in range(len(operands))], -1)
 
     def vjp_operands(g, ans, cotangent, subscripts, operands, k):
         return [einsum_cross(cotangent, subscripts, operands,
-                             [g if i == k else None for i in range(len(operands))], j)
+                             [g if i == k else None for i in range(len(operands))], j,
+                             first=g if k == -1 else None)
                 for j in range(len(operands))]
 
     def jvp_cotangent(t, ans, cotangent, subscripts, operands, k):
         return einsum_vjp_one(t, subscripts, operands, k)
+
+    def jvp_subscripts(t, ans, cotangent, subscripts, operands, k):
+        return einsum_cross(cotangent, subscripts, operands, None, k, first=t)
 
     def jvp_operands(t, ans, cotangent, subscripts, operands, k):
         return einsum_cross(cotangent, subscripts, operands, t, k)
@@ -309,18 +391,66 @@ class einsum_vjp_one_rule:
 
 @rule(support.einsum_jvp)
 class einsum_jvp_rule:
-    """The tangent of the output, linear in ``tangents`` and in each operand."""
+    """The tangent of the output, linear in ``tangents``, in ``first`` and in each
+    operand."""
+    sequence_params = ("tangents", "operands")
 
-    nondiff = ("subscripts",)
-
-    def vjp_tangents(g, ans, tangents, subscripts, operands):
+    def vjp_tangents(g, ans, tangents, subscripts, operands, first=None):
         return [einsum_vjp_one(g, subscripts, operands, k) for k in range(len(operands))]
 
-    def vjp_operands(g, ans, tangents, subscripts, operands):
-        return [einsum_cross(g, subscripts, operands, tangents, j) for j in range(len(operands))]
+    def vjp_first(g, ans, tangents, subscripts, operands, first=None):
+        return einsum_vjp_one(g, subscripts, operands, -1)
 
-    def jvp_tangents(t, ans, tangents, subscripts, operands):
+    def vjp_subscripts(g, ans, tangents, subscripts, operands, first=None):
+        return einsum_cross(g, subscripts, operands, tangents, -1)
+
+    def vjp_operands(g, ans, tangents, subscripts, operands, first=None):
+        return [einsum_cross(g, subscripts, operands, tangents, j, first=first)
+                for j in range(len(operands))]
+
+    def jvp_tangents(t, ans, tangents, subscripts, operands, first=None):
         return einsum_jvp(t, subscripts, operands)
 
-    def jvp_operands(t, ans, tangents, subscripts, operands):
-        return einsum_jvp_cross(tangents, subscripts, operands, t, ans)
+    def jvp_first(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp(None, subscripts, operands, first=t)
+
+    def jvp_subscripts(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp_cross(tangents, subscripts, operands, None, ans, t_first=first,
+                                first=t)
+
+    def jvp_operands(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp_cross(tangents, subscripts, operands, t, ans, t_first=first)
+
+
+@rule(support.unblock)
+class unblock_rule:
+    """Cuts a cotangent into ``np.block``'s nesting (recursively, so it needs a rule of its
+    own); its adjoint joins the pieces back with ``np.block``."""
+    sequence_output = True
+
+    linear = True
+    nondiff = ("arrays", "depth", "ndim")
+
+    def vjp_cotangent(g, ans, cotangent, arrays, depth=None, ndim=None):
+        return np.block(g)
+
+
+@rule(support.gradient_tangent)
+class gradient_tangent_rule:
+    """``np.gradient`` with its spacings in one tuple (its own rule, spelled alike)."""
+    sequence_params = ("varargs",)
+
+    sequence_output = True
+    nondiff = ("axis", "edge_order")
+
+    def vjp_tangent(g, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_vjp(g, tangent, varargs, axis=axis, edge_order=edge_order)
+
+    def vjp_varargs(g, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_spacing_vjp(g, ans, tangent, varargs, axis=axis)
+
+    def jvp_tangent(t, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_tangent(t, varargs, axis=axis, edge_order=edge_order)
+
+    def jvp_varargs(t, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_spacing_jvp(t, ans, tangent, varargs, axis=axis)

@@ -11,7 +11,8 @@ def grad_loss_with_accuracy(w, x, labels):
     grad_loss_with_accuracy_output = 1.0
     # return np.mean(np.logaddexp(0.0, -scores * (2 * labels - 1))), accuracy
     grad_logaddexp_0 = unreduce(grad_loss_with_accuracy_output / np.size(logaddexp_0), logaddexp_0)
-    grad_neg_scores_times_2_times = grad_logaddexp_0 * np.exp(neg_scores_times_2_times - logaddexp_0)
+    grad_neg_scores_times_2_times = (grad_logaddexp_0
+                                     * np.exp(neg_scores_times_2_times - logaddexp_0))
     del logaddexp_0, neg_scores_times_2_times
     grad_neg_scores = unbroadcast(grad_neg_scores_times_2_times * (2 * labels - 1), neg_scores)
     del grad_neg_scores_times_2_times

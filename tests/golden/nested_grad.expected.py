@@ -24,26 +24,32 @@ def forward_grad_energy(w, x):
     grad_energy_value_2 = as_gradient(grad_w, w)
     # the backward sweep reads only the shapes of these: let their elements go
     grad_w = shape_only(grad_w)
-    return grad_energy_value_2, (grad_w, x, grad_tanh_x_at_w, v1_minus_tanh_x_at_w_sq, tanh_x_at_w, grad_tanh_x_at_w_sq, w)
+    return (grad_energy_value_2,
+            (grad_w, x, grad_tanh_x_at_w, v1_minus_tanh_x_at_w_sq, tanh_x_at_w, grad_tanh_x_at_w_sq,
+             w))
 
 
 def backward_grad_energy(grad_grad_energy_value_2, saved):
-    grad_w, x, grad_tanh_x_at_w, v1_minus_tanh_x_at_w_sq, tanh_x_at_w, grad_tanh_x_at_w_sq, w = saved
+    (grad_w, x, grad_tanh_x_at_w, v1_minus_tanh_x_at_w_sq, tanh_x_at_w, grad_tanh_x_at_w_sq,
+     w) = saved
     # return as_gradient(grad_w, w)
-    grad_grad_w = unbroadcast(grad_grad_energy_value_2, grad_w)
+    grad_grad_w = unbroadcast_each(grad_grad_energy_value_2, grad_w)
     # grad_w = matmul_vjp_x2(grad_x_at_w, x, w)
     grad_grad_x_at_w = np.matmul(x, grad_grad_w)
     del grad_grad_w
     # grad_x_at_w = grad_tanh_x_at_w * (1 - tanh_x_at_w ** 2)
-    grad_grad_tanh_x_at_w = unbroadcast(grad_grad_x_at_w * v1_minus_tanh_x_at_w_sq, grad_tanh_x_at_w)
-    grad_v1_minus_tanh_x_at_w_sq = unbroadcast(grad_grad_x_at_w * grad_tanh_x_at_w, v1_minus_tanh_x_at_w_sq)
+    grad_grad_tanh_x_at_w = unbroadcast(grad_grad_x_at_w * v1_minus_tanh_x_at_w_sq,
+                                        grad_tanh_x_at_w)
+    grad_v1_minus_tanh_x_at_w_sq = unbroadcast(grad_grad_x_at_w * grad_tanh_x_at_w,
+                                               v1_minus_tanh_x_at_w_sq)
     del grad_grad_x_at_w, grad_tanh_x_at_w, v1_minus_tanh_x_at_w_sq
     grad_tanh_x_at_w_sq_2 = -grad_v1_minus_tanh_x_at_w_sq
     del grad_v1_minus_tanh_x_at_w_sq
     grad_tanh_x_at_w_2 = grad_tanh_x_at_w_sq_2 * 2 * tanh_x_at_w
     del grad_tanh_x_at_w_sq_2
     # grad_tanh_x_at_w = grad_tanh_x_at_w_sq * 2 * tanh_x_at_w
-    grad_tanh_x_at_w_2 += unbroadcast(grad_grad_tanh_x_at_w * (grad_tanh_x_at_w_sq * 2), tanh_x_at_w)
+    grad_tanh_x_at_w_2 += unbroadcast(grad_grad_tanh_x_at_w * (grad_tanh_x_at_w_sq * 2),
+                                      tanh_x_at_w)
     del grad_grad_tanh_x_at_w
     # tanh_x_at_w = np.tanh(x @ w)
     grad_x_at_w_2 = grad_tanh_x_at_w_2 * (1 - tanh_x_at_w ** 2)

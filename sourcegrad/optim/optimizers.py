@@ -1,5 +1,6 @@
-"""``sg.optim``: SGD and Adam, updating parameters' arrays in place with PyTorch's update
-rules (the same order of weight decay, momentum and bias correction)."""
+"""SGD and Adam, updating parameters' arrays in place with PyTorch's update rules (the same
+order of weight decay, momentum and bias correction) and PyTorch's checks of what they are
+given."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .runtime.tensor import Tensor
+from ..runtime.tensor import Tensor
 
 __all__ = ["SGD", "Adam", "Optimizer"]
 
@@ -18,13 +19,29 @@ class Optimizer:
     parameter state, as in PyTorch."""
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            f"Tensors or dicts, but got {type_name(params)}")
         params = list(params)
         if not params:
             raise ValueError("optimizer got an empty parameter list")
         groups = params if isinstance(params[0], dict) else [{"params": params}]
         self.defaults = defaults
-        self.param_groups = [{**defaults, **g, "params": list(g["params"])} for g in groups]
+        self.param_groups: list[dict[str, Any]] = []
         self.state: dict[Tensor, dict[str, Any]] = {}
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, group: dict[str, Any]) -> None:
+        params = group["params"]
+        params = [params] if isinstance(params, Tensor) else list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                f"{type_name(p)}")
+            if not (p.is_leaf or p.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        self.param_groups.append({**self.defaults, **group, "params": params})
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         for group in self.param_groups:
@@ -45,6 +62,18 @@ class Optimizer:
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict, group: dict) -> None:
         raise NotImplementedError
+
+
+def type_name(value: Any) -> str:
+    """How PyTorch's ``torch.typename`` names a value: tensors by their dtype's tensor type
+    (``sg.FloatTensor``), anything else by its qualified type name."""
+    if isinstance(value, Tensor):
+        kinds = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+                 "bool": "Bool", "float16": "Half"}
+        return f"sg.{kinds.get(value.data.dtype.name, value.data.dtype.name)}Tensor"
+    module = type(value).__module__
+    name = type(value).__qualname__
+    return name if module in ("builtins", None) else f"{module}.{name}"
 
 
 class SGD(Optimizer):

@@ -1,0 +1,7 @@
+"""``sg.optim``: optimizers (``optimizers.py``) and learning-rate schedulers
+(``lr_scheduler.py``), with PyTorch's update rules, defaults and messages."""
+
+from . import lr_scheduler
+from .optimizers import SGD, Adam, Optimizer
+
+__all__ = ["SGD", "Adam", "Optimizer", "lr_scheduler"]

@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import keyword
 from collections.abc import Callable
 from typing import Any
 
@@ -346,6 +347,8 @@ class _Header:
         self.callee = self.helper(_named(fun), fun)
 
     def fresh(self, base: str) -> str:
+        if keyword.iskeyword(base):  # an anonymous lambda's name
+            base = f"{base}_"
         candidate, n = base, 1
         while candidate in self.taken:
             n += 1

@@ -179,3 +179,20 @@ def test_a_nested_gradient_of_a_dict_to_third_order():
     assert_close(grads["a"], -np.sin(d["a"]) - np.sin(d["a"]) * np.cos(np.cos(d["a"])))
     assert_close(grads["b"], -np.cos(d["b"]) * np.cos(-np.sin(d["b"])))
     assert check_grads(uses_the_gradient_of_a_dict, (d,), order=2)
+
+
+def test_transformations_of_transformations_of_an_anonymous_lambda():
+    # d/dx_k of J[i, j] = d/dx_j (sin(x_i) x_0): the twins of sg.jacobian's results read the
+    # lambda under a name generated code can use (its twin was `value = lambda(x)`)
+    second = sg.jacobian(sg.jacobian(lambda x: np.sin(x) * x[0]))(X)
+    expected = np.zeros((3, 3, 3))
+    for i in range(3):
+        expected[i, i, i] += -np.sin(X[i]) * X[0]
+        expected[i, i, 0] += np.cos(X[i])
+        expected[i, 0, i] += np.cos(X[i])
+    assert_close(second, expected)
+
+    def uses_a_hessian(x):
+        return np.sum(sg.hessian(lambda y: np.sum(y ** 4))(x) * A)  # H = diag(12 y^2)
+
+    assert_close(sg.grad(uses_a_hessian)(X), 24 * X * np.diag(A))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import sourcegrad as sg
+from sourcegrad.testing import check_grads
 
 from . import corpus
 from .fd import assert_close, numerical_grad
@@ -91,3 +92,18 @@ def test_every_corpus_function_has_a_case():
                  if callable(v) and getattr(v, "__module__", "") == corpus.__name__}
     functions |= {"closure_function"}
     assert functions - {"helper", "returns_tuple", "make_closure"} == set(CASES)
+
+
+def slices_bounded_by_calls(x, k):
+    head = x[:len(x) - 1]
+    tail = x[max(k, 1):len(x):int(k) + 1]
+    return np.sum(head ** 2) * np.sum(np.sin(tail))
+
+
+def test_slice_bounds_computed_by_calls():
+    # normalize moved the whole slice `:len(x) - 1` into a variable: a SyntaxError in the
+    # generated code, in both modes
+    x = r(6)
+    assert_close(sg.grad(slices_bounded_by_calls)(x, 1), numerical_grad(
+        slices_bounded_by_calls, (x, 1), 0))
+    assert check_grads(slices_bounded_by_calls, [x, 1], order=2)

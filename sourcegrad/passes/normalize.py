@@ -138,6 +138,12 @@ class Normalizer:
         if isinstance(index, ast.Tuple):
             index.elts = [self.index(e, before, like) for e in index.elts]
             return index
+        if isinstance(index, ast.Slice):  # x[:len(x) - 1]: the bound moves, the slice stays
+            for part in ("lower", "upper", "step"):
+                bound = getattr(index, part)
+                if bound is not None and not self.is_atom(bound):
+                    setattr(index, part, self.atom(bound, before, like))
+            return index
         return self.atom(index, before, like)
 
     def is_atom(self, expr: ast.expr) -> bool:

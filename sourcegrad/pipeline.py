@@ -39,7 +39,7 @@ from .codegen.walk import walk
 from .compile import compile_function
 from .errors import UnsupportedSyntaxError
 from .frontend import checks, forms
-from .frontend.resolve import Resolver
+from .frontend.resolve import Resolver, local_kinds
 from .frontend.source import Parsed, parse_function
 from .passes import activity as activity_pass
 from .passes import desugar, normalize, ssa
@@ -131,6 +131,7 @@ def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalF
     _single_named_return(fdef, namer)
     _debug("ssa", fdef)
     resolver = Resolver(parsed, activity_pass.local_names(fdef))
+    resolver.kinds = local_kinds(fdef)  # `+`/`*` of lists and tuples join and repeat
     outputs = _returned_names(fdef)
     resolver.freeze()
     activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
@@ -139,6 +140,7 @@ def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalF
                                       lambda e: _is_namespace(parsed, e, resolver))
     fdef.body = normalizer.block(fdef.body)
     resolver.locals = activity_pass.local_names(fdef)
+    resolver.kinds = local_kinds(fdef)
     resolver.freeze()  # from here on the normal form only is read
     activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
     _debug("normalize", fdef)

@@ -163,24 +163,37 @@ def call_with(primitive: Callable[..., Any], args: Sequence[Any], kwargs: dict[s
     """``primitive(*args, **kwargs)`` with the argument bound to its rule's parameter
     ``param`` replaced by ``value``, passed the way the caller passed it (positionally or
     by keyword; a variadic parameter's value is a tuple)."""
+    args, kwargs = _with_argument(primitive, args, kwargs, param, value)
+    return primitive(*args, **kwargs)
+
+
+def _with_argument(primitive: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
+                   param: str, value: Any) -> tuple[list[Any], dict[str, Any]]:
     if param in kwargs:
-        return primitive(*args, **{**kwargs, param: value})
+        return list(args), {**kwargs, param: value}
     signature = bind_arguments(primitive, args, kwargs).signature
     i = list(signature.parameters).index(param)
     if signature.parameters[param].kind is inspect.Parameter.VAR_POSITIONAL:
-        return primitive(*args[:i], *value, **kwargs)
-    return primitive(*args[:i], value, *args[i + 1:], **kwargs)
+        return [*args[:i], *value], dict(kwargs)
+    return [*args[:i], value, *args[i + 1:]], dict(kwargs)
 
 
 def rule_jvp(primitive: Callable[..., Any], param: str, tangent: Tree, ans: Any,
              args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> Tree:
     """The output tangent that ``primitive``'s rule gives for the tangent of ``param``: its
-    ``jvp_``, or for a ``linear`` rule the primitive applied to the tangent."""
+    ``jvp_``, or for a ``linear`` rule the primitive applied to the tangent (and to zeros
+    for its other differentiable arguments, as forward mode applies it)."""
     kwargs = dict(kwargs or {})
     record = _record(primitive)
+    bound = bind_arguments(primitive, args, kwargs)
     if param in record.jvps:
-        bound = bind_arguments(primitive, args, kwargs)
         return record.jvps[param](tangent, ans, *bound.args, **bound.kwargs)
+    args = list(args)
+    for other in record.diff_params:
+        if other != param and bound.arguments.get(other) is not None:
+            zero = tree_map(lambda leaf: None if leaf is None else np.zeros_like(
+                leaf, dtype=np.result_type(leaf, 1.0)), bound.arguments[other])
+            args, kwargs = _with_argument(primitive, args, kwargs, other, zero)
     return call_with(primitive, args, kwargs, param, tangent)
 
 

@@ -758,6 +758,12 @@ SPECS += [
              first=Arr((2, 3))))),
     Spec(support.unstack_like, (case(Arr((2, 3)), [Arr((3,)), Arr((3,))]),
                                 case(Arr((3,)), Arr((3,))))),
+    # Python's `+` and `*` of lists and tuples (resolve tells them from arithmetic)
+    Spec(support.joined, (case([Arr((3,)), Arr((2,))], [Arr((2,))]),
+                          case([Arr(())], [Arr((2, 2)), Arr((3,))]))),
+    Spec(support.repeated, (case([Arr((3,)), Arr((2,))], 2), case([Arr((2,))], 3))),
+    Spec(support.summed_repeats, (case([Arr((3,)), Arr((2,)), Arr((3,)), Arr((2,))],
+                                       [Arr((3,)), Arr((2,))]),)),
     # (a nested list of outputs does not fit the second-order checks' weights)
     Spec(support.unblock, (case(Arr((5,)), [Arr((3,)), Arr((2,))]),
                            case(Arr((2, 5)), [Arr((2, 2)), Arr((2, 3))]))),

@@ -338,3 +338,61 @@ def test_integer_leaves_get_none_in_forward_mode_too(tree):
     fun = _function_reading(_paths(tree))
     tangent = sg.vjp(fun, tree)[1](1.0)[0]
     assert_tree_close(tangent, tree_numerical_grad(fun, (tree,), 0))
+
+
+# -- lists and tuples joined with `+` and repeated with `*` (Python's, not arithmetic) -----
+def repeated_list(x):
+    xs = [x] * 3
+    return np.sum(np.stack(xs) * np.arange(3.0)[:, None] ** 2)
+
+
+def repeated_by_a_count(x):
+    pair = [x[0], x[1] * x[2]]
+    return np.sum(np.array(2 * pair * len(x)) ** 3)
+
+
+def joined_lists(x):
+    xs = [x[0], x[1]]
+    ys = [x[2] ** 2]
+    zs = xs + ys + xs
+    return np.sum(np.array(zs) ** 3 * np.arange(1.0, 6.0))
+
+
+def joined_tuples(x):
+    t = (x[0],) + (x[1], np.sin(x[2]))
+    return t[0] * t[2] + t[1] ** 2
+
+
+def grown_in_a_loop(x):
+    acc = []
+    for i in range(len(x)):
+        acc = acc + [x[i] * (i + 1)]
+    return np.sum(np.array(acc[:len(acc) - 1]) ** 2)
+
+
+def arrays_and_lists_stay_arithmetic(x):
+    return np.sum((x + [1.0, 2.0, 3.0]) ** 2) + np.sum([0.5, 1.5, 2.5] * x)
+
+
+@pytest.mark.parametrize("fun", [repeated_list, repeated_by_a_count, joined_lists,
+                                 joined_tuples, grown_in_a_loop,
+                                 arrays_and_lists_stay_arithmetic])
+def test_lists_joined_with_plus_and_repeated_with_times(fun):
+    # the old code took `+` and `*` of lists for np.add / np.multiply: zip() errors from
+    # generated code, or elements' derivatives added to the wrong elements
+    x = np.array([0.3, -0.5, 1.2])
+    check_reverse(fun, (x,))
+    assert check_grads(fun, [x], order=2)
+
+
+def test_lists_the_code_does_not_say_are_lists_are_refused_not_joined_as_numbers():
+    def joined_arguments(xs, ys):
+        return np.sum(np.array(xs + ys) ** 2)
+
+    with pytest.raises(TypeError, match=r"Write list\(xs\) \+ list\(ys\)"):
+        sg.grad(joined_arguments)([0.1, 0.2], [0.3])
+
+    def joined_copies(xs, ys):
+        return np.sum(np.array(list(xs) + list(ys)) ** 2)
+
+    assert_tree_close(sg.grad(joined_copies, wrt=(0, 1))([0.1, 0.2], [0.3]), ([0.2, 0.4], [0.6]))

@@ -80,6 +80,12 @@ def _shape(x):
 
 def _leafwise(helper, g, x):
     """``helper`` applied to each leaf of the structure ``g`` and the same leaf of ``x``."""
+    if isinstance(g, (list, tuple)) and isinstance(x, (list, tuple)) and len(g) != len(x):
+        raise TypeError(
+            f"a derivative of {len(g)} elements for a list or tuple of {len(x)}: sourcegrad "
+            "differentiated `+` or `*` of lists or tuples as arithmetic, not knowing that "
+            "the operands were sequences (a parameter, say). Write list(xs) + list(ys) or "
+            "list(xs) * n, which it differentiates as joining and repeating.")
     if isinstance(g, dict):
         return type(g)({k: _leafwise(helper, v, _part(x, k, None)) for k, v in dict.items(g)})
     if isinstance(g, (list, tuple)):

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..codegen.names import USER_MARK
 from ..rules import registry
+from ..rules import support as helpers
 from ..rules.methods import (
     ATTRIBUTES,
     BUILTINS,
@@ -94,6 +95,7 @@ class Resolver:
     def __init__(self, parsed: Parsed, local_names: set[str]) -> None:
         self.parsed = parsed
         self.locals = local_names
+        self.kinds = Kinds()  # local names that hold lists or tuples, or integers
         self._memo: dict[int, tuple[ast.expr, Op]] | None = None
         stack = getattr(_RECORDINGS, "stack", None)
         self.resolved: Resolutions = stack[-1] if stack else {}
@@ -138,6 +140,9 @@ class Resolver:
         if isinstance(expr, ast.BinOp):
             if type(expr.op) not in OPERATORS:  # & | ^ << >>: bitwise, no derivative
                 return Op(NONDIFF)
+            sequence = self._sequence_operation(expr)
+            if sequence is not None:
+                return sequence
             return self._primitive(OPERATORS[type(expr.op)], [expr.left, expr.right], [],
                                    label=type(expr.op).__name__)
         if isinstance(expr, ast.UnaryOp):
@@ -160,6 +165,22 @@ class Resolver:
         if isinstance(expr, ast.Call):
             return self._call(expr)
         return Op(NONDIFF)
+
+    def _sequence_operation(self, expr: ast.BinOp) -> Op | None:
+        """``xs + ys`` and ``[x] * n`` of lists or tuples: joining and repeating, not the
+        arithmetic of ``np.add``/``np.multiply``. Only where the text says so (``Kinds``):
+        both operands of ``+`` sequences, one of ``*`` a sequence and the other a count (an
+        array and a list add and multiply elementwise); otherwise ``None``, and the helpers
+        refuse a sequence's cotangent of another length at run time."""
+        kinds = self.kinds
+        left, right = kinds.is_sequence(expr.left), kinds.is_sequence(expr.right)
+        if isinstance(expr.op, ast.Add) and left and right:
+            return self._primitive(helpers.joined, [expr.left, expr.right], [], label="+")
+        if isinstance(expr.op, ast.Mult) and (left and kinds.is_count(expr.right)
+                                              or right and kinds.is_count(expr.left)):
+            items, n = (expr.left, expr.right) if left else (expr.right, expr.left)
+            return self._primitive(helpers.repeated, [items, n], [], label="*")
+        return None
 
     def _subscript(self, expr: ast.Subscript) -> Op:
         """``x[i]`` of an array, list, tuple or dict is an element read, whose index carries
@@ -310,9 +331,7 @@ _ARRAY_VALUES = frozenset(
 
 
 def support_fields() -> Any:
-    from ..rules.support import fields
-
-    return fields
+    return helpers.fields
 
 
 def _is_record_class(target: Any) -> bool:
@@ -345,6 +364,100 @@ def _chain(expr: ast.expr) -> tuple[str, ...] | None:
     if not isinstance(expr, ast.Name):
         return None
     return (expr.id, *reversed(attributes))
+
+
+# builtins whose result is a list or tuple
+_SEQUENCE_BUILDERS = frozenset({"list", "tuple", "sorted"})
+# helpers of generated code whose result is a list when the argument at this position is
+# (the code differentiated again: ``tangent_acc = zeros_like_grad(acc)``)
+_STRUCTURE_KEEPING = {"zeros_like_grad": 0, "private_copy": 0, "as_gradient": 1,
+                      "unbroadcast": 1, "broadcast_like": 1, "unbroadcast_each": 1,
+                      "broadcast_each": 1, "unstack_like": 1, "add_grads": 0}
+
+
+@dataclass
+class Kinds:
+    """Local names known by their assignments to hold lists or tuples (``sequences``) or
+    integers (``counts``): what ``+`` and ``*`` of them mean."""
+
+    sequences: set[str] = field(default_factory=set)
+    counts: set[str] = field(default_factory=set)
+    pushed: dict[str, list[ast.expr]] = field(default_factory=dict)  # stack -> appended
+
+    def is_sequence(self, expr: ast.expr) -> bool:
+        """A display, ``list(...)``, a name in ``sequences``, a slice of one, or one joined
+        or repeated."""
+        if isinstance(expr, (ast.List, ast.Tuple, ast.ListComp)):
+            return True
+        if isinstance(expr, ast.Name):
+            return expr.id in self.sequences
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and (
+                expr.func.attr == "pop" and isinstance(expr.func.value, ast.Name)):
+            values = self.pushed.get(expr.func.value.id)  # stack.pop(): one appended
+            return bool(values) and all(self.is_sequence(v) for v in values)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+            keeping = _STRUCTURE_KEEPING.get(expr.func.id)
+            if keeping is not None:
+                return len(expr.args) > keeping and self.is_sequence(expr.args[keeping])
+            return expr.func.id in _SEQUENCE_BUILDERS
+        if isinstance(expr, ast.Subscript):
+            return isinstance(expr.slice, ast.Slice) and self.is_sequence(expr.value)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            return self.is_sequence(expr.left) and self.is_sequence(expr.right)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+            return (self.is_sequence(expr.left) and self.is_count(expr.right)
+                    or self.is_sequence(expr.right) and self.is_count(expr.left))
+        return False
+
+    def is_count(self, expr: ast.expr) -> bool:
+        """An integer: a literal, ``len(...)``, ``int(...)``, a name in ``counts``, or
+        integer arithmetic of them."""
+        if isinstance(expr, ast.Constant):
+            return isinstance(expr.value, int) and not isinstance(expr.value, bool)
+        if isinstance(expr, ast.Name):
+            return expr.id in self.counts
+        if isinstance(expr, ast.Call):
+            return isinstance(expr.func, ast.Name) and expr.func.id in ("len", "int")
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult,
+                                                                ast.FloorDiv)):
+            return self.is_count(expr.left) and self.is_count(expr.right)
+        return False
+
+
+def local_kinds(fdef: ast.FunctionDef) -> Kinds:
+    """The names every assignment of which is a sequence, or a count (``Kinds``): the
+    largest such sets, so that a loop-carried ``acc = acc + [v]`` (after ``acc = []``) is a
+    sequence. A parameter is neither (nothing says what it holds)."""
+    unknown = ast.Constant(None)
+    values: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(fdef):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if (
+            isinstance(node, (ast.For, ast.AugAssign, ast.AnnAssign, ast.NamedExpr))) else []
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    plain = isinstance(node, ast.Assign) and target is name
+                    values.setdefault(name.id, []).append(node.value if plain else unknown)
+    for arg in ast.walk(fdef.args):
+        if isinstance(arg, ast.arg):
+            values.setdefault(arg.arg, []).append(unknown)
+    pushed: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr == "append" and isinstance(node.func.value, ast.Name)
+                and len(node.args) == 1):
+            pushed.setdefault(node.func.value.id, []).append(node.args[0])
+    kinds = Kinds(set(values), set(values), pushed)
+    changed = True
+    while changed:
+        changed = False
+        for name, assigned in values.items():
+            for found, holds in ((kinds.sequences, kinds.is_sequence),
+                                 (kinds.counts, kinds.is_count)):
+                if name in found and not all(holds(v) for v in assigned):
+                    found.discard(name)
+                    changed = True
+    return kinds
 
 
 def _unknown_args(args: list[ast.expr], keywords: list[ast.keyword]) -> dict[str, ast.expr]:

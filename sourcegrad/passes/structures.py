@@ -40,7 +40,8 @@ PASS_STRUCTURES = frozenset({support.as_gradient, support.private_copy, support.
                               support.unbroadcast, support.broadcast_like,
                               support.unbroadcast_each, support.broadcast_each})
 # helpers whose result is a list of cotangents (one per element of a sequence argument)
-_SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "add_grads"})
+_SEQUENCE_HELPERS = frozenset({"list", "tuple", "split_back", "reshape_each", "add_grads",
+                               "summed_repeats"})
 # ... and those that give back a list for a list, an array for an array (np.copy's, np.array's)
 _STRUCTURE_KEEPING = frozenset({"unstack_like"})
 
@@ -255,6 +256,9 @@ def returns_sequence(rule: Rule, param: str, or_keeps_structure: bool = False) -
         return False
     expr = shared_rule_expression(vjp)
     if isinstance(expr, (ast.List, ast.Tuple, ast.ListComp)):
+        return True
+    if rule.sequence_output and isinstance(expr, ast.Subscript) and isinstance(
+            expr.slice, ast.Slice):  # a slice of a list cotangent (``joined``'s)
         return True
     helpers = _SEQUENCE_HELPERS | (_STRUCTURE_KEEPING if or_keeps_structure else frozenset())
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (

@@ -18,7 +18,10 @@ from .support import (
     broadcast_like,
     concatenate_c,
     concatenate_r,
+    joined,
     reduce_like,
+    repeated,
+    summed_repeats,
     unbroadcast,
 )
 
@@ -34,6 +37,48 @@ class astype_rule:
 
     def jvp_x(t, ans, x, dtype):
         return astype(t, dtype)
+
+
+@rule(joined)
+class joined_rule:
+    """``a + b`` of two lists or tuples (``resolve`` tells it from arithmetic): each
+    operand's cotangent is its part of the result's; linear in both."""
+
+    sequence_output = True
+    sequence_params = ("a", "b")
+    linear = True
+
+    def vjp_a(g, ans, a, b):
+        return g[:len(a)]
+
+    def vjp_b(g, ans, a, b):
+        return g[len(a):]
+
+
+@rule(repeated)
+class repeated_rule:
+    """``items * n`` of a list or tuple: each element's cotangent sums its copies'."""
+
+    sequence_output = True
+    sequence_params = ("items",)
+    linear = True
+    nondiff = ("n",)
+
+    def vjp_items(g, ans, items, n):
+        return summed_repeats(g, items)
+
+
+@rule(summed_repeats)
+class summed_repeats_rule:
+    """``repeated``'s adjoint, itself linear: its adjoint repeats again."""
+
+    sequence_output = True
+    sequence_params = ("parts",)
+    linear = True
+    nondiff = ("items",)
+
+    def vjp_parts(g, ans, parts, items):
+        return list(g) * (len(parts) // len(items))
 
 
 @rule(float)

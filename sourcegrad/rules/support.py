@@ -66,6 +66,12 @@ def _shape(x):
 
 def _leafwise(helper, g, x):
     """``helper`` applied to each leaf of the structure ``g`` and the same leaf of ``x``."""
+    if isinstance(g, (list, tuple)) and isinstance(x, (list, tuple)) and len(g) != len(x):
+        raise TypeError(
+            f"a derivative of {len(g)} elements for a list or tuple of {len(x)}: sourcegrad "
+            "differentiated `+` or `*` of lists or tuples as arithmetic, not knowing that "
+            "the operands were sequences (a parameter, say). Write list(xs) + list(ys) or "
+            "list(xs) * n, which it differentiates as joining and repeating.")
     if isinstance(g, dict):
         return type(g)({k: _leafwise(helper, v, _part(x, k, None)) for k, v in dict.items(g)})
     if isinstance(g, (list, tuple)):
@@ -738,6 +744,26 @@ def _reshape_or_zeros(part, like):
     if part is None:
         return zeros_like_grad(like)
     return np.reshape(part, np.shape(like))
+
+
+def joined(a, b):
+    """``a + b`` of two lists or tuples: Python's concatenation, the primitive the resolver
+    takes ``+`` for when an operand is known to be a sequence (``np.add`` otherwise)."""
+    return a + b
+
+
+def repeated(items, n):
+    """``items * n`` (or ``n * items``) of a list or tuple: Python's repetition."""
+    return items * n
+
+
+def summed_repeats(parts, items):
+    """The cotangent of ``items`` in ``items * n``: each element's is the sum of its copies'
+    (``parts`` holds ``n`` times ``len(items)`` cotangents)."""
+    total = [zeros_like_grad(x) for x in items]
+    for k, part in enumerate(parts):
+        total[k % len(items)] = add_grads(total[k % len(items)], part)
+    return total
 
 
 def unstack_like(g, obj):

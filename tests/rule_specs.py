@@ -762,6 +762,13 @@ SPECS += [
     Spec(support.joined, (case([Arr((3,)), Arr((2,))], [Arr((2,))]),
                           case([Arr(())], [Arr((2, 2)), Arr((3,))]))),
     Spec(support.repeated, (case([Arr((3,)), Arr((2,))], 2), case([Arr((2,))], 3))),
+    Spec(sorted, (case([Flt(), Flt(), Flt()]), case(Arr((4,), "distinct"), reverse=True))),
+    # (keys that do not tie: the order, and so the derivative, would jump)
+    Spec(support.unsorted, (case([Flt(), Flt(), Flt()], Arr((3,), "distinct")),
+                            case([Arr((2,)), Arr((2,)), Arr((2,))], Arr((3, 2), "distinct"),
+                                 key=np.max, reverse=True))),
+    Spec(support.sorted_like, (case(Arr((3,)), Arr((3,), "distinct")),
+                               case(Arr((2, 2)), Arr((2, 2), "distinct"), key=np.max))),
     Spec(support.summed_repeats, (case([Arr((3,)), Arr((2,)), Arr((3,)), Arr((2,))],
                                        [Arr((3,)), Arr((2,))]),)),
     # (a nested list of outputs does not fit the second-order checks' weights)

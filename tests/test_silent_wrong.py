@@ -431,14 +431,22 @@ def sorted_values(x):
 
 
 @pytest.mark.parametrize(("f", "words"), [(zipped_values, "`for` loop"),
-                                          (enumerated_values, "`for` loop"),
-                                          (sorted_values, "np.sort")])
+                                          (enumerated_values, "`for` loop")])
 def test_iterating_builtins_outside_a_loop_are_refused(f, words):
     # they were declared non-differentiable: their values' derivatives were silently zero
     with pytest.raises(sg.NoDerivativeError, match=words):
         sg.grad(f)(0.7)
     with pytest.raises(sg.NoDerivativeError, match=words):
         sg.jvp(f, (0.7,), (1.0,))
+
+
+@pytest.mark.parametrize("x", [0.7, -0.7])
+def test_sorted_values_are_differentiated_where_they_went(x):
+    # sorted was declared non-differentiable (zero derivatives), then refused; its rule
+    # routes each derivative with its element: (x, 2x) sorted, then a * b * a
+    expected = 6 * x ** 2 if x > 0 else 12 * x ** 2  # x * 2x * x, or 2x * x * 2x
+    assert_close(sg.grad(sorted_values)(x), expected)
+    assert_close(sg.jvp(sorted_values, (x,), (1.0,))[1], expected)
 
 
 def looped_builtins(x, keys):

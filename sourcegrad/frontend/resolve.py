@@ -523,7 +523,6 @@ _ITERATING: dict[Any, str] = {
     zip: _LOOP_ADVICE, enumerate: _LOOP_ADVICE,
     reversed: "Index the sequence instead: `for i in range(len(xs) - 1, -1, -1):` and "
               "`xs[i]`.",
-    sorted: "Sort an array with np.sort (its rule routes each derivative to its element).",
 }
 
 

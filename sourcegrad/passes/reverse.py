@@ -827,10 +827,13 @@ class ReverseMode:
         return out
 
     def _local_index(self, index: ast.expr) -> bool:
-        """A name of the function's own (an argument, a value it computes), whose value may
-        be a dict's key as well as an array of indices; not a global array of indices."""
-        return isinstance(index, ast.Name) and self.resolver.value_of(index) is None and (
-            index.id not in self.structures.arrays)
+        """An index read from the function's own values (an argument, a value it computes:
+        ``k``, ``keys[0]``), which may be a dict's key as well as an array of indices; not
+        a global array of indices, nor a name the code computes as an array."""
+        if isinstance(index, ast.Name):
+            return self.resolver.value_of(index) is None and (
+                index.id not in self.structures.arrays)
+        return isinstance(index, ast.Subscript) and self._local_index(index.value)
 
     def _adjoint_field_read(self, stmt: ast.Assign, value: ast.Attribute, g: ast.expr
                             ) -> list[ast.stmt]:

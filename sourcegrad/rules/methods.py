@@ -21,8 +21,10 @@ from .support import (
     joined,
     reduce_like,
     repeated,
+    sorted_like,
     summed_repeats,
     unbroadcast,
+    unsorted,
 )
 
 
@@ -79,6 +81,47 @@ class summed_repeats_rule:
 
     def vjp_parts(g, ans, parts, items):
         return list(g) * (len(parts) // len(items))
+
+
+@rule(sorted)
+class sorted_rule:
+    """Python's ``sorted``: a permutation of the elements (or of an array's rows), each
+    derivative routed with its element; ``sorted(d)`` of a dict gives keys, without one.
+    At ties, the element ``sorted`` put first takes the first place's."""
+
+    sequence_output = True
+    sequence_params = ("iterable",)
+    nondiff = ("key", "reverse")
+
+    def vjp_iterable(g, ans, iterable, key=None, reverse=False):
+        return unsorted(g, iterable, key, reverse)
+
+    def jvp_iterable(t, ans, iterable, key=None, reverse=False):
+        return sorted_like(t, iterable, key, reverse)
+
+
+@rule(unsorted)
+class unsorted_rule:
+    """``sorted``'s adjoint, linear in ``g``: its adjoint sorts again."""
+
+    sequence_output = True
+    sequence_params = ("parts",)
+    linear = True
+    nondiff = ("iterable", "key", "reverse")
+
+    def vjp_parts(g, ans, parts, iterable, key=None, reverse=False):
+        return sorted_like(g, iterable, key, reverse)
+
+
+@rule(sorted_like)
+class sorted_like_rule:
+    sequence_output = True
+    sequence_params = ("parts",)
+    linear = True
+    nondiff = ("iterable", "key", "reverse")
+
+    def vjp_parts(g, ans, parts, iterable, key=None, reverse=False):
+        return unsorted(g, iterable, key, reverse)
 
 
 @rule(float)
@@ -182,8 +225,8 @@ SUBSCRIPTED: dict[object, object] = {np.r_: concatenate_r, np.c_: concatenate_c}
 
 nondifferentiable(np.s_, np.index_exp, reason="index builders: their values are indices")
 
-# (Not ``zip``, ``enumerate`` or ``sorted``: their results hold their arguments' values, so a
-# derivative reaching one outside a ``for`` header, which ``desugar`` rewrites, is an error.)
+# (Not ``zip`` or ``enumerate``: their results hold their arguments' values, so a derivative
+# reaching one outside a ``for`` header, which ``desugar`` rewrites, is an error.)
 nondifferentiable(
     len, range, int, bool, round, print, isinstance, type, str, repr,
     math.floor, math.ceil, math.isnan, math.isinf, math.isfinite, math.trunc,

@@ -746,6 +746,42 @@ def _reshape_or_zeros(part, like):
     return np.reshape(part, np.shape(like))
 
 
+def sort_order(iterable, key=None, reverse=False):
+    """The positions of ``iterable``'s elements in the order ``sorted(iterable, key=key,
+    reverse=reverse)`` puts them (stable, as ``sorted`` is)."""
+    items = list(iterable)
+    rank = items.__getitem__ if key is None else (lambda i: key(items[i]))
+    return sorted(range(len(items)), key=rank, reverse=reverse)
+
+
+def _is_mapping(x):
+    return isinstance(x, (dict, type({}.keys()), type({}.values()), type({}.items())))
+
+
+def unsorted(parts, iterable, key=None, reverse=False):
+    """The cotangent of ``iterable`` in ``sorted(iterable, ...)`` (``parts``, one per place):
+    each element's is the one of the place it was sorted to (an array's rows back in an
+    array); a dict's (its keys sorted) is zero."""
+    if _is_mapping(iterable):
+        return zeros_like_grad(iterable if isinstance(iterable, dict) else list(iterable))
+    order = sort_order(iterable, key, reverse)
+    out = [None] * len(order)
+    for place, position in enumerate(order):
+        out[position] = parts[place]
+    if isinstance(iterable, np.ndarray):
+        return np.reshape(np.array(out, dtype=np.result_type(iterable, 1.0)),
+                          iterable.shape)
+    return out
+
+
+def sorted_like(parts, iterable, key=None, reverse=False):
+    """The tangent of ``sorted(iterable, ...)``: the elements of ``parts`` (one per element
+    of ``iterable``) in the sorted order; none for a dict's keys."""
+    if _is_mapping(iterable):
+        return [None] * len(iterable)
+    return [parts[position] for position in sort_order(iterable, key, reverse)]
+
+
 def joined(a, b):
     """``a + b`` of two lists or tuples: Python's concatenation, the primitive the resolver
     takes ``+`` for when an operand is known to be a sequence (``np.add`` otherwise)."""

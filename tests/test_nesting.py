@@ -196,3 +196,37 @@ def test_transformations_of_transformations_of_an_anonymous_lambda():
         return np.sum(sg.hessian(lambda y: np.sum(y ** 4))(x) * A)  # H = diag(12 y^2)
 
     assert_close(sg.grad(uses_a_hessian)(X), 24 * X * np.diag(A))
+
+
+def pair_of(w, x):
+    return np.sin(x @ w)
+
+
+def first_order(w, x, c):
+    return np.sum(pair_of(w, x) * c)
+
+
+first_gradient = sg.grad(first_order, wrt="w")
+
+
+def second_order(w, x, c, d):
+    return np.sum(first_gradient(w, x, c) * d)
+
+
+second_gradient = sg.grad(second_order, wrt="w")
+
+
+def third_order(w, x, c, d, e):
+    return np.sum(second_gradient(w, x, c, d) * e)
+
+
+def test_a_third_derivative_through_gradients_of_functions_calling_functions():
+    # reported: zero whenever the innermost function calls another user function (so it was
+    # on main before issue 13's second-order fixes, 0.0 at every element; this pins it)
+    w, x, c, d, e = (rng.standard_normal(shape) for shape in [(3, 2), (4, 3), (4, 2), (3, 2),
+                                                               (3, 2)])
+    expected = fd_grad(lambda v: third_order(v, x, c, d, e), w)
+    assert np.max(np.abs(expected)) > 0.1
+    assert_close(sg.grad(third_order, wrt="w")(w, x, c, d, e), expected, rtol=1e-5)
+    _, tangent = sg.jvp(third_order, (w, x, c, d, e), (e, None, None, None, None))
+    assert_close(tangent, float(np.sum(expected * e)), rtol=1e-5)

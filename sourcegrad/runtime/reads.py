@@ -29,7 +29,7 @@ _SHAPE_ARGUMENTS = {
     "unstack_like": (1,), "inverse_permutation": (0,), "split_back": (1,),
     "reshape_each": (1,), "matmul_vjp_x1": (1,), "matmul_vjp_x2": (2,), "untile": (1,),
     "unrepeat": (1,), "untake": (1,), "untake_along_axis": (1,), "undiagonal": (1,),
-    "last_writes": (1,),
+    "last_writes": (1,), "ungather": (1,), "positions_of": (0,),
 }
 _METADATA_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 

@@ -298,6 +298,13 @@ class Tensor:
         return self.data.tolist()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """What NumPy makes of a tensor it does not dispatch on (``np.r_[t, ...]``,
+        ``np.asarray(t)``): refused, as ``numpy()`` and PyTorch refuse it, for a tensor that
+        requires grad while grad mode is on, since the result would silently lose its
+        gradient."""
+        if self.requires_grad and is_grad_enabled():
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
         return self.data if dtype is None else self.data.astype(dtype, copy=False)
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:

@@ -65,6 +65,7 @@ def tensorized_helper(fn: FunctionType) -> Callable[..., Any]:
     namespace = {**fn.__globals__, **_HOOKS}
     exec(compile(module, f"<tensorized {fn.__qualname__}>", "exec"), namespace)  # noqa: S102
     tensorized_fn = namespace[fn.__name__]
+    namespace[fn.__name__] = fn  # a recursive call goes through ``_call`` again
     tensorized_fn.__defaults__, tensorized_fn.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
     return tensorized_fn
 
@@ -128,7 +129,11 @@ def _call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
         # ``unbroadcast(g, x)`` of shapes already alike is ``g`` itself: no node for it
         if fn(args[0].data, *_unwrapped(args[1:]), **_unwrapped(kwargs)) is args[0].data:
             return args[0]
-    if lookup(fn) is not None:
+    rule = lookup(fn)
+    if rule is not None:
+        if rule.sequence_output and _is_helper(fn):
+            # a node's outputs are a flat list; a helper's sequence may nest (``unblock``)
+            return tensorized_helper(fn)(*args, **kwargs)
         from .dispatch import call
 
         return call(fn, *args, **kwargs)

@@ -37,8 +37,8 @@ def _tensors(value, params_values):
     return value
 
 
-@pytest.mark.parametrize("spec", list(_numpy_rows()))
-def test_the_runtime_differentiates_every_numpy_rule(spec):
+def _case(spec):
+    """The row's first case: its arguments, and the arrays among them to differentiate."""
     args, kwargs = spec.cases[0].build(seed=0)
     if spec.symmetric:
         args[0] = (args[0] + np.swapaxes(args[0], -1, -2)) / 2
@@ -48,6 +48,12 @@ def test_the_runtime_differentiates_every_numpy_rule(spec):
                       if isinstance(leaf, np.ndarray)]
     if not differentiated:
         pytest.skip("no array argument to differentiate")
+    return args, kwargs, differentiated
+
+
+@pytest.mark.parametrize("spec", list(_numpy_rows()))
+def test_the_runtime_differentiates_every_numpy_rule(spec):
+    args, kwargs, differentiated = _case(spec)
     t_args = [_tensors(a, differentiated) for a in args]
     t_kwargs = {k: _tensors(v, differentiated) for k, v in kwargs.items()}
     out = spec.primitive(*t_args, **t_kwargs)
@@ -88,43 +94,12 @@ def _rebuild(value, replacements):
     return value
 
 
-def _first_order(spec, args, kwargs, weights, leaf_values, create_graph=False):
-    """The runtime's gradient of ``sum(w * primitive(...))`` with respect to the leaves
-    (``leaf_values``, the arrays of the differentiated arguments in order), and the leaf
-    tensors."""
-    it = iter([sg.tensor(v, requires_grad=True) for v in leaf_values])
-    leaves = []
-
-    def tensor_of(value):
-        if isinstance(value, list):
-            return [tensor_of(v) for v in value]
-        if isinstance(value, np.ndarray) and any(value is p for p in args_leaves):
-            leaves.append(next(it))
-            return leaves[-1]
-        return value
-
-    args_leaves = _LEAVES[id(args)]
-    out = spec.primitive(*[tensor_of(a) for a in args],
-                         **{k: tensor_of(v) for k, v in kwargs.items()})
-    outputs = list(out) if isinstance(out, (list, tuple)) else [out]
-    # a cotangent w + out that depends on the inputs too (a VJP must keep its history)
-    parts = [(np.real(o) if np.iscomplexobj(o.data) else o, w)
-             for o, w in zip(outputs, weights, strict=True) if o.requires_grad]
-    total = sum((r * w + r * r / 2).sum() for r, w in parts)
-    grads = sg.autograd.grad(total, leaves, create_graph=create_graph, allow_unused=True)
-    return leaves, grads
-
-
-_LEAVES: dict = {}
-
-
 def _second_order_rows():
     for param in _numpy_rows():
         (spec,) = param.values
         args, kwargs = spec.cases[0].build(seed=0)
-        leaves = [leaf for leaf in tree_leaves([*args, *kwargs.values()])
-                  if isinstance(leaf, np.ndarray)]
-        if not any(np.iscomplexobj(leaf) for leaf in leaves):
+        if not any(np.iscomplexobj(leaf) for leaf in tree_leaves([*args, *kwargs.values()])
+                   if isinstance(leaf, np.ndarray)):
             yield param
 
 
@@ -132,26 +107,38 @@ def _second_order_rows():
 def test_the_runtime_differentiates_every_numpy_rule_twice(spec):
     """``create_graph=True`` through each rule's VJP (the helpers it calls included): the
     gradient of ``<grad, v>`` against central differences of the runtime's own first-order
-    gradient. (Rows with complex arguments are left to the first-order test above.)"""
-    args, kwargs = spec.cases[0].build(seed=0)
-    if spec.symmetric:
-        args[0] = (args[0] + np.swapaxes(args[0], -1, -2)) / 2
-    bound = bind_arguments(spec.primitive, args, kwargs)
-    params = checkable_params(spec.primitive, args, kwargs)
-    differentiated = [leaf for p in params for leaf in tree_leaves(bound.arguments[p])
-                      if isinstance(leaf, np.ndarray)]
-    if not differentiated:
-        pytest.skip("no array argument to differentiate")
-    _LEAVES[id(args)] = differentiated
+    gradient. The loss ``sum(w * out + out**2 / 2)`` gives each VJP a cotangent that
+    depends on the inputs, whose history it must keep. (Rows with complex arguments are left
+    to the first-order test above.)"""
+    args, kwargs, differentiated = _case(spec)
     rng = np.random.default_rng(2)
     out = spec.primitive(*args, **kwargs)
     weights = [rng.standard_normal(np.shape(o))
                for o in (list(out) if isinstance(out, (list, tuple)) else [out])]
-    values = [leaf.data if isinstance(leaf, sg.Tensor) else leaf
-              for leaf in _first_order(spec, args, kwargs, weights, [
-                  np.array(d) for d in differentiated])[0]]
+
+    def gradients(values, create_graph=False):
+        """The leaves (tensors of ``values``, standing for ``differentiated``) and the
+        runtime's gradients of the loss with respect to them."""
+        leaves = [sg.tensor(v, requires_grad=True) for v in values]
+        replacements = {id(d): leaf for d, leaf in zip(differentiated, leaves, strict=True)}
+
+        def tensor_of(value):
+            if isinstance(value, list):
+                return [tensor_of(v) for v in value]
+            return replacements.get(id(value), value)
+
+        result = spec.primitive(*[tensor_of(a) for a in args],
+                                **{k: tensor_of(v) for k, v in kwargs.items()})
+        outputs = list(result) if isinstance(result, (list, tuple)) else [result]
+        parts = [(np.real(o) if np.iscomplexobj(o.data) else o, w)
+                 for o, w in zip(outputs, weights, strict=True) if o.requires_grad]
+        loss = sum((r * w + r * r / 2).sum() for r, w in parts)
+        return leaves, sg.autograd.grad(loss, leaves, create_graph=create_graph,
+                                        allow_unused=True)
+
+    values = [np.array(d) for d in differentiated]
     directions = [rng.standard_normal(np.shape(v)) for v in values]
-    leaves, grads = _first_order(spec, args, kwargs, weights, values, create_graph=True)
+    leaves, grads = gradients(values, create_graph=True)
     live = [(g, v) for g, v in zip(grads, directions, strict=True)
             if g is not None and g.requires_grad]
     if not live:  # every gradient is constant in the inputs: the Hessian is zero
@@ -162,9 +149,8 @@ def test_the_runtime_differentiates_every_numpy_rule_twice(spec):
 
     def pairing(value, k):
         moved = [value if j == k else v for j, v in enumerate(values)]
-        _, gs = _first_order(spec, args, kwargs, weights, moved)
-        return sum(np.sum(g.data * d) for g, d in zip(gs, directions, strict=True)
-                   if g is not None)
+        return sum(np.sum(g.data * d) for g, d in zip(gradients(moved)[1], directions,
+                                                      strict=True) if g is not None)
 
     for k, value in enumerate(values):
         expected = numerical_vjp(pairing, [value, k], 0, 1.0)

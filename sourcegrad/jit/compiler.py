@@ -1,0 +1,306 @@
+"""``sg.jit``: compile a generated derivative (or the user's own NumPy function) with Numba.
+
+At the first call with given argument types and shapes, a generated function is specialised
+to them (``specialise.py``: the helpers whose meaning the shapes settle disappear, stacks of
+known shape become arrays, what Numba does not compile is spelt as it does), its text
+compiled as a Python function under a pseudo file name ``linecache`` knows, and that function
+compiled by ``numba.njit``; the generated callees it calls likewise, and the user's own
+functions it calls from their bytecode. The helpers left run their Numba forms
+(``forms.py``). A user's function is compiled from its bytecode, the functions it calls too.
+
+The compiled function is kept per argument signature (types, and shapes and dtypes of
+arrays): a call with a new one compiles again. Where something cannot be compiled, the
+function runs uncompiled after one ``JitWarning`` per reason (``fallback=False``: a
+``JitError``), naming the user's line.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import inspect
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+
+from .. import compile as compiling
+from ..codegen.walk import walk
+from ..rules import support
+from ..runtime.decorated import Differentiable
+from ..runtime.tensor import Tensor
+from . import forms, source
+from .errors import CannotCompile, JitError, JitWarning, numba_reason
+from .specialise import Program, Specialised, specialise
+
+forms.install()
+
+
+def key(args: tuple) -> tuple:
+    """What a compiled version is kept under: each argument's type, and an array's dtype and
+    shape (the specialised code is valid for those only)."""
+    return tuple([_key(a) for a in args])
+
+
+def _key(value: Any) -> Any:
+    kind = type(value)
+    if kind is np.ndarray:
+        return (value.dtype.str, value.shape)
+    if kind is tuple or kind is list:
+        return (kind, *[_key(v) for v in value])
+    return kind
+
+
+class JitFunction:
+    """What ``sg.jit(fn)`` returns: ``fn`` compiled at the first call of each argument
+    signature (see the module docstring)."""
+
+    def __init__(self, fn: Callable, fallback: bool = True) -> None:
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.fallback = fallback
+        self._target = source.unwrapped(fn)
+        self._compiled: dict[tuple, Callable] = {}
+        self._warned: set[str] = set()
+        try:
+            self._signature: inspect.Signature | None = inspect.signature(self._target)
+        except (TypeError, ValueError):
+            self._signature = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or self._signature is not None and len(args) < len(
+                self._signature.parameters):
+            args = self._positional(args, kwargs)
+        signature = key(args)
+        run = self._compiled.get(signature)
+        if run is None:
+            run = self._compile(signature, args)
+        return run(*args)
+
+    def _positional(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
+        """All arguments by position, defaults filled in (Numba is given every one)."""
+        if self._signature is None:
+            if kwargs:
+                raise TypeError(f"{self.__name__} takes no keyword arguments")
+            return args
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    def _compile(self, signature: tuple, args: tuple) -> Callable:
+        try:
+            run = compile_for(self._target, args)
+        except CannotCompile as failure:
+            run = self._fail(failure, args)
+        self._compiled[signature] = run
+        return run
+
+    def _fail(self, failure: CannotCompile, args: tuple) -> Callable:
+        message = failure.message(f"{self.__name__}{_describe(args)}")
+        if not self.fallback:
+            raise JitError(message, failure.reason, failure.filename, failure.lineno)
+        if failure.reason not in self._warned:
+            self._warned.add(failure.reason)
+            warning = JitWarning(message + "\nIt runs uncompiled.", failure.reason,
+                                 failure.filename, failure.lineno)
+            warnings.warn(warning, stacklevel=4)
+        return self.fn
+
+    def specialised_source(self, *args: Any, **kwargs: Any) -> str:
+        """The code compiled for these arguments (a generated function's, specialised)."""
+        if kwargs:
+            args = self._positional(args, kwargs)
+        if not source.is_generated(self._target):
+            return inspect.getsource(self._target)
+        return specialise(self._target, args, numba=True).text
+
+    def __repr__(self) -> str:
+        return f"<sg.jit of {self.fn!r}>"
+
+
+def _describe(args: tuple) -> str:
+    return "(" + ", ".join(_describe_one(a) for a in args) + ")"
+
+
+def _describe_one(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype} array of shape {value.shape}"
+    if isinstance(value, tuple):
+        return "tuple" + _describe(value)
+    return type(value).__name__
+
+
+# -- compiling ---------------------------------------------------------------------------------
+def compile_for(fn: Any, args: tuple) -> Callable:
+    """``fn`` compiled for ``args``, or ``CannotCompile``."""
+    _check_arguments(fn, args)
+    if source.is_generated(fn):
+        dispatcher, files = _compile_program(_specialised(fn, args))
+    elif isinstance(fn, types.FunctionType):
+        dispatcher, files = _user_dispatcher(fn, {}), {}
+    else:
+        raise CannotCompile(f"{fn!r} is not a Python function: Numba compiles functions "
+                            "written in Python (def or lambda)")
+    try:
+        dispatcher.compile(tuple(numba.typeof(a) for a in args))
+    except numba.core.errors.NumbaError as error:
+        raise _located(error, files, fn) from None
+    return dispatcher
+
+
+def _specialised(fn: types.FunctionType, args: tuple) -> Program:
+    try:
+        return specialise(fn, args, numba=True)
+    except CannotCompile:
+        raise
+    except Exception as error:  # a bug of the specialiser must not cost the user a result
+        raise CannotCompile(f"sourcegrad could not specialise it ({type(error).__name__}: "
+                            f"{error}); please report this") from error
+
+
+def _check_arguments(fn: Any, args: tuple) -> None:
+    """Every argument is of a type Numba takes (else, say which one is not)."""
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    for position, value in enumerate(args):
+        try:
+            numba.typeof(value)
+        except (ValueError, TypeError, NotImplementedError):
+            name = names[position] if position < len(names) else f"#{position}"
+            filename, line = _definition(fn)
+            raise CannotCompile(
+                f"argument `{name}` is a {type(value).__name__}, which Numba does not take "
+                "(it takes numbers, NumPy arrays, and tuples of them)", filename, line
+            ) from None
+
+
+def _definition(fn: Any) -> tuple[str, int]:
+    """The user's ``def`` line of ``fn`` (of the function a generated one derives from)."""
+    user = source.read(fn).user_function if source.is_generated(fn) else fn
+    code = getattr(user, "__code__", None)
+    return (code.co_filename, code.co_firstlineno) if code is not None else ("", 0)
+
+
+def _compile_program(program: Program) -> tuple[Any, dict[str, tuple[Specialised, dict]]]:
+    """Each specialised function compiled as Python, then wrapped by ``numba.njit`` (lazily:
+    Numba compiles it, and what it calls, at ``dispatcher.compile``)."""
+    dispatchers: dict[str, Any] = {}
+    namespaces: dict[str, dict[str, Any]] = {}
+    files: dict[str, tuple[Specialised, dict]] = {}
+    user_jitted: dict[int, Any] = {}
+    for function in program.functions:
+        text = function.text
+        filename = f"<sourcegrad jit {function.name} {_digest(text)}>"
+        compiling.register_lines(filename, text)
+        files[filename] = (function, source.printed_user_lines(function.fdef, text))
+        namespace = dict(function.namespace)
+        exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - our generated code
+        namespaces[function.name] = namespace
+        dispatchers[function.name] = numba.njit(namespace[function.name])
+    for function in program.functions:
+        namespace = namespaces[function.name]
+        for name, value in function.bindings.items():
+            if isinstance(value, Specialised):
+                namespace[name] = dispatchers[value.name]
+        for name, value in list(namespace.items()):
+            if _is_user_function(value) and name in _read_names(function):
+                namespace[name] = _user_dispatcher(value, user_jitted)
+    return dispatchers[program.root.name], files
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def _read_names(function: Specialised) -> set[str]:
+    return {n.id for n in walk(function.fdef) if isinstance(n, ast.Name)}
+
+
+def _is_user_function(value: Any) -> bool:
+    return isinstance(value, types.FunctionType) and not source.is_generated(value) and (
+        not (value.__module__ or "").startswith(("numpy", "sourcegrad", "numba")))
+
+
+def _user_dispatcher(fn: types.FunctionType, done: dict[int, Any]) -> Any:
+    """``fn`` for Numba: its globals that are the user's functions jitted in turn."""
+    if id(fn) in done:
+        return done[id(fn)]
+    namespace = dict(fn.__globals__)
+    rebound = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__,
+                                 fn.__closure__)
+    rebound.__kwdefaults__ = fn.__kwdefaults__
+    dispatcher = numba.njit(rebound)
+    done[id(fn)] = dispatcher
+    for name in fn.__code__.co_names:
+        value = namespace.get(name)
+        if _is_user_function(value):
+            namespace[name] = _user_dispatcher(value, done)
+    return dispatcher
+
+
+def _located(error: Exception, files: dict[str, tuple[Specialised, dict]], fn: Any
+             ) -> CannotCompile:
+    """Numba's error as a reason and the user's line it is about."""
+    reason = numba_reason(str(getattr(error, "msg", "") or error))
+    loc = getattr(error, "loc", None)
+    filename, line = getattr(loc, "filename", ""), getattr(loc, "line", 0) or 0
+    if filename in files:
+        function, lines = files[filename]
+        user = function.generated.user_function
+        helper = _helper_named(reason, function)
+        if helper is not None:
+            reason = (f"the helper `{helper}` has no compiled form for these types "
+                      f"({reason.removeprefix('Numba has no implementation of ')})")
+        user_line = lines.get(line)
+        if user is not None and user_line is not None:
+            return CannotCompile(reason, user.__code__.co_filename, user_line)
+        return CannotCompile(reason, *_definition(fn))
+    return CannotCompile(reason, filename or "", line)
+
+
+def _helper_named(reason: str, function: Specialised) -> str | None:
+    """The helper of ``rules/support.py`` a Numba error is about, if it is one."""
+    if not reason.startswith("Numba has no implementation of "):
+        return None
+    called = reason.removeprefix("Numba has no implementation of ").split("(", 1)[0]
+    value = function.namespace.get(called)
+    if getattr(support, called, None) is value and value is not None:
+        return called
+    return None
+
+
+# -- @sg.differentiable ------------------------------------------------------------------------
+class JitDifferentiable(Differentiable):
+    """``sg.jit`` of a ``@sg.differentiable`` function: on arrays it runs compiled; on
+    tensors its node's forward and adjoint (``forward_f``/``backward_f``) run compiled."""
+
+    def __init__(self, decorated: Differentiable, fallback: bool) -> None:
+        super().__init__(decorated.fn)
+        self.fallback = fallback
+        self.compiled = JitFunction(decorated.fn, fallback)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if any(isinstance(v, Tensor) for v in [*args, *kwargs.values()]):
+            return super().__call__(*args, **kwargs)
+        return self.compiled(*args, **kwargs)
+
+    def _derivative(self, wrt: tuple[str, ...]) -> tuple[Callable, Callable]:
+        if wrt not in self._split:
+            forward, backward = super()._derivative(wrt)
+            self._split[wrt] = (JitFunction(forward, self.fallback),
+                                JitFunction(backward, self.fallback))
+        return self._split[wrt]
+
+
+def jit(fn: Callable, fallback: bool = True) -> Any:
+    if isinstance(fn, JitFunction | JitDifferentiable):
+        return fn
+    if isinstance(fn, Differentiable):
+        return JitDifferentiable(fn, fallback)
+    return JitFunction(fn, fallback)

@@ -16,10 +16,9 @@ function runs uncompiled after one ``JitWarning`` per reason (``fallback=False``
 
 from __future__ import annotations
 
-import ast
 import functools
-import hashlib
 import inspect
+import re
 import types
 import warnings
 from collections.abc import Callable
@@ -28,14 +27,12 @@ from typing import Any
 import numba
 import numpy as np
 
-from .. import compile as compiling
-from ..codegen.walk import walk
 from ..rules import support
 from ..runtime.decorated import Differentiable
 from ..runtime.tensor import Tensor
 from . import forms, source
 from .errors import CannotCompile, JitError, JitWarning, numba_reason
-from .specialise import Program, Specialised, specialise
+from .specialise import Program, Specialised, is_user_function, specialise
 
 forms.install()
 
@@ -188,43 +185,11 @@ def _definition(fn: Any) -> tuple[str, int]:
 
 
 def _compile_program(program: Program) -> tuple[Any, dict[str, tuple[Specialised, dict]]]:
-    """Each specialised function compiled as Python, then wrapped by ``numba.njit`` (lazily:
-    Numba compiles it, and what it calls, at ``dispatcher.compile``)."""
-    dispatchers: dict[str, Any] = {}
-    namespaces: dict[str, dict[str, Any]] = {}
-    files: dict[str, tuple[Specialised, dict]] = {}
+    """The specialised functions wrapped by ``numba.njit`` (lazily: Numba compiles each, and
+    what it calls, at ``dispatcher.compile``); the user's functions they call, from their
+    bytecode."""
     user_jitted: dict[int, Any] = {}
-    for function in program.functions:
-        text = function.text
-        filename = f"<sourcegrad jit {function.name} {_digest(text)}>"
-        compiling.register_lines(filename, text)
-        files[filename] = (function, source.printed_user_lines(function.fdef, text))
-        namespace = dict(function.namespace)
-        exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - our generated code
-        namespaces[function.name] = namespace
-        dispatchers[function.name] = numba.njit(namespace[function.name])
-    for function in program.functions:
-        namespace = namespaces[function.name]
-        for name, value in function.bindings.items():
-            if isinstance(value, Specialised):
-                namespace[name] = dispatchers[value.name]
-        for name, value in list(namespace.items()):
-            if _is_user_function(value) and name in _read_names(function):
-                namespace[name] = _user_dispatcher(value, user_jitted)
-    return dispatchers[program.root.name], files
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:10]
-
-
-def _read_names(function: Specialised) -> set[str]:
-    return {n.id for n in walk(function.fdef) if isinstance(n, ast.Name)}
-
-
-def _is_user_function(value: Any) -> bool:
-    return isinstance(value, types.FunctionType) and not source.is_generated(value) and (
-        not (value.__module__ or "").startswith(("numpy", "sourcegrad", "numba")))
+    return program.build(numba.njit, lambda fn: _user_dispatcher(fn, user_jitted))
 
 
 def _user_dispatcher(fn: types.FunctionType, done: dict[int, Any]) -> Any:
@@ -239,7 +204,7 @@ def _user_dispatcher(fn: types.FunctionType, done: dict[int, Any]) -> Any:
     done[id(fn)] = dispatcher
     for name in fn.__code__.co_names:
         value = namespace.get(name)
-        if _is_user_function(value):
+        if is_user_function(value):
             namespace[name] = _user_dispatcher(value, done)
     return dispatcher
 
@@ -254,7 +219,9 @@ def _located(error: Exception, files: dict[str, tuple[Specialised, dict]], fn: A
         function, lines = files[filename]
         user = function.generated.user_function
         helper = _helper_named(reason, function)
-        if helper is not None:
+        if helper is not None and reason.startswith("Untyped"):
+            reason = f"the helper `{helper}` has no compiled form"
+        elif helper is not None:
             reason = (f"the helper `{helper}` has no compiled form for these types "
                       f"({reason.removeprefix('Numba has no implementation of ')})")
         user_line = lines.get(line)
@@ -266,9 +233,13 @@ def _located(error: Exception, files: dict[str, tuple[Specialised, dict]], fn: A
 
 def _helper_named(reason: str, function: Specialised) -> str | None:
     """The helper of ``rules/support.py`` a Numba error is about, if it is one."""
-    if not reason.startswith("Numba has no implementation of "):
+    untyped = re.match(r"Untyped global name '(\w+)'", reason)
+    if untyped:
+        called = untyped.group(1)
+    elif reason.startswith("Numba has no implementation of "):
+        called = reason.removeprefix("Numba has no implementation of ").split("(", 1)[0]
+    else:
         return None
-    called = reason.removeprefix("Numba has no implementation of ").split("(", 1)[0]
     value = function.namespace.get(called)
     if getattr(support, called, None) is value and value is not None:
         return called

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import hashlib
 import inspect
 import operator
 import types
@@ -36,6 +37,7 @@ import numpy as np
 
 from ..codegen import printer
 from ..codegen.walk import walk
+from ..compile import register_lines
 from ..rules import support
 from . import abstract as a
 from . import cleanup, helpers, source
@@ -107,11 +109,48 @@ class Program:
 
     root: Specialised
     functions: list[Specialised] = field(default_factory=list)  # the root first
-    user_functions: dict[str, Any] = field(default_factory=dict)  # called as they are
 
     @property
     def text(self) -> str:
         return "\n\n".join(f.text for f in self.functions)
+
+    def build(self, wrap: Callable[[Any], Any] = lambda fn: fn,
+              user: Callable[[Any], Any] = lambda fn: fn
+              ) -> tuple[Any, dict[str, tuple[Specialised, dict[int, int]]]]:
+        """The root function, runnable: each specialised function compiled from its text
+        (under a pseudo file name ``linecache`` knows) and passed through ``wrap``
+        (``numba.njit``, or nothing for the NumPy path); the user's functions they call
+        passed through ``user``. Also, for each pseudo file name, the function and its
+        line -> user line map."""
+        built: dict[str, Any] = {}
+        namespaces: dict[str, dict[str, Any]] = {}
+        files: dict[str, tuple[Specialised, dict[int, int]]] = {}
+        for function in self.functions:
+            text = function.text
+            digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+            filename = f"<sourcegrad specialised {function.name} {digest}>"
+            register_lines(filename, text)
+            files[filename] = (function, source.printed_user_lines(function.fdef, text))
+            namespace = dict(function.namespace)
+            exec(compile(text, filename, "exec"), namespace)  # our own generated code
+            namespaces[function.name] = namespace
+            built[function.name] = wrap(namespace[function.name])
+        for function in self.functions:
+            namespace = namespaces[function.name]
+            for name, value in function.bindings.items():
+                if isinstance(value, Specialised):
+                    namespace[name] = built[value.name]
+            read = {n.id for n in walk(function.fdef) if isinstance(n, ast.Name)}
+            for name in read:
+                if is_user_function(namespace.get(name)):
+                    namespace[name] = user(namespace[name])
+        return built[self.root.name], files
+
+
+def is_user_function(value: Any) -> bool:
+    """A function of the user's (not one sourcegrad generated, nor a library's)."""
+    return isinstance(value, types.FunctionType) and not source.is_generated(value) and (
+        not (value.__module__ or "").startswith(("numpy", "sourcegrad", "numba")))
 
 
 def specialise(fn: Any, args: tuple, kwargs: dict[str, Any] | None = None, *,
@@ -122,7 +161,7 @@ def specialise(fn: Any, args: tuple, kwargs: dict[str, Any] | None = None, *,
                    {k: a.of_value(v, numbers=False) for k, v in (kwargs or {}).items()})
     session = _Session(numba)
     root = session.function(generated, params)
-    return Program(root, session.done, session.user_functions)
+    return Program(root, session.done)
 
 
 def abstract_arguments(fn: Any, args: list[Abstract], kwargs: dict[str, Abstract]) -> Env:
@@ -156,7 +195,6 @@ class _Session:
         self.done: list[Specialised] = []
         self.variants: dict[tuple[int, tuple], Specialised] = {}
         self.taken: set[str] = set()
-        self.user_functions: dict[str, Any] = {}
 
     def function(self, generated: source.Generated, params: Env) -> Specialised:
         key = (id(generated.function), tuple(sorted(params.items(), key=lambda kv: kv[0])))
@@ -630,10 +668,8 @@ class _Walker:
             return (replacement if replacement is not None else new), known
         if source.is_generated(fn):
             return self.generated_call(new, fn, args, kwargs)
-        if isinstance(fn, types.FunctionType) and not fn.__module__.startswith(
-                ("numpy", "sourcegrad")):
-            self.session.user_functions[_callee_name(node.func)] = fn
-            return new, a.UNKNOWN
+        if is_user_function(fn):
+            return new, a.UNKNOWN  # not followed: compiled as it is
         return self.library_call(new, fn, args, kwargs)
 
     def generated_call(self, new: ast.Call, fn: types.FunctionType, args: list[Abstract],
@@ -793,10 +829,6 @@ def _one_type_per_variable(generated: source.Generated) -> None:
                 f"`{name}` is None on one path and a value on another, and Numba gives each "
                 "variable a single type", user.__code__.co_filename if user else "",
                 line or (user.__code__.co_firstlineno if user else 0))
-
-
-def _callee_name(func: ast.expr) -> str:
-    return func.id if isinstance(func, ast.Name) else ast.unparse(func)
 
 
 def _join_envs(*envs: Env | None) -> Env | None:

@@ -45,7 +45,7 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         changed = _remove_dead(fdef, facts) | _remove_dead_stacks(fdef, facts)
     _preallocate_stacks(fdef, facts, np_name)
     if numba:
-        _numba_spelling(fdef)
+        numba_spelling(fdef)
     fdef.body = _without_stray_comments(fdef.body)
 
 
@@ -484,7 +484,7 @@ def _empty(np_name: str, count: ast.expr, item: Array | Number) -> ast.expr:
 
 
 # -- Numba's spelling ----------------------------------------------------------------------------
-def _numba_spelling(fdef: ast.FunctionDef) -> None:
+def numba_spelling(fdef: ast.FunctionDef) -> None:
     def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
         out = []
         for stmt in body:

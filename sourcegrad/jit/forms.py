@@ -33,11 +33,11 @@ def _form(helper: Any) -> Any:
     return register
 
 
-def _is_number(t: Any) -> bool:
+def _is_number(t):
     return isinstance(t, types.Number | types.Boolean)
 
 
-def _omitted(t: Any) -> bool:
+def _omitted(t):
     return t is None or isinstance(t, types.Omitted | types.NoneType)
 
 

@@ -250,7 +250,8 @@ def broadcast(operands: list[Abstract]) -> Abstract:
         except ValueError:
             return UNKNOWN
     ndim = None if any(n is None for n in ndims) else max(ndims)
-    scalar = all(isinstance(a, Number) or a.scalar for a in operands)
+    # NumPy's arithmetic gives a NumPy scalar, not a 0-d array, for a 0-d result
+    scalar = shape == () or all(isinstance(a, Number) or a.scalar for a in operands)
     return Array(shape, None, ndim, fresh=True, scalar=scalar)
 
 

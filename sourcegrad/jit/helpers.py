@@ -221,7 +221,8 @@ def _as_gradient(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
         return None, a.UNKNOWN
     dtype = a.grad_dtype(ax)
     result = Array(ax.shape, dtype, fresh=True)
-    if isinstance(ag, Array) and ag.shape == ax.shape and ag.dtype is not None:
+    if isinstance(ag, Array) and ag.shape == ax.shape and ag.dtype is not None and not (
+            ag.scalar):
         if ag.dtype != dtype:
             return method(g, "astype", dtype_expr(ctx, dtype)), result
         # a fresh array is returned as it is; anything else (a view, an argument) is copied
@@ -314,7 +315,7 @@ def _tie_weights(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
     (x, ax), (ans, _) = bound["x"], bound["ans"]
     axis, keepdims = _known(bound.get("axis")), _known(bound.get("keepdims"), False)
     result = _shaped_like(ax, a.grad_dtype(ax))
-    if not isinstance(ax, Array) or ax.shape is None or ax.dtype != np.float64 or (
+    if not isinstance(ax, Array) or not ax.shape or ax.dtype != np.float64 or (
             keepdims is _NOT_KNOWN) or not (axis is None or isinstance(axis, int)):
         return None, result
     if axis is not None and not keepdims:

@@ -595,7 +595,15 @@ class _Walker:
     def expr_Attribute(self, node: ast.Attribute) -> tuple[ast.expr, Abstract]:
         value, known = self.expr(node.value)
         new = ast.Attribute(value=value, attr=node.attr, ctx=ast.Load())
-        return new, self.attribute(known, node.attr)
+        result = self.attribute(known, node.attr)
+        if isinstance(known, Array) and known.fresh and not isinstance(
+                node.value, ast.Name | ast.Attribute | ast.Subscript):
+            # a view of a temporary nothing else can reach owns its memory as well
+            if isinstance(result, _Method):
+                result.temporary = True
+            elif isinstance(result, Array):
+                result = a.fresh(result)
+        return new, result
 
     def attribute(self, known: Abstract, attr: str) -> Abstract:
         if isinstance(known, Constant) and isinstance(known.value, types.ModuleType):
@@ -675,8 +683,16 @@ class _Walker:
     def generated_call(self, new: ast.Call, fn: types.FunctionType, args: list[Abstract],
                        kwargs: dict[str, Abstract]) -> tuple[ast.expr, Abstract]:
         callee = self.session.callee(fn, _bind(fn, args, kwargs))
-        self.target.bindings[callee.name] = callee
-        new.func = ast.Name(id=callee.name, ctx=ast.Load())
+        bindings = self.target.bindings
+        # the caller's own name for the callee (no local of its shadows it), unless it
+        # already denotes another specialisation of it here
+        name = new.func.id if isinstance(new.func, ast.Name) else callee.name
+        base, n = name, 2
+        while bindings.get(name, callee) is not callee or name in self.locals or (
+                not isinstance(new.func, ast.Name) and name in self.namespace):
+            name, n = f"{base}_{n}", n + 1
+        bindings[name] = callee
+        new.func = ast.Name(id=name, ctx=ast.Load())
         return new, callee.returned
 
     def library_call(self, new: ast.Call, fn: Any, args: list[Abstract],
@@ -732,7 +748,8 @@ class _Walker:
         if isinstance(receiver, Array) and method.name in _ARRAY_METHODS:
             name = method.name
             return a.evaluate(lambda x, *xs, **kw: getattr(x, name)(*xs, **kw),
-                              [receiver, *args], kwargs, is_view=name in _VIEW_METHODS)
+                              [receiver, *args], kwargs,
+                              is_view=name in _VIEW_METHODS and not method.temporary)
         return a.UNKNOWN
 
 class _Method(Abstract):
@@ -741,6 +758,7 @@ class _Method(Abstract):
     def __init__(self, receiver: Abstract, name: str) -> None:
         self.receiver = receiver
         self.name = name
+        self.temporary = False  # called on a fresh temporary: its views own their memory
 
 
 class _Range(Abstract):

@@ -63,10 +63,9 @@ class JitFunction:
         self._target = source.unwrapped(fn)
         self._compiled: dict[tuple, Callable] = {}
         self._warned: set[str] = set()
-        try:
-            self._signature: inspect.Signature | None = inspect.signature(self._target)
-        except (TypeError, ValueError):
-            self._signature = None
+        # a Python function is given every argument (Numba fills in no defaults)
+        self._signature = inspect.signature(self._target) if isinstance(
+            self._target, types.FunctionType) else None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs or self._signature is not None and len(args) < len(
@@ -212,9 +211,8 @@ def _user_dispatcher(fn: types.FunctionType, done: dict[int, Any]) -> Any:
 def _located(error: Exception, files: dict[str, tuple[Specialised, dict]], fn: Any
              ) -> CannotCompile:
     """Numba's error as a reason and the user's line it is about."""
-    reason = numba_reason(str(getattr(error, "msg", "") or error))
-    loc = getattr(error, "loc", None)
-    filename, line = getattr(loc, "filename", ""), getattr(loc, "line", 0) or 0
+    reason = numba_reason(str(error))
+    filename, line = _innermost(error)
     if filename in files:
         function, lines = files[filename]
         user = function.generated.user_function
@@ -229,6 +227,19 @@ def _located(error: Exception, files: dict[str, tuple[Specialised, dict]], fn: A
             return CannotCompile(reason, user.__code__.co_filename, user_line)
         return CannotCompile(reason, *_definition(fn))
     return CannotCompile(reason, filename or "", line)
+
+
+_TYPING_AT = re.compile(r"^During: typing of .* at (.+) \((\d+)\)$", re.MULTILINE)
+
+
+def _innermost(error: Exception) -> tuple[str, int]:
+    """The file and line Numba failed on: the first place it names while typing (a callee's
+    line, when a callee failed), else where the error says it is."""
+    found = _TYPING_AT.search(str(error))
+    if found:
+        return found.group(1), int(found.group(2))
+    loc = getattr(error, "loc", None)
+    return getattr(loc, "filename", "") or "", getattr(loc, "line", 0) or 0
 
 
 def _helper_named(reason: str, function: Specialised) -> str | None:

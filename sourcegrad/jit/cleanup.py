@@ -6,9 +6,10 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
   liveness (``_Liveness``, over the structured code, loops to a fixed point) finds the
   assignments nobody reads, and a stack that is only made, pushed and popped goes with its
   pushes and pops.
-- A stack pushed once per iteration of a ``for`` loop over ``range(n)`` and popped once per
-  iteration of the ``reversed`` loop over the same range, with items of a known shape and
-  dtype, becomes an array made before the loop and indexed by the loop variable.
+- For Numba, a stack of numbers (or of arrays a ufunc computes) pushed once per iteration
+  of a ``for`` loop over ``range(n)`` and popped once per iteration of the ``reversed``
+  loop over the same range becomes an array made before the loop and indexed by the loop
+  variable (other stacks of arrays stay lists: Numba keeps those at no cost).
 - For Numba: no ``del`` (it refuses the statement; it frees arrays when their last
   reference goes), and ``reversed(range(...))`` becomes a decreasing ``range``.
 """
@@ -37,15 +38,19 @@ class Facts:
 
     stack_items: dict[str, Abstract] = field(default_factory=dict)  # what each list holds
     pure_calls: Callable[[ast.Call], bool] = lambda call: False
+    elementwise_calls: Callable[[ast.Call], bool] = lambda call: False  # ufuncs, math
+    ufunc_calls: Callable[[ast.Call], bool] = lambda call: False  # one output, all inputs
 
 
 def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None:
     changed = True
     while changed:
         changed = _remove_dead(fdef, facts) | _remove_dead_stacks(fdef, facts)
-    _preallocate_stacks(fdef, facts, np_name)
     if numba:
+        _preallocate_stacks(fdef, facts, np_name)
         numba_spelling(fdef)
+        while _substitute_single_uses(fdef, facts):
+            pass
     fdef.body = _without_stray_comments(fdef.body)
 
 
@@ -117,6 +122,7 @@ class _Liveness:
         self.dead: set[int] = set()  # assignments to drop
         self.unread_pops: set[int] = set()  # ``y = s.pop()`` with ``y`` unread: ``s.pop()``
         self.frames: list[_Frame] = []
+        self.live_after: dict[int, set[str]] = {}  # statement -> live just after it
 
     def block(self, body: list[ast.stmt], live: set[str]) -> set[str]:
         for stmt in reversed(body):
@@ -126,6 +132,8 @@ class _Liveness:
     def statement(self, stmt: ast.stmt, live: set[str]) -> set[str]:
         if printer.is_comment(stmt):
             return live
+        if self.recording:
+            self.live_after[id(stmt)] = set(live)
         if isinstance(stmt, ast.Assign):
             return self.assignment(stmt, live)
         if isinstance(stmt, ast.AugAssign):
@@ -267,6 +275,102 @@ def _is_range(node: ast.expr) -> bool:
         node.func.id == "range")
 
 
+# -- one expression instead of a chain of statements, for Numba ---------------------------
+def _substitute_single_uses(fdef: ast.FunctionDef, facts: Facts) -> bool:
+    """``v = e`` followed (in the same block) by the one statement that reads this ``v``
+    becomes that statement with ``e`` in place of ``v``, where ``e`` is elementwise arithmetic
+    nothing in between changes: Numba compiles an elementwise expression into one loop with
+    no temporaries (``grad_x = grad_x * exp_x`` then ``grad_x = grad_x * 1.5`` allocate one
+    array instead of two). One substitution per call (liveness changes with it)."""
+    liveness = _Liveness(facts)
+    liveness.block(fdef.body, set())
+    return _substitute_in(fdef.body, liveness.live_after, facts)
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)
+
+
+def _substitute_in(body: list[ast.stmt], live_after: dict[int, set[str]], facts: Facts) -> bool:
+    for i, stmt in enumerate(body):
+        for name in ("body", "orelse"):
+            block = getattr(stmt, name, None)
+            if isinstance(block, list) and _substitute_in(block, live_after, facts):
+                return True
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name) and _elementwise(stmt.value, facts)):
+            continue
+        var, reads = stmt.targets[0].id, _loads(stmt.value)
+        for later in body[i + 1:]:
+            if printer.is_comment(later):
+                continue
+            if not isinstance(later, _SIMPLE):
+                break
+            uses = [n for n in walk(later) if isinstance(n, ast.Name) and n.id == var
+                    and isinstance(n.ctx, ast.Load)]
+            if uses:
+                killed = isinstance(later, ast.Assign) and var in set().union(
+                    *[_stores(t) for t in later.targets])
+                if len(uses) == 1 and (killed or var not in live_after.get(id(later), {var})) and (
+                        not any(isinstance(n, ast.BoolOp | ast.IfExp | ast.Lambda)
+                                for n in walk(later))):
+                    _replace(later, uses[0], stmt.value)
+                    body.remove(stmt)
+                    return True
+                break
+            changed = _changes(later, facts)
+            if "*" in changed or changed & (reads | {var}):
+                break
+    return False
+
+
+def _elementwise(expr: ast.expr, facts: Facts) -> bool:
+    """Arithmetic, comparisons and elementwise functions of names, numbers and ``x.T``."""
+    for node in walk(expr):
+        if isinstance(node, ast.Call):
+            if not facts.elementwise_calls(node) or node.keywords:
+                return False
+        elif isinstance(node, ast.Attribute):
+            if node.attr != "T" and not isinstance(node.value, ast.Name):
+                return False
+        elif not isinstance(node, ast.Name | ast.Constant | ast.BinOp | ast.UnaryOp
+                            | ast.Compare | ast.expr_context | ast.operator | ast.unaryop
+                            | ast.cmpop):
+            return False
+    return True
+
+
+def _changes(stmt: ast.stmt, facts: Facts) -> set[str]:
+    """Names whose value (or elements) a simple statement may change; ``"*"`` among them
+    for a call that may change anything (a function of the user's)."""
+    if isinstance(stmt, ast.Assign | ast.AugAssign):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        changed = set().union(*[_stores(t) | _target_loads(t) for t in targets])
+        value = stmt.value
+    else:
+        changed, value = set(), getattr(stmt, "value", None)
+    for node in walk(value) if value is not None else []:
+        if not isinstance(node, ast.Call) or facts.elementwise_calls(node) or (
+                facts.pure_calls(node)):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+                func.attr in ("append", "pop", "copy")):
+            changed.add(func.value.id)  # a stack's own methods change the stack only
+        else:
+            changed.add("*")
+    return changed
+
+
+def _replace(stmt: ast.stmt, old: ast.Name, new: ast.expr) -> None:
+    for node in walk(stmt):
+        for field_name, value in ast.iter_fields(node):
+            if value is old:
+                setattr(node, field_name, copy.deepcopy(new))
+            elif isinstance(value, list) and any(v is old for v in value):
+                setattr(node, field_name, [copy.deepcopy(new) if v is old else v
+                                           for v in value])
+
+
 # -- stacks --------------------------------------------------------------------------------------
 def _stack_uses(fdef: ast.FunctionDef) -> dict[str, list[tuple[ast.stmt, list[ast.stmt]]]]:
     """For each name made as ``[]``: the statements reading or writing it, with their
@@ -345,17 +449,25 @@ def _remove_dead_stacks(fdef: ast.FunctionDef, facts: Facts) -> bool:
 
 def _preallocate_stacks(fdef: ast.FunctionDef, facts: Facts, np_name: str) -> None:
     """A stack pushed once per iteration of ``for i in range(n)`` and popped once per
-    iteration of ``for i in reversed(range(n))`` (same ``n``, known) becomes an array of
-    ``n`` items, written at ``i`` and read at ``i``, when its items' shape is known."""
+    iteration of ``for i in reversed(range(n))`` (same ``n``) becomes an array of ``n``
+    items, written at ``i`` and read at ``i``: for numbers; and for arrays of a known shape
+    that a ufunc computes just before the push, which then writes into the slot itself
+    (``tanh_x = tanh_x_stack[step]`` and ``np.tanh(x, tanh_x)``: no array is allocated, and
+    Numba compiles a ufunc's output argument quickly, where copying an array into a slot
+    costs it seconds)."""
     taken = {n.id for n in walk(fdef) if isinstance(n, ast.Name)}
     for stack, uses in _stack_uses(fdef).items():
         item = facts.stack_items.get(stack)
-        if not _fixed_item(item) or len(uses) != 3:
+        if len(uses) != 3:
             continue
         kinds = [_stack_statement(s, stack) for s, _ in uses]
         if kinds[:2] != ["make", "push"] or kinds[2] not in ("pop", "assign_pop"):
             continue
         (make, block), (push, push_block), (pop, pop_block) = uses
+        computed = None if _fixed_item(item) else _computed_by_ufunc(push, push_block, item,
+                                                                     facts)
+        if not _fixed_item(item) and computed is None:
+            continue
         forward = _loop_owning(block, push_block)
         backward = _loop_owning(block, pop_block)
         if forward is None or backward is None or not _plain_range_loops(forward, backward,
@@ -369,12 +481,23 @@ def _preallocate_stacks(fdef: ast.FunctionDef, facts: Facts, np_name: str) -> No
         assert isinstance(make, ast.Assign)
         make.value = _empty(np_name, count, item)  # type: ignore[arg-type]
         assert isinstance(push, ast.Expr) and isinstance(push.value, ast.Call)
-        slot = ast.Subscript(value=ast.Name(id=stack, ctx=ast.Load()),
-                             slice=ast.Name(id=index, ctx=ast.Load()), ctx=ast.Store())
-        push_block[push_block.index(push)] = ast.copy_location(
-            ast.Assign(targets=[slot], value=push.value.args[0]), push)
         read = ast.Subscript(value=ast.Name(id=stack, ctx=ast.Load()),
                              slice=ast.Name(id=index, ctx=ast.Load()), ctx=ast.Load())
+        if computed is not None:  # v = slot; ufunc(..., v)
+            assert isinstance(computed.value, ast.Call)
+            call = computed.value
+            call.args.append(ast.Name(id=computed.targets[0].id, ctx=ast.Load()))  # type: ignore[attr-defined]
+            at = push_block.index(computed)
+            push_block[at:at + 1] = [
+                ast.copy_location(ast.Assign(targets=computed.targets, value=copy.deepcopy(
+                    read)), computed),
+                ast.copy_location(ast.Expr(value=call), computed)]
+            push_block.remove(push)
+        else:
+            slot = ast.Subscript(value=ast.Name(id=stack, ctx=ast.Load()),
+                                 slice=ast.Name(id=index, ctx=ast.Load()), ctx=ast.Store())
+            push_block[push_block.index(push)] = ast.copy_location(
+                ast.Assign(targets=[slot], value=push.value.args[0]), push)
         if isinstance(pop, ast.Assign):
             pop.value = read
         else:
@@ -382,9 +505,30 @@ def _preallocate_stacks(fdef: ast.FunctionDef, facts: Facts, np_name: str) -> No
 
 
 def _fixed_item(item: Abstract | None) -> bool:
+    """Numbers: an array holds them better than a list does, in compiled code."""
     if isinstance(item, Number):
         return item.kind in (bool, int, float, complex)
-    return isinstance(item, Array) and item.shape is not None and item.dtype is not None
+    return isinstance(item, Array) and item.shape == () and item.dtype is not None
+
+
+def _computed_by_ufunc(push: ast.stmt, block: list[ast.stmt], item: Abstract | None,
+                       facts: Facts) -> ast.Assign | None:
+    """The statement ``v = np.ufunc(...)`` just before ``stack.append(v)``, for an array
+    ``v`` of a known shape, if that is how the pushed value is made."""
+    if not (isinstance(item, Array) and item.shape and item.dtype is not None):
+        return None
+    assert isinstance(push, ast.Expr) and isinstance(push.value, ast.Call)
+    pushed = push.value.args[0]
+    before = [s for s in block[:block.index(push)] if not printer.is_comment(s)]
+    if not isinstance(pushed, ast.Name) or not before:
+        return None
+    made = before[-1]
+    if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and isinstance(
+            made.targets[0], ast.Name) and made.targets[0].id == pushed.id
+            and isinstance(made.value, ast.Call) and not made.value.keywords
+            and facts.ufunc_calls(made.value)):
+        return None
+    return made
 
 
 def _loop_owning(block: list[ast.stmt], inner: list[ast.stmt]) -> ast.For | None:

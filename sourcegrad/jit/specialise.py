@@ -8,8 +8,8 @@ the shape and dtype of every variable of the generated code from those of the ar
   (``helpers.py``): ``unbroadcast(g, x)`` where the shapes match is ``g``; ``scalar_seed`` of
   a float is ``1.0``; ``np.size(x)`` is a number;
 - values kept only for their shape (``shape_only``), and stacks of them, disappear
-  (``cleanup.py``), and a stack of values of a known shape pushed once per iteration of a
-  loop of known length becomes a preallocated array;
+  (``cleanup.py``); for Numba, a stack of numbers pushed once per iteration of a loop
+  becomes a preallocated array;
 - for Numba (``numba=True``) what Numba does not compile is spelt as it does: no ``del``, no
   ``reversed(range(...))``.
 
@@ -27,6 +27,7 @@ import builtins
 import copy
 import hashlib
 import inspect
+import math
 import operator
 import types
 from collections.abc import Callable
@@ -247,7 +248,9 @@ class _Walker:
         self.env: Env | None = dict(params)
         self.loops: list[_Loop] = []
         self.returned: Abstract | None = None
-        self.facts = cleanup.Facts(pure_calls=self.pure_call)
+        self.facts = cleanup.Facts(pure_calls=self.pure_call,
+                                   elementwise_calls=self.elementwise_call,
+                                   ufunc_calls=self.ufunc_call)
 
     # -- names of things the specialised code reads -------------------------------------------
     def name_for(self, value: Any) -> ast.expr:
@@ -288,6 +291,26 @@ class _Walker:
             return module is np and (func.attr in _PURE_NUMPY or isinstance(
                 getattr(np, func.attr, None), np.ufunc))
         return False
+
+    def elementwise_call(self, call: ast.Call) -> bool:
+        """Is ``call`` a NumPy ufunc or a function of ``math`` (pure, elementwise)?"""
+        func = call.func
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+            return False
+        module = self.target.bindings.get(func.value.id, self.namespace.get(func.value.id))
+        if module is np:
+            return isinstance(getattr(np, func.attr, None), np.ufunc)
+        return module is math and callable(getattr(math, func.attr, None))
+
+    def ufunc_call(self, call: ast.Call) -> bool:
+        """Is ``call`` a NumPy ufunc of one output given all its inputs by position (so that
+        an output array can be added as the last argument)?"""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return False
+        module = self.target.bindings.get(func.value.id, self.namespace.get(func.value.id))
+        ufunc = getattr(np, func.attr, None) if module is np else None
+        return isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(call.args) == ufunc.nin
 
     def evaluate(self, expr: ast.expr) -> tuple[ast.expr, Abstract]:
         return self.expr(expr)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import numba
 import numpy as np
 from numba.core import types
 from numba.extending import overload
 
 from ..rules import support
+from . import reductions
 
 FORMS: dict[str, Any] = {}  # helper name -> its form
 
@@ -231,6 +233,43 @@ def broadcast_like_form(t, ans):
     return None
 
 
+@_form(reductions.reduce_along)
+def reduce_along_form(x, axis, keepdims, how):
+    """A reduction over one axis: each line of the array along the axis reduced by the
+    one-dimensional reduction Numba has."""
+    position = getattr(axis, "literal_value", None)
+    keep = getattr(keepdims, "literal_value", None)
+    name = getattr(how, "literal_value", None)
+    if not (isinstance(x, types.Array) and isinstance(position, int) and x.ndim > 0
+            and isinstance(keep, bool) and name in ("sum", "mean", "max", "min", "prod",
+                                                   "any", "all")):
+        return None
+    reducer = getattr(np, name)
+    dtype = np.asarray(reducer(np.ones(1, numba.np.numpy_support.as_dtype(x.dtype)))).dtype
+    at = position % x.ndim
+    # the result's shape is sliced from the argument's with constant bounds, which Numba
+    # needs: the implementation is written for this axis
+    kept = f"shape[:{at}] + (1,) + shape[{at + 1}:]" if keep else (
+        f"shape[:{at}] + shape[{at + 1}:]")
+    text = (
+        "def impl(x, axis, keepdims, how):\n"
+        "    shape = x.shape\n"
+        "    outer, inner = 1, 1\n"
+        f"    for i in range({at}):\n"
+        "        outer *= shape[i]\n"
+        f"    for i in range({at + 1}, {x.ndim}):\n"
+        "        inner *= shape[i]\n"
+        f"    lines = np.ascontiguousarray(x).reshape((outer, shape[{at}], inner))\n"
+        "    out = np.empty((outer, inner), dtype)\n"
+        "    for i in range(outer):\n"
+        "        for k in range(inner):\n"
+        "            out[i, k] = reducer(lines[i, :, k])\n"
+        f"    return out.reshape({kept})\n")
+    namespace = {"np": np, "reducer": reducer, "dtype": dtype.type}
+    exec(text, namespace)
+    return namespace["impl"]
+
+
 _installed = False
 
 
@@ -240,7 +279,8 @@ def install() -> None:
     if _installed:
         return
     for name, form in FORMS.items():
-        overload(getattr(support, name), prefer_literal=True)(form)
+        helper = reductions.reduce_along if name == "reduce_along" else getattr(support, name)
+        overload(helper, prefer_literal=True)(form)
     _installed = True
 
 

@@ -41,7 +41,7 @@ from ..codegen.walk import walk
 from ..compile import register_lines
 from ..rules import support
 from . import abstract as a
-from . import cleanup, helpers, source
+from . import cleanup, helpers, reductions, source
 from .abstract import Abstract, Array, Constant, Number, Sequence
 from .errors import CannotCompile
 
@@ -732,12 +732,18 @@ class _Walker:
         if isinstance(fn, np.ufunc) and not kwargs:
             return new, a.arithmetic(fn, args)
         if fn in _REDUCTIONS and args:
-            extra = dict(zip(("axis", "dtype", "out", "keepdims"), args[1:], strict=False))
-            extra.update(kwargs)
-            if set(extra) - {"axis", "keepdims", "dtype"}:
+            try:
+                bound = inspect.signature(fn).bind(*args, **kwargs).arguments
+            except TypeError:
                 return new, a.UNKNOWN
-            return new, a.reduction(fn, args[0], extra.get("axis"), extra.get("keepdims"),
-                                    extra.get("dtype"))
+            x = bound.pop(next(iter(bound)))
+            if set(bound) - {"axis", "keepdims", "dtype"}:
+                return new, a.UNKNOWN
+            result = a.reduction(fn, x, bound.get("axis"), bound.get("keepdims"),
+                                 bound.get("dtype"))
+            if self.numba and "dtype" not in bound:
+                return self.reduction_for_numba(new, fn, x, bound, result), result
+            return new, result
         if fn in _SHAPE_FOLLOWS:
             return new, a.evaluate(fn, args, kwargs, is_view=fn in _VIEWS)
         if fn is range:
@@ -758,6 +764,22 @@ class _Walker:
                 "math") and all(isinstance(x, Number) for x in args):
             return new, a.evaluate(fn, args, kwargs)
         return new, a.UNKNOWN
+
+    def reduction_for_numba(self, new: ast.Call, fn: Any, x: Abstract,
+                            bound: dict[str, Abstract], result: Abstract) -> ast.expr:
+        """``np.max(x, axis=1, keepdims=True)`` as ``reduce_along(x, 1, True, "max")``
+        where Numba lacks the call (``reductions.py``)."""
+        axis, keepdims = bound.get("axis", a.NONE), bound.get("keepdims", Number(bool, False))
+        if not (isinstance(axis, Number) and axis.kind is int and axis.known) or not (
+                isinstance(keepdims, Number) and keepdims.known) or not isinstance(
+                x, Array) or not x.ndim or not isinstance(result, Array):
+            return new
+        how = reductions.NAMES.get(fn)
+        if how is None or not reductions.numba_lacks(how, bool(keepdims.value)):
+            return new
+        return helpers.call(self.name_for(reductions.reduce_along), new.args[0],
+                            ast.Constant(axis.value), ast.Constant(bool(keepdims.value)),
+                            ast.Constant(how))
 
     def method_call(self, method: _Method, args: list[Abstract], kwargs: dict[str, Abstract]
                     ) -> Abstract:

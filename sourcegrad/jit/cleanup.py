@@ -224,21 +224,31 @@ def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
     if not liveness.dead and not liveness.unread_pops:
         return False
 
+    def edit(stmt: ast.stmt) -> ast.stmt | None:
+        if id(stmt) in liveness.dead:
+            return None
+        if id(stmt) in liveness.unread_pops:
+            assert isinstance(stmt, ast.Assign)
+            return ast.copy_location(ast.Expr(value=stmt.value), stmt)
+        return stmt
+
+    _edit(fdef, edit)
+    return True
+
+
+def _edit(fdef: ast.FunctionDef, edit: Callable[[ast.stmt], ast.stmt | None]) -> None:
+    """Each statement of ``fdef`` replaced by ``edit(stmt)`` (``None``: dropped), then its
+    blocks in turn; a loop whose work is all dropped goes too."""
     def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
         out = []
         for stmt in body:
-            if id(stmt) in liveness.dead:
-                continue
-            if id(stmt) in liveness.unread_pops:
-                assert isinstance(stmt, ast.Assign)
-                out.append(ast.copy_location(ast.Expr(value=stmt.value), stmt))
-                continue
-            _rewrite_blocks(stmt, rewrite)
-            out.append(stmt)
+            new = edit(stmt)
+            if new is not None:
+                _rewrite_blocks(new, rewrite)
+                out.append(new)
         return _drop_idle_loops(out)
 
     fdef.body = rewrite(fdef.body)
-    return True
 
 
 def _rewrite_blocks(stmt: ast.stmt, rewrite: Callable[[list[ast.stmt]], list[ast.stmt]]
@@ -434,16 +444,7 @@ def _remove_dead_stacks(fdef: ast.FunctionDef, facts: Facts) -> bool:
     if not dropped:
         return False
 
-    def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
-        out = []
-        for stmt in body:
-            if id(stmt) in dropped:
-                continue
-            _rewrite_blocks(stmt, rewrite)
-            out.append(stmt)
-        return _drop_idle_loops(out)
-
-    fdef.body = rewrite(fdef.body)
+    _edit(fdef, lambda stmt: None if id(stmt) in dropped else stmt)
     return True
 
 

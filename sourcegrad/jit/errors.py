@@ -12,29 +12,26 @@ import re
 from ..errors import SourcegradError
 
 
-class JitWarning(UserWarning):
+class _Located:
+    """What the warning and the error carry: the reason, the user's file and line."""
+
+    def __init__(self, message: str, reason: str = "", filename: str = "", lineno: int = 0
+                 ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.filename = filename
+        self.lineno = lineno
+
+
+class JitWarning(_Located, UserWarning):
     """``sg.jit`` could not compile a function and runs it uncompiled.
 
     ``reason`` says why; ``filename`` and ``lineno`` point at the user's line (``lineno`` 0:
-    no line is to blame, as for an argument of a type Numba does not take)."""
-
-    def __init__(self, message: str, reason: str = "", filename: str = "", lineno: int = 0
-                 ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.filename = filename
-        self.lineno = lineno
+    no line is to blame, as for a function that is not Python)."""
 
 
-class JitError(SourcegradError):
+class JitError(_Located, SourcegradError):
     """``sg.jit(fn, fallback=False)`` could not compile ``fn`` (see ``JitWarning``)."""
-
-    def __init__(self, message: str, reason: str = "", filename: str = "", lineno: int = 0
-                 ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.filename = filename
-        self.lineno = lineno
 
 
 class CannotCompile(Exception):

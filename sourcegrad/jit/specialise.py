@@ -310,7 +310,9 @@ class _Walker:
             return False
         module = self.target.bindings.get(func.value.id, self.namespace.get(func.value.id))
         ufunc = getattr(np, func.attr, None) if module is np else None
-        return isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(call.args) == ufunc.nin
+        # (Numba takes the output by position only, which NumPy deprecates for these two)
+        return isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(
+            call.args) == ufunc.nin and ufunc not in (np.maximum, np.minimum)
 
     def evaluate(self, expr: ast.expr) -> tuple[ast.expr, Abstract]:
         return self.expr(expr)
@@ -400,16 +402,16 @@ class _Walker:
         return [stmt]
 
     def stmt_Break(self, stmt: ast.Break) -> list[ast.stmt]:
-        assert self.env is not None
-        if self.loops:
-            self.loops[-1].breaks.append(dict(self.env))
-        self.env = None
-        return [stmt]
+        return self.jump(stmt, lambda loop: loop.breaks)
 
     def stmt_Continue(self, stmt: ast.Continue) -> list[ast.stmt]:
+        return self.jump(stmt, lambda loop: loop.continues)
+
+    def jump(self, stmt: ast.stmt, where: Callable[[_Loop], list[Env]]) -> list[ast.stmt]:
+        """``break``/``continue``: what is known here flows to the loop's exit/head."""
         assert self.env is not None
         if self.loops:
-            self.loops[-1].continues.append(dict(self.env))
+            where(self.loops[-1]).append(dict(self.env))
         self.env = None
         return [stmt]
 

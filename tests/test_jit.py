@@ -132,6 +132,19 @@ def test_value_and_grad_forward_mode_and_the_users_own_function_compile():
     assert warned == [] and result == pytest.approx(f(x, y), rel=1e-12)
 
 
+def test_keyword_arguments_and_defaults_reach_the_compiled_code():
+    def f(x, y=2.0, *, scale=3.0):
+        return np.sum(np.sin(x * y)) * scale
+
+    general = sg.grad(f)
+    compiled = sg.jit(general)
+    x = np.linspace(0.1, 1.0, 4)
+    for kwargs in ({}, {"scale": 0.5}, {"y": 0.25, "scale": 2.0}):
+        result, warned = call_recording(compiled, x, **kwargs)
+        assert warned == []
+        assert_same(result, general(x, **kwargs))
+
+
 # -- each reason for falling back, with its warning --------------------------------------
 def test_a_helper_without_a_compiled_form_is_named():
     def f(x):

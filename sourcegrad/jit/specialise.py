@@ -8,10 +8,13 @@ the shape and dtype of every variable of the generated code from those of the ar
   (``helpers.py``): ``unbroadcast(g, x)`` where the shapes match is ``g``; ``scalar_seed`` of
   a float is ``1.0``; ``np.size(x)`` is a number;
 - values kept only for their shape (``shape_only``), and stacks of them, disappear
-  (``cleanup.py``); for Numba, a stack of numbers pushed once per iteration of a loop
-  becomes a preallocated array;
-- for Numba (``numba=True``) what Numba does not compile is spelt as it does: no ``del``, no
-  ``reversed(range(...))``.
+  (``cleanup.py``);
+- for Numba (``numba=True``): what Numba does not compile is spelt as it does (no ``del``, no
+  ``reversed(range(...))``, a reduction over an axis as ``reduce_along``); a stack of
+  numbers, or of arrays a ufunc computes, pushed once per iteration of a loop becomes a
+  preallocated array; a chain of elementwise statements becomes one expression, which Numba
+  compiles into one loop; a variable that is ``None`` on one path and a value on another is
+  refused (``CannotCompile``: Numba gives each variable one type).
 
 Generated callees (``forward_g``/``backward_g``) are specialised at the shapes they are
 called with. The result prints as readably as the general code, comments included (``text``),
@@ -73,7 +76,7 @@ _SHAPE_FOLLOWS = _VIEWS | {
     np.full_like, np.eye, np.identity, np.copy, np.array, np.stack, np.concatenate,
     np.hstack, np.vstack, np.outer, np.dot, np.matmul, np.inner, np.where, np.clip,
     np.tensordot, np.kron, np.tril, np.triu, np.diag, np.cumsum, np.cumprod, np.flip,
-    np.roll, np.tile, np.linspace, np.arange, np.sign, np.abs, np.round, np.around,
+    np.roll, np.tile, np.linspace, np.arange, np.round, np.around,
     np.einsum, np.trace, np.linalg.inv, np.linalg.solve, np.linalg.det, np.linalg.norm,
     np.linalg.cholesky,
 }
@@ -165,10 +168,6 @@ def specialise(fn: Any, args: tuple, kwargs: dict[str, Any] | None = None, *,
     return Program(root, session.done)
 
 
-def abstract_arguments(fn: Any, args: list[Abstract], kwargs: dict[str, Abstract]) -> Env:
-    return _bind(fn, args, kwargs)
-
-
 def _bind(fn: Any, args: list[Abstract], kwargs: dict[str, Abstract]) -> Env:
     """Parameter name -> what is known of its value, defaults included."""
     signature = inspect.signature(fn)
@@ -199,8 +198,11 @@ class _Session:
 
     def function(self, generated: source.Generated, params: Env) -> Specialised:
         key = (id(generated.function), tuple(sorted(params.items(), key=lambda kv: kv[0])))
-        if key in self.variants:
-            return self.variants[key]
+        try:
+            if key in self.variants:
+                return self.variants[key]
+        except TypeError:  # what is known of an argument holds an unhashable constant
+            key = (id(generated.function), id(params))
         name = generated.name
         n = 2
         while name in self.taken:
@@ -217,6 +219,8 @@ class _Session:
         fdef.body = walker.run(fdef.body)
         result.returned = walker.returned or a.UNKNOWN
         cleanup.tidy(fdef, walker.facts, numba=self.numba, np_name=walker.np_name())
+        if self.numba:
+            _keyword_only_as_positional(fdef.args)
         return result
 
     def callee(self, fn: types.FunctionType, params: Env) -> Specialised:
@@ -868,6 +872,24 @@ def _index_stand_in(index: Abstract) -> Any:
         parts = [_index_stand_in(i) for i in index.items]
         return _NO_INDEX if any(p is _NO_INDEX for p in parts) else tuple(parts)
     return _NO_INDEX
+
+
+def _keyword_only_as_positional(args: ast.arguments) -> None:
+    """Numba takes no keyword-only parameters: they follow the others (``sg.jit`` passes
+    every argument by position, callers by keyword)."""
+    if not args.kwonlyargs:
+        return
+    if args.vararg is not None:
+        return  # Numba refuses ``*args`` anyway: it says so
+    defaults = [None] * (len(args.args) - len(args.defaults)) + list(args.defaults)
+    defaults += list(args.kw_defaults)
+    args.args = [*args.args, *args.kwonlyargs]
+    args.kwonlyargs, args.kw_defaults = [], []
+    first = next((i for i, d in enumerate(defaults) if d is not None), len(defaults))
+    if any(d is None for d in defaults[first:]):  # a default before a required parameter
+        args.defaults = []  # every argument is given anyway
+    else:
+        args.defaults = defaults[first:]
 
 
 def _one_type_per_variable(generated: source.Generated) -> None:

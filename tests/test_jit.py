@@ -20,13 +20,14 @@ import pytest
 
 import sourcegrad as sg
 from sourcegrad import cli
-from sourcegrad.jit import JitError, compiler
+from sourcegrad.jit import JitError
 
 from . import corpus
 from .golden_functions import GOLDEN
 from .test_specialise import assert_same
 
-numba = pytest.importorskip("numba", reason="sg.jit needs the optional extra `jit`")
+# (the compiler imports Numba: without the optional extra `jit` these tests are skipped)
+compiler = pytest.importorskip("sourcegrad.jit.compiler", reason="sg.jit needs Numba")
 
 # the golden functions Numba cannot compile, why, and the user's line that says so
 FALLBACKS = {

@@ -7,7 +7,7 @@ import os
 import sys
 import warnings
 
-from benchmarks import gradients_table, report, runtime_overhead, transform_time
+from benchmarks import compile_time, gradients_table, report, runtime_overhead, transform_time
 from benchmarks.timing import FULL, QUICK, machine_description
 from benchmarks.versions import library_versions
 
@@ -20,6 +20,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="leave out the transformation-time comparison")
     parser.add_argument("--skip-overhead", action="store_true",
                         help="leave out the eager runtime's per-op overhead figures")
+    parser.add_argument("--skip-compile", action="store_true",
+                        help="leave out the first-call (compile) times of sg.jit and jax.jit")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads per library (BLAS, OpenMP, XLA); 0 keeps their defaults")
     return parser.parse_args(argv)
@@ -80,6 +82,10 @@ def main(argv: list[str] | None = None) -> None:
         progress("running: transformation time")
         transform = transform_time.measure_all(repeats=3 if options.quick else 7)
         sections += ["", transform_time.markdown(transform, notes)]
+    compiled = None
+    if not options.skip_compile:
+        compiled = compile_time.measure_all(1 if options.quick else 3, options.only, progress)
+        sections += ["", compile_time.markdown(compiled, notes)]
     sections += ["", report.targets(rows, overhead, transform)]
     sections += ["", "## Notes", "", notes.markdown() or "(none)"]
     print("\n".join(sections))

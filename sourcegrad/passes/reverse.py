@@ -138,6 +138,7 @@ class ReverseMode:
             taken = set(self.namer.taken)
             self._sweep(core, output, seed_defined)
             self.needed = set().union(*self.reads.values()) if self.reads else set()
+            self.placement.note_adjoint_reads(self.reads)
             self.namer.taken = taken | self.callee_names  # the caller names what comes next
             self.recording = False
             self.grad_names = {}
@@ -151,6 +152,7 @@ class ReverseMode:
         forward, adjoint = self._sweep(core, output, seed_defined, with_forward=True)
         if straight:
             self.needed = set().union(*self.reads.values()) if self.reads else set()
+            self.placement.note_adjoint_reads(self.reads)
             self.recording = False
         forward = refold(forward, self.temporaries - self.needed)
         handed_on = {self.grad_names[t] for t in self.temporaries if t in self.grad_names}
@@ -474,9 +476,6 @@ class ReverseMode:
             snapshots.append(var)
         return loop
 
-    def _readers(self, var: str) -> list[int]:
-        return [sid for sid, names in self.reads.items() if var in names]
-
     def _read_back(self, var: str, is_slice: bool) -> bool:
         """Does an adjoint read what this write into ``var`` overwrites: ``var``, or, for an
         element write, an intermediate array ``var`` may share memory with?"""
@@ -484,10 +483,8 @@ class ReverseMode:
                                                         & self.needed)
 
     def _save_kind(self, stmt: ast.stmt, var: str, is_slice: bool) -> str | None:
-        readers = self._readers(var)
-        if is_slice:
-            readers += [r for t in sorted(self.aliased.get(var, ())) for r in self._readers(t)]
-        kind = self.placement.save_kind(stmt, var, is_slice, readers)
+        read_as = (var, *sorted(self.aliased.get(var, ()))) if is_slice else (var,)
+        kind = self.placement.save_kind(stmt, var, is_slice, read_as)
         if kind == STACK and not is_slice and not self.placement.maybe_bound_before(stmt, var):
             # unbound on the first iteration: give it a value so the first push works
             outermost = id(self.placement.loops(stmt)[0])

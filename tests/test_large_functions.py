@@ -12,6 +12,7 @@ lines run in each) while one function of ``n`` lines and one of ``4 n`` lines ar
 A linear pass does about four times the work on the larger one; a quadratic one sixteen.
 """
 
+import collections
 import importlib.util
 import os
 import pathlib
@@ -25,6 +26,7 @@ from benchmarks import sized_subject
 from sourcegrad.pipeline import module_source
 
 from . import test_random_programs as programs
+from .fd import assert_close, numerical_grad
 
 LARGE_DIR = pathlib.Path(__file__).parent / "golden" / "large"
 UPDATE = bool(os.environ.get("SOURCEGRAD_UPDATE_GOLDEN"))
@@ -82,4 +84,66 @@ def test_large_function_generates_what_it_did_before(name):
     assert text == expected.read_text()
 
 
+@pytest.mark.parametrize("name", sorted(n for n in MAKERS if n.startswith("straight_line")))
+def test_large_function_gradient_is_right(name):
+    f = _load(LARGE_DIR / f"{name}.py", f"large_{name}")
+    args = sized_subject.arguments(seed=3)
+    gradients = sg.grad(f, wrt=(0, 1))(*args)
+    for i, gradient in enumerate(gradients):
+        assert_close(gradient, numerical_grad(f, args, i))
+
+
 # -- growth, counted ------------------------------------------------------------------------
+SOURCEGRAD_DIR = str(pathlib.Path(sg.__file__).parent)
+
+
+def _lines_run(fn) -> collections.Counter:
+    """Lines of sourcegrad's own code run while ``sg.grad(fn)`` transforms it, per function
+    (a loop's every iteration runs a line, so a scan inside one call counts too)."""
+    counts: collections.Counter = collections.Counter()
+
+    def count_lines(frame, event, arg):
+        if event == "line":
+            counts[frame.f_code] += 1
+        return count_lines
+
+    def enter(frame, event, arg):
+        return count_lines if frame.f_code.co_filename.startswith(SOURCEGRAD_DIR) else None
+
+    previous = sys.gettrace()
+    sys.settrace(enter)
+    try:
+        sg.grad(fn, wrt=(0, 1))
+    finally:
+        sys.settrace(previous)
+    per_function: collections.Counter = collections.Counter()
+    for code, lines in counts.items():
+        where = code.co_filename[len(SOURCEGRAD_DIR) + 1:]
+        per_function[f"{where}:{code.co_firstlineno}:{code.co_name}"] += lines
+    return per_function
+
+
+def _half_in_a_loop(lines: int) -> str:
+    """A generated function of ``lines`` lines whose second half runs in a loop."""
+    body = sized_subject.source(lines, seed=4, name="f").splitlines()
+    half = next(i for i in range(len(body) // 2, len(body)) if body[i].startswith("    t"))
+    return "\n".join([*body[:half], "    for k in range(3):",
+                      *("    " + line for line in body[half:-1]), body[-1]]) + "\n"
+
+
+def test_transformation_work_grows_linearly_with_the_function(tmp_path):
+    """Four times the lines, about four times the work in every function of the
+    transformer: one that scans all statements (or all readers of a variable) per statement
+    does sixteen times as much. Counted on straight-line code with branches, half of it in
+    a loop (so that values are saved on stacks too)."""
+    small, large = 40, 160
+    counts = []
+    for lines in (small, large):
+        path = tmp_path / f"grown_{lines}.py"
+        path.write_text(_half_in_a_loop(lines))
+        counts.append(_lines_run(_load(path, f"grown_{lines}")))
+    ratio = large / small
+    assert sum(counts[1].values()) < 1.2 * ratio * sum(counts[0].values())
+    superlinear = {name: (counts[0][name], runs) for name, runs in counts[1].items()
+                   if runs > 1.25 * ratio * counts[0][name] + 300}
+    assert not superlinear, f"(lines run at {small} lines, at {large}): {superlinear}"

@@ -22,6 +22,7 @@ STATE = ("h", "c")
 UNARY = ("np.sin", "np.cos", "np.tanh")
 BINARY = ("+", "-", "*")
 SIZE = 5  # elements of each argument
+UPDATE_SHARE = 0.5  # of the lines outside branches: an update of a state variable
 
 
 class _Writer:
@@ -43,7 +44,7 @@ class _Writer:
         return f"{state} = {self.call(state)} {self.rng.choice(BINARY)} {self.call(self.operand())}"
 
     def line(self) -> str:
-        if self.rng.random() < 0.5:
+        if self.rng.random() < UPDATE_SHARE:
             return self.update(self.rng.choice(STATE))
         value = (f"{self.call(self.operand())} {self.rng.choice(BINARY)} "
                  f"{self.call(self.operand())}")

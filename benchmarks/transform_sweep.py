@@ -5,7 +5,9 @@ target is at most 2.5 ms a line at every size.
 
 As in ``transform_time.py``, each measurement runs in a fresh interpreter (disk cache off):
 building the gradient and calling it once, minus a warm call. The child also checks the
-gradient along a random direction against central differences.
+gradient along a random direction against central differences. Wall-clock time is the
+figure; the process's CPU time is shown next to it, being less at the mercy of other
+processes on a shared machine.
 
 ``python -m benchmarks.transform_sweep [--quick] [--roots DIR ...]`` prints the table alone;
 with several ``--roots`` (checkouts of sourcegrad), each is measured in the same rounds, side
@@ -39,6 +41,7 @@ class SweepResult:
     lines: int
     root: Path = ROOT
     samples: list[float] = field(default_factory=list)
+    cpu_samples: list[float] = field(default_factory=list)
     note: str | None = None
 
     @property
@@ -50,6 +53,12 @@ class SweepResult:
         seconds = self.seconds
         return None if seconds is None else 1e3 * seconds / self.lines
 
+    @property
+    def cpu_ms_per_line(self) -> float | None:
+        if not self.cpu_samples or self.note:
+            return None
+        return 1e3 * statistics.median(self.cpu_samples) / self.lines
+
 
 def child(lines: int) -> dict:
     """One cold transformation of the generated function of ``lines`` lines."""
@@ -59,17 +68,19 @@ def child(lines: int) -> dict:
     with tempfile.TemporaryDirectory() as directory:
         subject = sized_subject.load(lines, Path(directory))
         args = sized_subject.arguments()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         gradient = sg.grad(subject, wrt=(0, 1))
         gradients = gradient(*args)
-        cold = time.perf_counter() - start
-        warm = []
+        cold, cold_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        warm, warm_cpu = [], []
         for _ in range(5):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             gradient(*args)
             warm.append(time.perf_counter() - start)
+            warm_cpu.append(time.process_time() - start_cpu)
         error = _directional_error(subject, args, gradients)
-    return {"seconds": cold - statistics.median(warm), "relative_error": error}
+    return {"seconds": cold - statistics.median(warm),
+            "cpu_seconds": cold_cpu - statistics.median(warm_cpu), "relative_error": error}
 
 
 def _directional_error(subject, args, gradients) -> float:
@@ -127,6 +138,7 @@ def measure_all(repeats: int, roots: tuple[Path, ...] = (ROOT,),
                                "direction); not timed")
                 continue
             result.samples.append(measured["seconds"])
+            result.cpu_samples.append(measured["cpu_seconds"])
     return results
 
 
@@ -137,7 +149,8 @@ def markdown(results: list[SweepResult], notes: Notes) -> str:
     header = ["lines"]
     for root in roots:
         label = "" if len(roots) == 1 else f" ({root})"
-        header += [f"sg.grad, fresh process{label}", f"ms a line{label}"]
+        header += [f"sg.grad, fresh process{label}", f"ms a line{label}",
+                   f"CPU ms a line{label}"]
     header.append(f"target: ≤ {TARGET_MS_PER_LINE:g} ms a line")
     body = []
     for lines in sizes:
@@ -145,9 +158,10 @@ def markdown(results: list[SweepResult], notes: Notes) -> str:
         for root in roots:
             result = by_key[(root, lines)]
             if result.seconds is None:
-                row += ["— " + notes.ref(result.note or "not measured"), "—"]
+                row += ["— " + notes.ref(result.note or "not measured"), "—", "—"]
             else:
-                row += [format_seconds(result.seconds), f"{result.ms_per_line:.3g}"]
+                row += [format_seconds(result.seconds), f"{result.ms_per_line:.3g}",
+                        f"{result.cpu_ms_per_line:.3g}"]
         last = by_key[(roots[-1], lines)].ms_per_line
         row.append("—" if last is None else "yes" if last <= TARGET_MS_PER_LINE else "**no**")
         body.append(row)

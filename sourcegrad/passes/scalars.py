@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import math
 import types
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,14 +33,34 @@ _SCALAR_FUNCTIONS = {float, len, int, abs}
 def scalar_variables(body: list[ast.stmt], params: set[str], resolver: Resolver) -> set[str]:
     assignments = variable_assignments(body)
     scalars = {var for var, _ in assignments} - params
-    changed = True
-    while changed:
-        changed = False
-        for var, value in assignments:
-            if var in scalars and (value is None or not is_scalar(value, scalars, resolver)):
-                scalars.discard(var)
-                changed = True
+
+    def rule_out(index: int) -> str | None:
+        var, value = assignments[index]
+        if var in scalars and (value is None or not is_scalar(value, scalars, resolver)):
+            scalars.discard(var)
+            return var
+        return None
+
+    settle(assignments, rule_out)
     return scalars
+
+
+def settle(assignments: list[tuple[str, ast.expr | None]],
+           update: Callable[[int], str | None]) -> None:
+    """Run ``update(i)`` on every assignment, and again on each assignment whose value reads
+    a name an update changed (``update`` returns that name, or ``None``), until none changes:
+    a fixed point. (Sweeping all assignments until nothing changed took a sweep per link of
+    the longest chain: quadratic in the function's length.)"""
+    readers: dict[str, list[int]] = {}
+    for index, (_, value) in enumerate(assignments):
+        if value is not None:
+            for name in {node.id for node in walk(value) if isinstance(node, ast.Name)}:
+                readers.setdefault(name, []).append(index)
+    todo = list(range(len(assignments) - 1, -1, -1))
+    while todo:
+        changed = update(todo.pop())
+        if changed is not None:
+            todo.extend(reversed(readers.get(changed, [])))
 
 
 def variable_assignments(body: list[ast.stmt], element_writes: bool = True

@@ -15,13 +15,14 @@ Parameters are never assumed scalar: their type is only known at call time.
 from __future__ import annotations
 
 import ast
+import collections
 import math
 import types
 from collections.abc import Callable
 
 import numpy as np
 
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, walk
 from ..frontend.resolve import COPY, RULE, Resolver
 from .activity import target_names
 
@@ -54,13 +55,20 @@ def settle(assignments: list[tuple[str, ast.expr | None]],
     readers: dict[str, list[int]] = {}
     for index, (_, value) in enumerate(assignments):
         if value is not None:
-            for name in {node.id for node in walk(value) if isinstance(node, ast.Name)}:
+            for name in {node.id for node in names_in(value)}:
                 readers.setdefault(name, []).append(index)
-    todo = list(range(len(assignments) - 1, -1, -1))
+    todo = collections.deque(range(len(assignments)))  # in order, each at most once
+    queued = set(todo)
     while todo:
-        changed = update(todo.pop())
-        if changed is not None:
-            todo.extend(reversed(readers.get(changed, [])))
+        index = todo.popleft()
+        queued.discard(index)
+        changed = update(index)
+        if changed is None:
+            continue
+        for reader in readers.get(changed, ()):
+            if reader not in queued:
+                queued.add(reader)
+                todo.append(reader)
 
 
 def variable_assignments(body: list[ast.stmt], element_writes: bool = True

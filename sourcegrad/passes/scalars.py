@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..codegen.walk import names_in, walk
+from ..codegen.walk import names_in, statements
 from ..frontend.resolve import COPY, RULE, Resolver
 from .activity import target_names
 
@@ -77,7 +77,7 @@ def variable_assignments(body: list[ast.stmt], element_writes: bool = True
     (tuple unpacking; with ``element_writes``, ``x[i] = v`` too). A loop's target is an
     integer: every loop is over a ``range`` once desugared."""
     out: list[tuple[str, ast.expr | None]] = []
-    for node in walk(ast.Module(body=body, type_ignores=[])):
+    for node in statements(ast.Module(body=body, type_ignores=[])):
         if isinstance(node, ast.Assign):
             target = node.targets[0]
             if isinstance(target, ast.Name):

@@ -25,19 +25,6 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
         yield current
 
 
-def children(node: ast.AST) -> list[ast.AST]:
-    """The nodes directly under ``node``, in field order (``ast.iter_child_nodes``, as a
-    list, without its generator layers)."""
-    out: list[ast.AST] = []
-    for name in node._fields:
-        value = getattr(node, name, None)
-        if value.__class__ is list:
-            out.extend([item for item in value if isinstance(item, _AST)])
-        elif isinstance(value, _AST):
-            out.append(value)
-    return out
-
-
 # fields that never hold a name (operators, contexts, identifiers and flags): not visited
 _NAMELESS_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "module", "level",
                               "kind", "type_comment", "is_async", "conversion", "simple"})

@@ -31,7 +31,7 @@ import ast
 
 from ..codegen.clone import clone
 from ..codegen.printer import comment
-from ..codegen.walk import children, name_counts, names_in, walk
+from ..codegen.walk import name_counts, names_in, walk
 from .desugar import assign, call, name
 from .refold import tidy
 from .release import assigned_at_top
@@ -267,7 +267,7 @@ class _Reads:
                 todo.append(node.func)
                 todo.extend(node.keywords)
             else:
-                todo.extend(children(node))
+                todo.extend(ast.iter_child_nodes(node))
 
 
 def _shape_positions(node: ast.AST) -> tuple[int, ...]:

@@ -4,22 +4,28 @@
 derivative of ``fun``: ``grad`` / ``value_and_grad`` (api.py) or ``split`` (the forward and
 backward functions of ``sg.vjp`` and of differentiated callees, pipeline.py).
 
-In memory, an entry is kept on the function object, found by the request as the caller
-spelled it, and stays valid while these are unchanged: the function's code object; what its
-global and closure names denote (``bindings``: the same function, module or class, a value
-of the same type); the code of every user function it differentiated and what that callee's
-module now holds under its name; and the rule table (``registry.generation``).
+A derivative is always that of the code that runs. In memory, an entry is kept on the
+function object, found by the request as the caller spelled it, and holds while everything
+it depends on reads as it did (``dependencies.py``): the function's code object and
+defaults; what each global and closure name it reads denotes; every name and attribute
+chain the resolver followed (``cfg.act``) and what it denoted; the same for every user
+function it differentiated; and the rule table (``registry.generation``). Generated
+functions check this on every call too (a few hundred nanoseconds) and redirect the call to
+the derivative made again when something changed (a helper redefined after
+``g = sg.grad(f)``).
 
-On disk, an entry is keyed by a hash of the function's source text, what its names denote
-(as text), the parameter names differentiated, the variant, the rule table's version,
-sourcegrad's and Python's versions, and the sizes and times of the transformer's own files
-(so editing sourcegrad invalidates too).
-It holds each generated function's source, its compiled code (``marshal``) and what to
-re-link it with: helper names, the user's closure names, and for each differentiated callee
-its module, qualified name, the hash of its source (checked on load) and its own entry. So a
-new process loads a derivative without transforming anything. Files are written to a
-temporary name and renamed into place; a header with a checksum exposes a truncated or
-corrupted file, which is then ignored and rewritten.
+On disk, an entry is keyed by a hash of the function's source text and of its code object,
+what its names denote (as text), the parameter names differentiated, the variant, the rule
+table's version, sourcegrad's and Python's versions, and the sizes and times of the
+transformer's own files (so editing sourcegrad invalidates too). A file holds a few records
+for one key, each made under different resolutions of the attribute chains (described as
+text meaning the same in every process, checked on loading). A record holds each generated
+function's source, its compiled code (``marshal``) and what to re-link it with: helper names,
+the user's closure names, and for each differentiated callee its module, qualified name, the
+hash of its source (checked on load) and its own entry. So a new process loads a derivative
+without transforming anything. Files are written to a temporary name and renamed into place;
+a header with a checksum exposes a truncated or corrupted file, which is then ignored and
+rewritten; only regular files of the user's are read, up to a size bound.
 
 ``SOURCEGRAD_CACHE=0`` turns the disk cache off; ``SOURCEGRAD_CACHE_DIR`` moves it (default
 ``$XDG_CACHE_HOME/sourcegrad``, else ``~/.cache/sourcegrad``). A directory that cannot be
@@ -34,6 +40,7 @@ import contextlib
 import gc
 import hashlib
 import inspect
+import itertools
 import linecache
 import marshal
 import os
@@ -43,15 +50,31 @@ import tempfile
 import types
 import warnings
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .compile import NOTE, Compiled, link
+from .compile import NOTE, STALE, Compiled, link, never_stale
 from .debug import Landmarks, Provenance
+from .dependencies import (
+    EQUAL,
+    IDENTITY,
+    Dependency,
+    chain_dependencies,
+    code_digest,
+    compile_check,
+    describe,
+    first_change,
+    follow,
+    name_dependencies,
+    reading,
+    root_of,
+)
+from .errors import SourcegradError
+from .frontend.resolve import Resolutions, recording
 from .rules import registry
 
-FORMAT = b"sourcegrad-cache 3"
+FORMAT = b"sourcegrad-cache 4"
 
 
 @dataclass
@@ -75,34 +98,59 @@ class CacheWarning(UserWarning):
 # -- in memory ------------------------------------------------------------------------------
 @dataclass(eq=False)
 class Entry:
-    """The compiled functions of one derivative, and what they were made from."""
+    """The compiled functions of one derivative, and what they were made from.
+
+    ``dependencies`` are everything the functions relied on, the callees' included (see
+    ``dependencies.py``): the function's code, what each name and attribute chain it resolved
+    denoted, the rule table's generation. ``stale()`` reads them all again. ``remake()``
+    asks for the same derivative again (through this cache)."""
 
     fun: Any  # the user function (unwrapped)
     names: tuple[str, ...]  # the parameters differentiated
     variant: str
     functions: tuple[Any, ...]
-    code: types.CodeType
-    generation: int
-    epoch: int
-    bindings: list[tuple] = field(default_factory=list)  # see ``bindings``
-    callees: list[Entry] = field(default_factory=list)  # entries of differentiated callees
-    guards: list[tuple[Callable[[], Any], Any]] = field(default_factory=list)
+    dependencies: list[Dependency]
+    callees: list[Entry]  # entries of differentiated callees
+    remake: Callable[[], tuple[Any, ...]]
+    _check: Callable[[], bool] | None = None
+    _successor: Entry | None = None  # made again in this one's place
+
+    def stale(self) -> bool:
+        return self.check()()
+
+    def check(self) -> Callable[[], bool]:
+        """The compiled check, made on first use (a callee's entry is mostly checked as part
+        of its callers')."""
+        if self._check is None:
+            self._check = compile_check(self.dependencies)
+        return self._check
 
     def valid(self) -> bool:
-        return (self.fun.__code__ is self.code and registry.generation() == self.generation
-                and self.epoch == _EPOCH[0] and unchanged(self.bindings)
-                and all(getter() is seen for getter, seen in self.guards)
-                and all(callee.valid() for callee in self.callees))
+        return not self.check()()
+
+    def made_again(self) -> tuple[Any, ...]:
+        """The functions made in this entry's place, the same ones for as long as they hold
+        (so that every reader of a stale generated function reads the same new one)."""
+        successor = self._successor
+        if successor is None or successor.stale():
+            functions = self.remake()
+            successor = self._successor = functions[0]._sourcegrad_entry[0]
+        return successor.functions
 
 
 # An entry is kept in the user function's own ``__dict__``, so that it lives and dies with
 # the function (a function defined and differentiated in a loop leaves nothing behind).
 _ATTRIBUTE = "_sourcegrad_derivatives"
 _EPOCH = [0]  # bumped by clear_memory: entries of earlier epochs are ignored
-# disk key -> record (what the disk stores): a function made again from the same source,
-# such as a nested function defined anew in a loop, is re-linked instead of transformed
-_RECORDS: collections.OrderedDict[str, dict] = collections.OrderedDict()
-_RECORDS_KEPT = 256
+# disk key -> records (what the disk stores, one per set of resolutions): a function made
+# again from the same source, such as a nested function defined anew in a loop, is
+# re-linked instead of transformed. The records also keep their code's lines in linecache.
+_RECORDS: collections.OrderedDict[str, list[dict]] = collections.OrderedDict()
+_RECORDS_KEPT = 256  # records in all
+_RECORDS_PER_KEY = 4
+# The split functions of ``sg.vjp`` are a pair sharing saved values: never redirected one
+# without the other; their callers ask the cache for the pair on each use.
+_UNCHECKED_VARIANTS = frozenset({"split"})
 
 
 def derivative(fun: Any, request: Hashable, variant: str,
@@ -121,30 +169,109 @@ def derivative(fun: Any, request: Hashable, variant: str,
         entry = memo.get(key) if memo is not None else None
     except TypeError:  # an unhashable request
         entry = memo = None
-    if entry is not None and entry.valid():
+    if entry is not None and not entry.check()():
         STATS.memory_hits += 1
         return entry.functions
-    target = inspect.unwrap(fun)
+    target = current(inspect.unwrap(fun))
     resolved = names()
-    generation = registry.generation()
-    functions = _reuse(target, resolved, variant)
-    if functions is None:
+    on_disk = disk_key(target, resolved, variant)
+    reused = _reuse(target, resolved, variant, on_disk)
+    if reused is None:
         STATS.transformations += 1
-        with _no_cyclic_collection():
+        with _no_cyclic_collection(), recording() as resolutions:
             functions = build(resolved)
-        _keep(target, resolved, variant, functions)
+        _keep(target, resolved, variant, functions, resolutions, on_disk)
+    else:
+        functions, resolutions = reused
     if finish is not None:
         for fn in functions:
             finish(fn)
-    entry = Entry(target, resolved, variant, tuple(functions), target.__code__, generation,
-                  _EPOCH[0], bindings(target))
-    entry.callees = _callee_entries(functions)
-    entry.guards = [_resolution_guard(callee.fun) for callee in entry.callees]
-    for index, fn in enumerate(functions):
-        fn._sourcegrad_entry = (entry, index)
+
+    def remake() -> tuple[Any, ...]:
+        return derivative(fun, request, variant, names, build, finish)
+
+    entry = _entry(target, resolved, variant, tuple(functions), resolutions, remake)
     if memo is not None:
         memo[key] = entry
     return entry.functions
+
+
+def current(fn: Any) -> Any:
+    """``fn``, or if it is a generated function whose derivative no longer holds, the one
+    made again in its place (what differentiating generated code again must read)."""
+    tag = getattr(fn, "_sourcegrad_entry", None)
+    if not isinstance(tag, tuple) or not tag[0].stale():
+        return fn
+    return tag[0].made_again()[tag[1]]
+
+
+def _entry(target: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, ...],
+           resolutions: Resolutions, remake: Callable[[], tuple[Any, ...]]) -> Entry:
+    callees = _callee_entries(functions)
+    made_from = getattr(target, "_sourcegrad_entry", None)  # generated code, again
+    if isinstance(made_from, tuple) and not any(made_from[0] is c for c in callees):
+        callees.append(made_from[0])
+    found = _own_dependencies(target, resolutions)
+    for callee in callees:
+        found.extend(callee.dependencies)
+    unique = list({dep.key(): dep for dep in found}.values())
+    entry = Entry(target, names, variant, functions, unique, callees, remake)
+    for index, fn in enumerate(functions):
+        fn._sourcegrad_entry = (entry, index)
+        if variant not in _UNCHECKED_VARIANTS:
+            _install_check(fn, entry, index)
+    return entry
+
+
+def _own_dependencies(fn: Any, resolutions: Resolutions) -> list[Dependency]:
+    found = [reading("object", fn, "", (attribute,), getattr(fn, attribute), IDENTITY)
+             for attribute in ("__code__", "__defaults__", "__kwdefaults__")]
+    found.append(reading("counter", registry._GENERATION, "the rule table", (),
+                         registry.generation(), EQUAL))
+    found.append(reading("counter", _EPOCH, "the cache", (), _EPOCH[0], EQUAL))
+    found.extend(name_dependencies(fn))
+    for chain, value in resolutions.items():
+        found.extend(chain_dependencies(fn, chain, value))
+    return found
+
+
+def _install_check(fn: Any, entry: Entry, index: int) -> None:
+    """Give the generated function ``fn`` the check of its entry (compiled at its first
+    call), and the way to the derivative made again when the check fails (see
+    ``compile.py``)."""
+    if STALE not in fn.__code__.co_freevars:
+        return
+    cell = fn.__closure__[fn.__code__.co_freevars.index(STALE)]
+
+    def again(*args: Any, **kwargs: Any) -> Any:
+        fresh = entry.made_again()[index]
+        made = fresh._sourcegrad_entry[0]
+        if made.stale():
+            raise SourcegradError(
+                f"sourcegrad cannot keep the derivative of {_name(entry.fun)} current: "
+                f"{first_change(made.dependencies)}, so no derivative made from it stays "
+                "the derivative of the code that runs. Read it once into a name (a global "
+                "or a closure variable) and call that name.")
+        return fresh(*args, **kwargs)
+
+    def first_call() -> bool:
+        compiled = entry.check()
+        check = types.FunctionType(compiled.__code__, compiled.__globals__, "stale")
+        check.again = again
+        cell.cell_contents = check
+        return check()
+
+    first_call.again = again
+    cell.cell_contents = first_call
+
+
+def why_stale(fn: Any) -> str | None:
+    """What changed since the generated function ``fn`` was made, in words; ``None`` if
+    nothing did."""
+    tag = getattr(fn, "_sourcegrad_entry", None)
+    if not isinstance(tag, tuple):
+        return None
+    return first_change(tag[0].dependencies)
 
 
 @contextlib.contextmanager
@@ -195,7 +322,7 @@ def _callee_entries(functions: tuple[Any, ...]) -> list[Entry]:
     for fn in functions:
         for value in _closure_values(fn).values():
             tag = getattr(value, "_sourcegrad_entry", None)
-            if tag is not None and not any(tag[0] is e for e in found):
+            if isinstance(tag, tuple) and not any(tag[0] is e for e in found):
                 found.append(tag[0])
     return found
 
@@ -210,88 +337,11 @@ def _closure_values(fn: Any) -> dict[str, Any]:
     return values
 
 
-def _resolution_guard(callee: Any) -> tuple[Callable[[], Any], Any]:
-    """A check that the callee's module still holds what it held when the caller was made
-    (a reloaded module holds a new function: the caller's derivative must be made again)."""
-    module, qualname = callee.__module__, callee.__qualname__
-
-    def current() -> Any:
-        return _lookup(module, qualname)
-
-    return current, current()
-
-
 def _lookup(module: str, qualname: str) -> Any:
     value: Any = sys.modules.get(module)
     for part in qualname.split("."):
         value = getattr(value, part, None)
     return value
-
-
-# -- what the function's names denote --------------------------------------------------------
-# The generated code depends on what the function's global and closure names denote: which
-# function a call reaches (``np.sin`` or ``np.cos`` through the same name), whether a name is
-# a module or a value. Their values as data (arrays, numbers) are read live and do not
-# matter; their types do. A binding is (cell, namespace, name, by_identity, seen).
-_ABSENT = object()
-
-
-def bindings(fn: Any) -> list[tuple]:
-    """Every global and closure name ``fn``'s code reads, with what decides the code."""
-    names, free = _names_read(fn.__code__)
-    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True))
-    found = []
-    for name in sorted(free & set(cells)):
-        found.append((cells[name], None, name, *_seen(_cell_value(cells[name]))))
-    for name in sorted(names):
-        found.append((None, fn.__globals__, name, *_seen(fn.__globals__.get(name, _ABSENT))))
-    return found
-
-
-def unchanged(found: list[tuple]) -> bool:
-    for cell, namespace, name, by_identity, seen in found:
-        value = _cell_value(cell) if cell is not None else namespace.get(name, _ABSENT)
-        if (value if by_identity else type(value)) is not seen:
-            return False
-    return True
-
-
-def _names_read(code: types.CodeType) -> tuple[set[str], set[str]]:
-    """Global or attribute names and free names, in ``code`` and the code nested in it."""
-    names, free = set(code.co_names), set(code.co_freevars)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            inner_names, inner_free = _names_read(const)
-            names |= inner_names
-            free |= inner_free
-    return names, free
-
-
-def _cell_value(cell: types.CellType) -> Any:
-    try:
-        return cell.cell_contents
-    except ValueError:
-        return _ABSENT
-
-
-def _seen(value: Any) -> tuple[bool, Any]:
-    """Modules and callables decide the code by identity; other values by their type."""
-    if value is _ABSENT or isinstance(value, types.ModuleType) or callable(value):
-        return True, value
-    return False, type(value)
-
-
-def _describe(binding: tuple) -> str:
-    """A binding as text that means the same in another process."""
-    _, _, name, by_identity, seen = binding
-    if seen is _ABSENT:
-        return f"{name}: absent"
-    if isinstance(seen, types.ModuleType):
-        return f"{name}: module {seen.__name__}"
-    if by_identity:
-        module = getattr(seen, "__module__", None) or type(seen).__module__
-        return f"{name}: {type(seen).__name__} {module}.{_name(seen)}"
-    return f"{name}: a {seen.__module__}.{seen.__qualname__}"
 
 
 # -- keys -----------------------------------------------------------------------------------
@@ -349,8 +399,8 @@ def _name(fn: Any) -> str:
 # The modules whose code decides what is generated: an edit to any of them (while developing
 # sourcegrad, or by installing another build of the same version) must not load stale code.
 _TRANSFORMER_DIRECTORIES = ("passes", "codegen", "frontend")
-_TRANSFORMER_FILES = ("pipeline.py", "compile.py", "debug.py", "cache.py", "api.py",
-                      "forward_mode.py", "rules/registry.py", "rules/methods.py")
+_TRANSFORMER_FILES = ("pipeline.py", "compile.py", "debug.py", "cache.py", "dependencies.py",
+                      "api.py", "forward_mode.py", "rules/registry.py", "rules/methods.py")
 _FINGERPRINT: list[str] = []
 
 
@@ -375,15 +425,20 @@ def _implementation_fingerprint() -> str:
 
 
 def disk_key(fn: Any, names: tuple[str, ...], variant: str) -> str | None:
+    """The key of ``fn``'s derivative on disk: its source text and code (so that a module
+    edited on disk but not reloaded, whose text is no longer its code's, matches nothing),
+    what its names denote, and what the derivative was asked for. What the attribute chains
+    it reads denote is only known once transformed: each record holds those, checked on
+    loading (``_matching``)."""
     text = source_text(fn)
     if text is None:
         return None
     from . import __version__
 
-    environment = [_describe(b) for b in bindings(fn)]
+    environment = [f"{dep.spelling()}: {describe(dep.seen)}" for dep in name_dependencies(fn)]
     return _digest(FORMAT, __version__, _implementation_fingerprint(), sys.version,
-                   sys.implementation.cache_tag, fn.__module__, fn.__qualname__, text, names,
-                   variant, _table_version(), environment)
+                   sys.implementation.cache_tag, fn.__module__, fn.__qualname__, text,
+                   code_digest(fn.__code__), names, variant, _table_version(), environment)
 
 
 # -- on disk --------------------------------------------------------------------------------
@@ -428,27 +483,59 @@ def _entry_path(directory: Path, key: str) -> Path:
     return directory / f"{key}.sgc"
 
 
-def _read(path: Path, key: str) -> dict | None:
-    """The record stored at ``path``, or ``None`` if it is missing, damaged or another's."""
+_MAX_FILE_BYTES = 64 << 20
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of this user's (not a symbolic link, a
+    FIFO or a device, which could be read without end) of a sane size; else ``None``."""
     try:
-        data = path.read_bytes()
+        handle = os.open(path, _OPEN_FLAGS)
     except OSError:
         return None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_FILE_BYTES or (
+                hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            return None
+        chunks, left = [], info.st_size
+        while left > 0:
+            chunk = os.read(handle, left)
+            if not chunk:
+                return None  # shorter than it said: being replaced, not ours to read
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+
+
+def _read(path: Path, key: str) -> list[dict]:
+    """The records stored at ``path`` (none if it is missing, damaged or not a file of
+    ours)."""
+    data = _read_bytes(path)
+    if data is None:
+        return []
     header, _, payload = data.partition(b"\n")
     expected = FORMAT + b" " + hashlib.sha256(payload).hexdigest().encode()
     if header != expected:
-        return None
+        return []
     try:
-        record = marshal.loads(payload)
+        stored = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
-        return None
-    if not isinstance(record, dict) or record.get("key") != key:
-        return None
-    return record
+        return []
+    if not isinstance(stored, dict) or stored.get("key") != key:
+        return []
+    records = stored.get("records")
+    return [r for r in records if isinstance(r, dict)] if isinstance(records, list) else []
 
 
-def _write(directory: Path, key: str, record: dict) -> None:
-    payload = marshal.dumps(record)
+def _write(directory: Path, key: str, records: list[dict]) -> None:
+    payload = marshal.dumps({"key": key, "records": records})
     data = FORMAT + b" " + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     try:
         handle, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".sgc")
@@ -466,41 +553,90 @@ def _write(directory: Path, key: str, record: dict) -> None:
     STATS.disk_writes += 1
 
 
-def _keep(fn: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, ...]) -> None:
-    """Remember what re-links ``functions``: in memory, and on disk when it is on."""
-    key = disk_key(fn, names, variant)
-    record = _record(fn, functions) if key is not None else None
+_UNKNOWN_KEY = ""
+
+
+def _keep(fn: Any, names: tuple[str, ...], variant: str, functions: tuple[Any, ...],
+          resolutions: Resolutions | None = None, key: str | None = _UNKNOWN_KEY) -> None:
+    """Remember what re-links ``functions``: in memory, and on disk when it is on
+    (``key``: ``disk_key``'s, if the caller has it)."""
+    if key == _UNKNOWN_KEY:
+        key = disk_key(fn, names, variant)
+    chains = _described(resolutions or {})
+    record = _record(fn, functions) if key is not None and chains is not None else None
     if record is None:
         return
-    record["key"] = key
-    _RECORDS[key] = record
-    while len(_RECORDS) > _RECORDS_KEPT:
-        _RECORDS.popitem(last=False)
+    record["chains"] = chains
+    _remember(key, record)
     directory = cache_dir()
     if directory is not None:
-        _write(directory, key, record)
+        others = [r for r in _disk_records(key) if r.get("chains") != chains]
+        _write(directory, key, [record, *others][:_RECORDS_PER_KEY])
 
 
-def _reuse(fn: Any, names: tuple[str, ...], variant: str) -> tuple[Any, ...] | None:
-    """``fn``'s functions re-linked from a record kept in memory or on disk, if any."""
-    key = disk_key(fn, names, variant)
+def _remember(key: str, record: dict) -> None:
+    """Keep ``record`` in memory, first of its key's, within the bound."""
+    kept = [record, *(r for r in _RECORDS.pop(key, []) if r.get("chains") != record["chains"])]
+    _RECORDS[key] = kept[:_RECORDS_PER_KEY]
+    while sum(map(len, _RECORDS.values())) > _RECORDS_KEPT:
+        oldest = next(iter(_RECORDS))
+        _RECORDS[oldest].pop()
+        if not _RECORDS[oldest]:
+            del _RECORDS[oldest]
+
+
+def _described(resolutions: Resolutions) -> list[tuple[tuple[str, ...], str]] | None:
+    """Each resolution's chain with a description of what it denoted, valid in another
+    process; ``None`` if one cannot be described."""
+    try:
+        return sorted((chain, describe(value)) for chain, value in resolutions.items())
+    except Exception:  # noqa: BLE001 - an object that cannot be looked at: no disk
+        return None
+
+
+def _matching(fn: Any, record: dict) -> Resolutions | None:
+    """What the record's chains denote for ``fn`` now, if each is what it was when the
+    record was made; else ``None``."""
+    chains = record.get("chains")
+    if not isinstance(chains, list):
+        return None
+    found: Resolutions = {}
+    for chain, description in chains:
+        chain = tuple(chain)
+        value = follow(root_of(fn, chain[0])[2], chain[1:])
+        if describe(value) != description:
+            return None
+        found[chain] = value
+    return found
+
+
+def _reuse(fn: Any, names: tuple[str, ...], variant: str, key: str | None = _UNKNOWN_KEY
+           ) -> tuple[tuple[Any, ...], Resolutions] | None:
+    """``fn``'s functions re-linked from a record kept in memory or on disk whose chains
+    denote what they denote now, with what they denote; ``None`` if there is none."""
+    if key == _UNKNOWN_KEY:
+        key = disk_key(fn, names, variant)
     if key is None:
         return None
-    record = _RECORDS.get(key)
-    counter = "record_hits"
-    if record is None:
-        directory = cache_dir()
-        record = _read(_entry_path(directory, key), key) if directory is not None else None
-        counter = "disk_hits"
-    if record is None:
-        return None
-    try:
-        functions = _relink(fn, record)
-    except _Stale:
-        return None
-    setattr(STATS, counter, getattr(STATS, counter) + 1)
-    _RECORDS[key] = record
-    return functions
+    candidates = itertools.chain(((r, "record_hits") for r in _RECORDS.get(key, [])),
+                                 ((r, "disk_hits") for r in _disk_records(key)))
+    for record, counter in candidates:
+        resolutions = _matching(fn, record)
+        if resolutions is None:
+            continue
+        try:
+            functions = _relink(fn, record)
+        except _Stale:
+            continue
+        setattr(STATS, counter, getattr(STATS, counter) + 1)
+        _remember(key, record)
+        return functions, resolutions
+    return None
+
+
+def _disk_records(key: str) -> list[dict]:
+    directory = cache_dir()
+    return _read(_entry_path(directory, key), key) if directory is not None else []
 
 
 class _Stale(Exception):
@@ -538,6 +674,8 @@ def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str]
         value = values.get(name)
         if name == NOTE and isinstance(value, Provenance):
             marks = (value.marks.comments, value.marks.statements)
+        elif name == STALE:
+            continue
         elif name in helpers and value is helpers[name] or name in user_cells:
             continue
         elif value is helpers.get(getattr(generated, "helper_names", {}).get(name)):
@@ -602,11 +740,12 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
     callee_functions = [_callee_functions(ref) for ref in record["callees"]]
     helpers = _helpers()
     cells = {}
-    if fn.__closure__:
-        cells = dict(zip(fn.__code__.co_freevars, fn.__closure__, strict=True))
+    if fn.__closure__:  # not those of generated code differentiated again: its own
+        cells = {name: cell for name, cell in zip(fn.__code__.co_freevars, fn.__closure__,
+                                                  strict=True) if name not in (NOTE, STALE)}
     functions = []
     for part in record["parts"]:
-        own = {**helpers}
+        own = {**helpers, STALE: never_stale}
         for name, usual in part["attributes"].get("helper_names", {}).items():
             if usual not in helpers:  # a user rule's helper, not registered in this process
                 raise _Stale(usual)

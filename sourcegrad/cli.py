@@ -61,14 +61,19 @@ def _parser() -> argparse.ArgumentParser:
     for sub in (show, emit_command):
         sub.add_argument("target", metavar="FILE.py:FUNC", help="the function to differentiate")
         sub.add_argument("--wrt", metavar="NAME[,NAME...]",
-                         help="parameters to differentiate (default: the first); several "
-                              "names give a tuple of gradients")
-        sub.add_argument("--mode", choices=("reverse", "forward"), default="reverse")
+                         help="parameters to differentiate, by name or position (0 is the "
+                              "first, -1 the last), as the API's wrt= (default: the first); "
+                              "several give a tuple of gradients")
+        sub.add_argument("--mode", choices=("reverse", "forward"), default="reverse",
+                         help="reverse (default): the gradient, grad_FUNC with FUNC's "
+                              "signature; forward: the Jacobian-vector product, "
+                              "jvp_FUNC(primals..., tangents...) returning (value, tangent)")
     show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="highlight the code (auto: when writing to a terminal)")
     show.set_defaults(command=_show)
     emit_command.add_argument("-o", "--output", metavar="OUT.py",
-                              help="where to write the module (default: standard output)")
+                              help="where to write the module (default: standard output, "
+                                   "unless --check is given: then only the check's result)")
     emit_command.add_argument("--check", action="store_true",
                               help="run the emitted derivative once against central finite "
                                    "differences at random inputs")
@@ -106,7 +111,7 @@ def _emit(args: argparse.Namespace) -> int:
             Path(args.output).write_text(text, encoding="utf-8", newline="\n")
         except OSError as error:
             raise CliError(f"cannot write {args.output}: {error.strerror}", 1) from error
-    else:
+    elif not args.check:  # a check alone reports its result, not the module
         sys.stdout.write(text)
     if args.check:
         return _report_check(text, compiled.__name__, fun, header, shapes)
@@ -159,12 +164,22 @@ def parse_wrt(fun: Any, text: str | None) -> str | tuple[str, ...]:
         if not params:
             raise CliError(f"{fun.__name__} has no parameter to differentiate")
         return params[0]
-    names = tuple(n.strip() for n in text.split(","))
-    for name in names:
-        if name not in params:
-            raise CliError(f"{fun.__name__} has no parameter named {name!r}; its parameters "
-                           f"are {', '.join(params)}")
+    names = tuple(_parameter(fun, params, item.strip()) for item in text.split(","))
     return names[0] if len(names) == 1 else names
+
+
+def _parameter(fun: Any, params: list[str], item: str) -> str:
+    """A parameter given by name, or by position as ``wrt=1`` gives it."""
+    if item.lstrip("-").isdigit():
+        position = int(item)
+        if not -len(params) <= position < len(params):
+            raise CliError(f"--wrt {position} is out of range for {fun.__name__}"
+                           f"({', '.join(params)})")
+        return params[position]
+    if item not in params:
+        raise CliError(f"{fun.__name__} has no parameter named {item!r}; its parameters "
+                       f"are {', '.join(params)}")
+    return item
 
 
 def as_names(wrt: str | tuple[str, ...]) -> tuple[str, ...]:

@@ -13,9 +13,16 @@ object + the user's globals, cells and helpers -> a function, cheap).
 When a ``note`` is given, the compiled body is wrapped in ``try: ... except`` that calls it
 with any exception raised inside (to add a note naming the user's line). Since Python 3.11 a
 ``try`` costs nothing until something is raised, so the generated code runs as fast as
-without it. The wrapping is done on the AST, not in the text: ``linecache`` (so ``inspect``,
+without it. Such a function also starts with ``if _sourcegrad_stale(): return
+_sourcegrad_stale.again(<its arguments>)``: the cache's check that what the derivative was
+made from still holds (``dependencies.py``), redirecting the call to a derivative made again
+if not. Both are added on the AST, not in the text: ``linecache`` (so ``inspect``,
 tracebacks, ``pdb``, and sourcegrad itself when it differentiates generated code again)
 sees exactly the generated source, and its line numbers are the code's.
+
+A pseudo file stays in ``linecache`` while a code object compiled from it lives (a live
+function, a traceback, a record of the cache's), and leaves it with the last one: functions
+made and dropped by the thousand leave nothing behind; ``link`` registers the text again.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import linecache
 import re
 import textwrap
 import types
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +43,7 @@ from .codegen.walk import walk
 FACTORY = "_sourcegrad_factory"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
+STALE = "_sourcegrad_stale"
 _ERROR = "_sourcegrad_error"
 # a line's number in the compiled text minus its number in the generated source: the
 # factory's ``def`` line
@@ -64,7 +73,7 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     docstring); the function then also refers to ``_sourcegrad_note``.
     """
     used = set(_IDENTIFIER.findall(source))  # keep the factory's header (seen in pdb) short
-    free = tuple(sorted({n for n in free if n in used} | ({NOTE} if guarded else set())))
+    free = tuple(sorted({n for n in free if n in used} | ({NOTE, STALE} if guarded else set())))
     body = textwrap.indent(source, "    ")
     text = f"def {FACTORY}({', '.join(free)}):\n{body}    return {name}\n"
     filename = pseudo_filename(name, text)
@@ -76,12 +85,42 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     factory_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts
                  if isinstance(c, types.CodeType) and c.co_name == name)
+    _keep_lines_while_alive(inner)
     return Compiled(inner, text, filename)
 
 
 def register_lines(filename: str, text: str) -> None:
     """Let ``linecache`` (so tracebacks, ``inspect`` and ``pdb``) see generated text."""
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+
+
+def never_stale() -> bool:
+    """The staleness check of a function that is never redirected."""
+    return False
+
+
+# id of a live code object -> its pseudo file; pseudo file -> how many live code objects
+_TRACKED: dict[int, str] = {}
+_LIVE: dict[str, int] = {}
+
+
+def _keep_lines_while_alive(code: types.CodeType) -> None:
+    if id(code) in _TRACKED:
+        return
+    filename = code.co_filename
+    _TRACKED[id(code)] = filename
+    _LIVE[filename] = _LIVE.get(filename, 0) + 1
+    weakref.finalize(code, _release_lines, id(code), filename).atexit = False
+
+
+def _release_lines(code_id: int, filename: str) -> None:
+    _TRACKED.pop(code_id, None)
+    left = _LIVE.get(filename, 1) - 1
+    if left > 0:
+        _LIVE[filename] = left
+        return
+    _LIVE.pop(filename, None)
+    linecache.cache.pop(filename, None)
 
 
 _HANDLER = ast.parse(f"try:\n    pass\nexcept Exception as {_ERROR}:\n"
@@ -107,7 +146,29 @@ def _guard(tree: ast.Module, name: str) -> None:
     # ends where the body ends: a one-line body must not end before it starts
     guard.col_offset = fdef.body[0].col_offset
     guard.end_col_offset = fdef.body[-1].end_col_offset or 0
-    fdef.body = [guard]
+    fdef.body = [_redirect_if_stale(fdef.args, first, guard.col_offset), guard]
+
+
+def _redirect_if_stale(args: ast.arguments, line: int, column: int) -> ast.If:
+    """``if _sourcegrad_stale(): return _sourcegrad_stale.again(<the arguments>)``, located
+    on the body's first line (no line of its own, for tracebacks or ``pdb``)."""
+    positional = [ast.Name(id=a.arg, ctx=ast.Load()) for a in args.posonlyargs + args.args]
+    if args.vararg is not None:
+        positional.append(ast.Starred(value=ast.Name(id=args.vararg.arg, ctx=ast.Load()),
+                                      ctx=ast.Load()))
+    keywords = [ast.keyword(arg=a.arg, value=ast.Name(id=a.arg, ctx=ast.Load()))
+                for a in args.kwonlyargs]
+    if args.kwarg is not None:
+        keywords.append(ast.keyword(arg=None, value=ast.Name(id=args.kwarg.arg, ctx=ast.Load())))
+    again = ast.Attribute(value=ast.Name(id=STALE, ctx=ast.Load()), attr="again", ctx=ast.Load())
+    check = ast.If(test=ast.Call(func=ast.Name(id=STALE, ctx=ast.Load()), args=[], keywords=[]),
+                   body=[ast.Return(value=ast.Call(func=again, args=positional,
+                                                   keywords=keywords))], orelse=[])
+    for node in walk(check):
+        if isinstance(node, (ast.expr, ast.stmt, ast.keyword)):
+            node.lineno = node.end_lineno = line
+            node.col_offset = node.end_col_offset = column
+    return check
 
 
 def link(compiled: Compiled, user_globals: dict[str, Any],
@@ -118,6 +179,7 @@ def link(compiled: Compiled, user_globals: dict[str, Any],
     live); ``helpers`` are values the generated code refers to by name."""
     register_lines(compiled.filename, compiled.text)  # code from the disk cache was not
     code = compiled.code                                # compiled in this process
+    _keep_lines_while_alive(code)
     closure = tuple(
         cells[var] if var in cells else types.CellType(helpers[var]) for var in code.co_freevars
     )
@@ -139,7 +201,8 @@ def compile_function(source: str, name: str, user_globals: dict[str, Any],
     """
     compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None)
     if note is not None:
-        helpers = {**helpers, NOTE: note}
-        # differentiating generated code again: its own note is not the new function's
-        cells = {k: v for k, v in cells.items() if k != NOTE}
+        helpers = {**helpers, NOTE: note, STALE: never_stale}
+        # differentiating generated code again: its own note and check are not the new
+        # function's
+        cells = {k: v for k, v in cells.items() if k not in (NOTE, STALE)}
     return link(compiled, user_globals, cells, helpers, defaults, kwdefaults)

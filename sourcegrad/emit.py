@@ -5,7 +5,8 @@
 is not defined there: the helpers of ``sourcegrad.rules.support`` copied by their source
 (only those used, with what they use in turn), the modules NumPy / ``math`` / other
 standard-library modules imported under the names the code uses, and the user's global or
-closure constants copied by value when they are plain literals. Anything else (an array, an
+closure constants copied by value when they are plain literals or NumPy arrays of numbers
+(exactly: a small array as a literal, a larger one as its bytes). Anything else (an
 object, a module outside the standard library) is refused with ``EmitError``: the module
 would not run without the user's code.
 
@@ -16,6 +17,7 @@ the same input always gives byte-identical output.
 from __future__ import annotations
 
 import ast
+import base64
 import builtins
 import hashlib
 import inspect
@@ -24,11 +26,14 @@ import re
 import sys
 import textwrap
 import types
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .codegen.walk import walk
+from .codegen.wrap import wrap_statement
 from .rules import support
 
 
@@ -75,7 +80,7 @@ def module_text(compiled: Any, header: Header) -> str:
     module.fill()
     head = [_docstring(header), _imports(module.imports)]
     if module.constants:
-        head.append("".join(f"{n} = {v}\n" for n, v in sorted(module.constants.items())))
+        head.append("".join(_constant(n, v) for n, v in sorted(module.constants.items())))
     blocks = [d.text() for d in module.definitions if d.section == _GENERATED]
     blocks += [d.text() for d in module.definitions if d.section == _USER]
     helpers = [d for d in module.definitions if d.section == _HELPER]
@@ -203,13 +208,17 @@ class _Module:
         if _is_builtin(value) or _is_support_helper(value) or self._generated(value) or (
                 _is_user_function(value)):
             return value
-        literal = _literal(value)
+        if isinstance(value, (np.ndarray, np.generic)):
+            literal = _array_literal(value, self._module_name(np),
+                                     lambda: self._module_name(base64))
+        else:
+            literal = _literal(value)
         if literal is None:
             raise EmitError(
                 f"{reader} reads `{name}`, a {type(value).__name__} that cannot be written into "
-                "a standalone module (only numbers, strings, None and tuples/lists/dicts of "
-                "them are copied by value). Pass it as an argument, or make it a literal "
-                "constant.")
+                "a standalone module (only numbers, strings, None, NumPy arrays of numbers "
+                "and tuples/lists/dicts of them are copied by value). Pass it as an argument, "
+                "or make it a literal constant.")
         return _Literal(literal)
 
     @staticmethod
@@ -235,13 +244,19 @@ class _Module:
 
     def _builtins(self) -> str:
         """The module name of the ``builtins`` module, imported on first need."""
-        taken = [n for n, v in self.bound.items() if v is builtins]
+        return self._module_name(builtins)
+
+    def _module_name(self, module: types.ModuleType) -> str:
+        """The name ``module`` has in the module, imported on first need (as ``np`` for
+        NumPy, as itself otherwise)."""
+        taken = [n for n, v in self.bound.items() if v is module]
         if taken:
             return taken[0]
-        name, n = "builtins", 2
+        base = "np" if module is np else module.__name__
+        name, n = base, 2
         while name in self.bound:
-            name, n = f"builtins_{n}", n + 1
-        self._bind(name, builtins)
+            name, n = f"{base}_{n}", n + 1
+        self._bind(name, module)
         return name
 
     def _define(self, value: Any, module_name: str, generated: bool, reader: str = ""
@@ -436,14 +451,46 @@ def _value_seen_by(fn: Any, name: str) -> Any:
     return getattr(builtins, name, _MISSING)
 
 
+def _constant(name: str, text: str) -> str:
+    line = f"{name} = {text}"
+    return ("\n".join(wrap_statement(line)) if "\n" not in line else line) + "\n"
+
+
+# arrays of up to this many elements are written as literals, larger ones as their bytes
+INLINE_ELEMENTS = 256
+_BASE64_LINE = 76
+
+
+def _array_literal(value: np.ndarray | np.generic, numpy: str,
+                   base64_name: Callable[[], str]) -> str | None:
+    """Python source that makes ``value`` again, exactly (dtype, shape, every bit of every
+    element): a NumPy scalar or a small array of numbers as a literal, a larger (or empty)
+    array as its bytes in base64. ``None`` for arrays of anything but numbers."""
+    if value.dtype.kind not in "biufc":
+        return None
+    if isinstance(value, np.generic):
+        item = _literal(value.item())
+        return None if item is None else f"{numpy}.{value.dtype.name}({item})"
+    items = _literal(value.tolist()) if 0 < value.size <= INLINE_ELEMENTS else None
+    if items is not None:
+        same = np.array(value.tolist()).dtype == value.dtype
+        dtype = "" if same else f", dtype={numpy}.{value.dtype.name}"
+        return f"{numpy}.array({items}{dtype})"
+    data = base64.b64encode(np.ascontiguousarray(value).tobytes()).decode()
+    chunks = [data[i:i + _BASE64_LINE] for i in range(0, len(data), _BASE64_LINE)] or [""]
+    body = "".join(f'    "{chunk}"\n' for chunk in chunks)
+    return (f"{numpy}.frombuffer({base64_name()}.b64decode(\n{body}), "
+            f"dtype={value.dtype.str!r}).reshape({value.shape!r}).copy()")
+
+
 def _literal(value: Any) -> str | None:
     """Python source for a plain literal value, or ``None``."""
     if value is None or isinstance(value, (bool, int, str, bytes)):
         return repr(value)
     if isinstance(value, float):
         return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
-    if isinstance(value, complex):
-        return repr(value) if math.isfinite(abs(value)) else None
+    if isinstance(value, complex):  # repr would lose the sign of a zero part
+        return f"complex({_literal(value.real)}, {_literal(value.imag)})"
     if isinstance(value, (tuple, list)):
         items = [_literal(v) for v in value]
         if any(i is None for i in items):

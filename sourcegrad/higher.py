@@ -1,37 +1,108 @@
 """Jacobians, Hessians and Hessian-vector products, built from the generated code.
 
-``jacobian`` runs ``jvp_f`` once per input element (forward mode) or the split ``forward_f``
-/ ``backward_f`` once per output element (reverse mode), whichever needs fewer runs.
-``hessian`` and ``hvp`` are forward over reverse: the forward transformer reads the
+Running one: ``jacobian`` runs ``jvp_f`` once per input element (forward mode) or the split
+``forward_f`` / ``backward_f`` once per output element (reverse mode), whichever needs fewer
+runs. ``hessian`` and ``hvp`` are forward over reverse: the forward transformer reads the
 generated ``grad_f`` (its source is registered with ``linecache``) like any user function,
 and differentiates it with the rules ``rules/support_rules.py`` gives the helpers it calls.
+
+Differentiating one again. A result of these functions is a ``Transformed``: calling it runs
+the code above, and everything that *reads* it sees its **twin**, a generated function with
+readable source that computes the same thing from generated code sourcegrad differentiates:
+
+    def jacobian_f(x, w):
+        value = f(x, w)
+        columns_x = []
+        for unit in unit_tangents(x):
+            pair = jvp_f_x(x, w, tangent_x=unit)
+            columns_x.append(pair[1])
+        return np.reshape(np.stack(columns_x, axis=-1), np.shape(value) + np.shape(x))
+
+The twin is ``__wrapped__`` (what ``inspect.unwrap``, ``inspect.getsource`` and so
+``parse_function`` and the cache follow) and ``__sourcegrad_function__`` (what the resolver
+follows when a differentiated function calls the result). So ``sg.jacobian(sg.jacobian(f))``
+is forward mode over ``jacobian_f``, that is over ``jvp_f_x`` (forward over forward),
+``sg.grad`` of a function calling ``sg.hessian(f)``'s result differentiates ``hessian_f``,
+and so on to any depth: a twin calls the results it is built from by name, and they
+differentiate through their own twins. Never through the user's ``f``, which computes
+something else (``functools.wraps`` made ``sg.jacobian(sg.jacobian(f))`` the first Jacobian).
+
+The twin is made on first use (differentiating the result transforms ``f`` in forward mode,
+which calling it in reverse mode need not). Any other transformation that returns a Python
+wrapper should be a ``Transformed`` too, with a twin that computes what it computes.
 """
 
 from __future__ import annotations
 
-import functools
+import ast
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from . import api, pipeline
+from .codegen.clone import clone
+from .compile import compile_function
 from .forward_mode import jvp_function
+from .frontend.source import parse_function
+from .rules.support import unit_tangents
 
 
-def _units(x: Any):
-    """One-hot tangents of the array or float ``x``, in C order."""
-    shape = np.shape(x)
-    for index in np.ndindex(shape):
-        unit = np.zeros(shape)
-        unit[index] = 1.0
-        yield float(unit) if isinstance(x, float) else unit
+class Transformed:
+    """What a transformation returned: ``run`` computes it; ``twin()`` makes (once) the
+    generated function that computes the same thing and that sourcegrad can read and
+    differentiate (see the module docstring)."""
+
+    def __init__(self, run: Callable[..., Any], fun: Callable, kind: str,
+                 twin: Callable[[], Any], source: Callable[[], str] | None = None) -> None:
+        self._run = run
+        self._make_twin = twin
+        self._twin: Any = None
+        self._source = source
+        self.fun = fun  # what was transformed
+        self.kind = kind  # "jacobian", "hessian" or "hvp"
+        self.__name__ = self.__qualname__ = f"{kind}_{fun.__name__}"
+        self.__module__ = getattr(fun, "__module__", None)  # type: ignore[assignment]
+        self.__doc__ = getattr(fun, "__doc__", None)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._run(*args, **kwargs)
+
+    def twin(self) -> Any:
+        if self._twin is None:
+            self._twin = self._make_twin()
+        return self._twin
+
+    @property
+    def __wrapped__(self) -> Any:  # read by inspect.unwrap
+        return self.twin()
+
+    @property
+    def __sourcegrad_function__(self) -> Any:  # read by the resolver
+        return self.twin()
+
+    @property
+    def __signature__(self) -> inspect.Signature:  # read by inspect
+        return inspect.signature(self._make_signature())
+
+    def _make_signature(self) -> Any:
+        return self.fun if self.kind != "hvp" else self.twin()
+
+    @property
+    def source(self) -> str:
+        """The generated code that computes it: the derivative code it runs when there is
+        one (``jvp`` of ``grad_f`` for ``hessian``/``hvp``), else the twin's."""
+        return self._source() if self._source is not None else self.twin().source
+
+    def __repr__(self) -> str:
+        return f"<sg.{self.kind} of {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
 
 def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> np.ndarray:
     tangent_name = generated.tangent_params[param]
     columns = [np.asarray(generated(*args, **{tangent_name: unit})[1], dtype=np.float64)
-               for unit in _units(args[argnum])]
+               for unit in unit_tangents(args[argnum])]
     value_shape = columns[0].shape if columns else np.shape(generated(*args)[0])
     stacked = np.stack(columns, axis=-1) if columns else np.zeros(value_shape + (0,))
     return np.reshape(stacked, value_shape + np.shape(args[argnum]))
@@ -41,7 +112,7 @@ def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int) -> np
     forward, backward = pipeline.split_functions(fun, (param,))
     value, saved = forward(*args)
     rows = [np.asarray(backward(unit, saved)[0], dtype=np.float64) * np.ones(np.shape(args[argnum]))
-            for unit in _units(np.asarray(value, dtype=np.float64))]
+            for unit in unit_tangents(np.asarray(value, dtype=np.float64))]
     return np.reshape(np.stack(rows), np.shape(value) + np.shape(args[argnum]))
 
 
@@ -52,7 +123,7 @@ def _array_argument(fun: Callable, x: Any, param: str) -> None:
                         f"{type(x).__name__}")
 
 
-def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Callable[..., Any]:
+def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Transformed:
     """A function returning the Jacobian of ``fun``'s (array) output with respect to the
     argument(s) ``wrt``, shaped ``out.shape + arg.shape``. ``mode=None`` picks forward mode
     when the argument has fewer elements than the output, reverse mode otherwise."""
@@ -61,25 +132,23 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None) -> Callab
     names, single = api._wrt_names(fun, wrt)
     params = pipeline.parameter_names(fun)
 
-    @functools.cache
-    def tangent_code(param: str) -> Any:
-        return jvp_function(fun, (param,))
-
-    @functools.wraps(fun)
     def jacobian_fun(*args: Any) -> Any:
         out = []
         for param in names:
             argnum = params.index(param)
             _array_argument(fun, args[argnum], param)
-            chosen = mode or ("forward" if np.size(args[argnum]) < np.size(fun(*args))
-                              else "reverse")
+            # a derivative differentiated again: forward mode, which reverse mode over
+            # generated code that writes into its arrays may refuse
+            chosen = mode or ("forward" if isinstance(fun, Transformed)
+                              or np.size(args[argnum]) < np.size(fun(*args)) else "reverse")
             if chosen == "forward":
-                out.append(_forward_jacobian(tangent_code(param), param, args, argnum))
+                out.append(_forward_jacobian(jvp_function(fun, (param,)), param, args, argnum))
             else:
                 out.append(_reverse_jacobian(fun, param, args, argnum))
         return out[0] if single else tuple(out)
 
-    return jacobian_fun
+    return Transformed(jacobian_fun, fun, "jacobian",
+                       lambda: _jacobian_twin(fun, names, single, f"jacobian_{fun.__name__}"))
 
 
 def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:
@@ -94,24 +163,29 @@ def _gradient_function(fun: Callable, param: str) -> Any:
     return api.grad(fun, wrt=param, check=False)  # the generated code itself, to read
 
 
-def hessian(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., np.ndarray]:
+def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
     """A function returning the Hessian of ``fun``'s scalar output with respect to the
-    argument ``wrt``, shaped ``arg.shape + arg.shape``: forward mode over ``grad_f``."""
+    argument ``wrt``, shaped ``arg.shape + arg.shape``: forward mode over ``grad_f``. For an
+    output that is an array, the Jacobian of the Jacobian, ``out.shape + arg.shape +
+    arg.shape``, as in JAX."""
     param = _one_argument(fun, wrt, "hessian")
-    params = pipeline.parameter_names(fun)
-    argnum = params.index(param)
+    argnum = pipeline.parameter_names(fun).index(param)
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
+    first = jacobian(fun, wrt=param)
+    second = jacobian(first, wrt=param, mode="forward")
 
-    @functools.wraps(fun)
     def hessian_fun(*args: Any) -> np.ndarray:
         _array_argument(fun, args[argnum], param)
+        if np.ndim(fun(*args)) != 0:  # an array output: the Jacobian of its Jacobian
+            return second(*args)
         return _forward_jacobian(tangent_code, param, args, argnum)
 
-    hessian_fun.source = tangent_code.source
-    return hessian_fun
+    return Transformed(hessian_fun, fun, "hessian",
+                       lambda: _jacobian_twin(first, (param,), True, f"hessian_{fun.__name__}"),
+                       source=lambda: tangent_code.source)
 
 
-def hvp(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., Any]:
+def hvp(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
     """A function of ``(*args, v)`` returning the Hessian of ``fun`` (with respect to
     ``wrt``) times ``v``: one run of forward mode over ``grad_f``, no Hessian formed."""
     param = _one_argument(fun, wrt, "hvp")
@@ -122,5 +196,98 @@ def hvp(fun: Callable, wrt: api.Wrt = 0) -> Callable[..., Any]:
         *args, v = args_and_v
         return tangent_code(*args, **{tangent_name: v})[1]
 
-    hvp_fun.source = tangent_code.source
-    return hvp_fun
+    return Transformed(hvp_fun, fun, "hvp", lambda: _hvp_twin(fun, param, tangent_code),
+                       source=lambda: tangent_code.source)
+
+
+# -- the twins: generated functions computing what a result computes ------------------------
+def _jacobian_twin(fun: Callable, names: tuple[str, ...], single: bool, name: str) -> Any:
+    """``jacobian_f`` (see the module docstring): for each parameter in ``names``, the
+    tangents of ``jvp_f`` along one-hot directions, stacked into ``out + arg``."""
+    header = _Header(fun, name)
+    value = header.fresh("value")
+    lines = [f"    {value} = {header.call(header.callee)}"]
+    results = []
+    for param in names:
+        code = jvp_function(fun, (param,))
+        jvp_name = header.helper(f"jvp_{fun.__name__}_{param}", code)
+        columns, unit, pair = (header.fresh(f"columns_{param}"), header.fresh("unit"),
+                               header.fresh("pair"))
+        lines += [f"    {columns} = []",
+                  f"    for {unit} in unit_tangents({param}):",
+                  f"        {pair} = {header.call(jvp_name, code.tangent_params[param], unit)}",
+                  f"        {columns}.append({pair}[1])"]
+        results.append(f"np.reshape(np.stack({columns}, axis=-1), "
+                       f"np.shape({value}) + np.shape({param}))")
+    returned = results[0] if single else ", ".join(results) + ("," if len(results) == 1 else "")
+    lines.append(f"    return {returned}")
+    return header.compile(lines)
+
+
+def _hvp_twin(fun: Callable, param: str, tangent_code: Any) -> Any:
+    """``hvp_f(..., v)``: the tangent of ``grad_f`` along ``v``."""
+    header = _Header(fun, f"hvp_{fun.__name__}")
+    vector = header.fresh("v")
+    header.add_parameter(vector)
+    jvp_name = header.helper(f"jvp_grad_{fun.__name__}", tangent_code)
+    pair = header.fresh("pair")
+    call = header.call(jvp_name, tangent_code.tangent_params[param], vector)
+    return header.compile([f"    {pair} = {call}", f"    return {pair}[1]"])
+
+
+class _Header:
+    """The ``def`` line of a twin (``fun``'s parameters as written), names that do not
+    collide with them, and the functions the twin calls."""
+
+    def __init__(self, fun: Callable, name: str) -> None:
+        self.fun = fun
+        self.name = name
+        self.parsed = parse_function(fun)
+        self.args = clone(self.parsed.tree.args)
+        for a in self.args.posonlyargs + self.args.args + self.args.kwonlyargs:
+            a.annotation = None
+        self.taken = {a.arg for a in self.args.posonlyargs + self.args.args
+                      + self.args.kwonlyargs} | {"np", "unit_tangents", name}
+        self.helpers: dict[str, Any] = {"np": np, "unit_tangents": unit_tangents}
+        self.callee = self.helper(fun.__name__, fun)
+
+    def fresh(self, base: str) -> str:
+        candidate, n = base, 1
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{base}_{n}"
+        self.taken.add(candidate)
+        return candidate
+
+    def helper(self, base: str, value: Any) -> str:
+        name = self.fresh(base)
+        self.helpers[name] = value
+        return name
+
+    def add_parameter(self, name: str) -> None:
+        """A last positional parameter (``v`` of ``hvp``); a default when those before have
+        one (only the source needs it: the twin is always called with every argument)."""
+        self.args.args.append(ast.arg(arg=name))
+        if self.args.defaults:
+            self.args.defaults.append(ast.Constant(None))
+
+    def call(self, callee: str, tangent: str | None = None, value: str | None = None) -> str:
+        """``callee(x, w, k=k)``: the twin's own arguments passed on, and a tangent."""
+        positional = [a.arg for a in self.parsed.tree.args.posonlyargs
+                      + self.parsed.tree.args.args]
+        keywords = [f"{a.arg}={a.arg}" for a in self.parsed.tree.args.kwonlyargs]
+        if tangent is not None:
+            keywords.append(f"{tangent}={value}")
+        return f"{callee}({', '.join(positional + keywords)})"
+
+    def compile(self, body: list[str]) -> Any:
+        text = "\n".join([f"def {self.name}({ast.unparse(self.args)}):", *body]) + "\n"
+        target = self.parsed.fn
+        defaults = target.__defaults__
+        if self.args.defaults and len(self.args.defaults) > len(defaults or ()):
+            defaults = (*(defaults or ()), None)
+        twin = compile_function(text, self.name, target.__globals__, {}, self.helpers,
+                                defaults, target.__kwdefaults__)
+        twin.source = text
+        twin.__module__ = target.__module__
+        return twin

@@ -45,7 +45,7 @@ from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables
 from .passes.shape_only import shape_reads, shapes_instead_of_values
 from .passes.shapes import shape_facts
-from .passes.unused_values import drop_unused_scalars
+from .passes.unused_values import drop_unused_scalars, surely_real
 from .rules import support
 
 HELPERS: dict[str, Any] = {
@@ -198,7 +198,9 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
     forward, adjoint, output = result.forward, result.adjoint, result.output
     if result.output_grad is not None:
         seed: ast.expr = call("scalar_seed", name(output.id))
-        if not with_value:  # the value is not returned: compute it only if the sweep needs it
+        # the value is not returned: compute it only if the sweep needs it, and if it is
+        # surely a real number (else scalar_seed must see it, to refuse it)
+        if not with_value and surely_real(analysis.parsed, fdef, output.id):
             reads = shape_reads(adjoint)
             forward, adjoint, dropped = drop_unused_scalars(forward, adjoint, output.id,
                                                             analysis.scalars, reads)
@@ -207,6 +209,9 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
                 forward, adjoint = shapes_instead_of_values(forward, adjoint,
                                                             value_reads=reads[1])
         forward = [*forward, assign(result.output_grad, seed, fdef)]
+    elif output is not None:  # no derivative flows to it: it must still be a real number
+        forward = [*forward, desugar.located(ast.Expr(value=call("scalar_seed", clone(output))),
+                                             fdef.body[-1])]
     body = [*forward, *adjoint]
     grads = [_final_gradient(analysis, w) for w in analysis.wrt]
     value: ast.expr = grads[0] if single else ast.Tuple(elts=grads, ctx=ast.Load())

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import hashlib
 import inspect
 import linecache
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any
 
@@ -36,6 +37,7 @@ from . import pipeline
 from .codegen.clone import clone
 from .codegen.known import fold_known
 from .codegen.walk import walk
+from .dependencies import code_digest, describe, name_dependencies
 from .rules import registry
 
 
@@ -46,6 +48,7 @@ class UserRule(registry.Rule):
 
     joint_jvp: FunctionType | None = None
     positional: tuple[str, ...] = ()
+    fingerprints: dict[str, str] = field(default_factory=dict)  # "vjp"/"jvp" -> the rule's
 
 
 def defvjp(primal: Callable) -> Callable[[FunctionType], FunctionType]:
@@ -236,7 +239,7 @@ def _register(primal: Callable, rule_fn: FunctionType, kind: str) -> None:
         helper = _helper_name(primal, kind)
         pipeline.HELPERS[helper] = rule_fn
         env[helper] = rule_fn
-    record = _record(primal, names, positional, defaults, rule_fn)
+    record = _record(primal, names, positional, defaults, rule_fn, kind)
     if kind == "vjp":
         _add_vjps(record, expr if inlined else None, helper, env)
     else:
@@ -254,17 +257,20 @@ def _no_defaults_in(bound: inspect.BoundArguments) -> bool:
 
 
 def _record(primal: Callable, names: list[str], positional: list[str],
-            defaults: dict[str, Any], rule_fn: FunctionType) -> UserRule:
+            defaults: dict[str, Any], rule_fn: FunctionType, kind: str) -> UserRule:
     """The user record of ``primal``: the existing one, or a new one that keeps a built-in
     rule's other half (a user VJP for ``np.tanh`` keeps the table's JVP)."""
     existing = registry.lookup(primal)
     if isinstance(existing, UserRule):
-        existing.fingerprint += _fingerprint(rule_fn)
+        existing.fingerprints[kind] = _fingerprint(rule_fn)
+        existing.fingerprint = _joined(existing.fingerprints)
         return existing
+    fingerprints = {kind: _fingerprint(rule_fn)}
     record = UserRule(name=getattr(primal, "__name__", "primal"), primitives=(primal,),
                       params=tuple(names), defaults=dict(defaults),
                       nondiff=frozenset(p for p in names if p not in positional),
-                      fingerprint=_fingerprint(rule_fn), positional=tuple(positional))
+                      fingerprint=_joined(fingerprints), positional=tuple(positional),
+                      fingerprints=fingerprints)
     if existing is not None and existing.params == record.params:
         record.vjps, record.jvps = dict(existing.vjps), dict(existing.jvps)
         record.linear = existing.linear
@@ -273,10 +279,20 @@ def _record(primal: Callable, names: list[str], positional: list[str],
 
 
 def _fingerprint(rule_fn: FunctionType) -> str:
+    """The whole rule, for the disk cache's keys: its source, its code (instructions and
+    constants, nested code included: what runs, even when its file was edited since), and
+    what each global and closure name it reads denotes (a helper function it calls)."""
     try:
-        return inspect.getsource(rule_fn)[:64]
+        text = inspect.getsource(rule_fn)
     except (OSError, TypeError):
-        return rule_fn.__qualname__
+        text = rule_fn.__qualname__
+    reads = [f"{dep.spelling()}: {describe(dep.seen)}" for dep in name_dependencies(rule_fn)]
+    parts = [text, code_digest(rule_fn.__code__), *reads]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+
+
+def _joined(fingerprints: dict[str, str]) -> str:
+    return " ".join(f"{kind}:{fingerprints[kind]}" for kind in sorted(fingerprints))
 
 
 def _add_vjps(record: UserRule, expr: ast.expr | None, helper: str | None,

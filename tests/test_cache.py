@@ -6,6 +6,7 @@ derivative is actually made. Gradients are compared with formulas written by han
 
 import gc
 import importlib
+import inspect
 import json
 import os
 import pathlib
@@ -263,7 +264,8 @@ def test_concurrent_writers_of_one_entry_corrupt_nothing(tmp_path, private_cache
             loaded = cache._reuse(target, names, variant)
             assert loaded is not None and cache.STATS.disk_hits == hits + 1
             x = np.array([0.3])
-            assert np.allclose(loaded[0](x), np.exp(x) * (1 + x))
+            functions, _ = loaded
+            assert np.allclose(functions[0](x), np.exp(x) * (1 + x))
         print("ok")
     """
     environment = {k: v for k, v in os.environ.items() if not k.startswith("SOURCEGRAD")}
@@ -483,3 +485,143 @@ def test_the_default_directory_follows_xdg_then_home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache.cache_dir() == tmp_path / "home" / ".cache" / "sourcegrad"
     assert (tmp_path / "home" / ".cache" / "sourcegrad").stat().st_mode & 0o077 == 0
+
+
+# -- what the disk cache agrees to read ----------------------------------------------------------
+ENTRY_SCRIPT = """
+    import json, os, resource
+    import numpy as np
+    import sourcegrad as sg
+    from sourcegrad import cache
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # reading without end: fail
+    import {module}
+    path = cache._entry_path(cache.cache_dir(), cache.disk_key({module}.f, ("x",), "grad"))
+    {make}
+    grad = sg.grad({module}.f)(np.array([0.5, 2.0])).tolist()
+    print(json.dumps({{"grad": grad, "transformations": cache.STATS.transformations}}))
+"""
+
+ENTRY_KINDS = {
+    "a FIFO": "os.mkfifo(path)",
+    "a symbolic link to an endless device": "os.symlink('/dev/zero', path)",
+    "a symbolic link to a regular file": (
+        "open(str(path) + '.real', 'wb').write(b'x'); os.symlink(str(path) + '.real', path)"),
+    "a file larger than any entry": "open(path, 'wb').truncate(80 << 20)",
+    "a directory": "os.mkdir(path)",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ENTRY_KINDS))
+def test_an_entry_that_is_not_a_plain_file_is_ignored(kind, tmp_path, private_cache_dir):
+    name = unique("fifo")
+    write_module(tmp_path, name, """
+        import numpy as np
+
+        def f(x):
+            return np.sum(x ** 3)
+    """)
+    script = ENTRY_SCRIPT.format(module=name, make=ENTRY_KINDS[kind])
+    out = json.loads(run_python(script, private_cache_dir, [tmp_path]))
+    assert out["transformations"] == 1
+    np.testing.assert_allclose(out["grad"], [0.75, 12.0])
+
+
+def test_an_entry_another_user_owns_is_ignored(private_cache_dir, fresh_memory, monkeypatch):
+    def fifth(x):
+        return np.sum(x ** 5)
+
+    x = np.array([1.0, 2.0])
+    sg.grad(fifth)
+    cache.clear_memory()
+    monkeypatch.setattr(cache, "cache_dir", lambda: private_cache_dir)
+    monkeypatch.setattr(os, "getuid", lambda: 4242, raising=False)
+    before = cache.STATS.transformations
+    np.testing.assert_allclose(sg.grad(fifth)(x), 5 * x ** 4)
+    assert cache.STATS.transformations == before + 1
+
+
+# -- linecache: the lines of generated code stay while the code does ---------------------------
+def _generated_files():
+    import linecache
+
+    return {name for name in linecache.cache if name.startswith("<sourcegrad ")}
+
+
+def _distinct_functions(count, tag):
+    """``count`` functions of distinct sources, as a notebook or a program writing code
+    would make them (their text registered with linecache)."""
+    import linecache
+
+    made = []
+    for i in range(count):
+        text = f"def f_{tag}_{i}(x):\n    return np.sum(np.sin(x) * {i + 1}.0)\n"
+        filename = f"<generated {tag} {i}>"
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        namespace = {"np": np}
+        exec(compile(text, filename, "exec"), namespace)
+        made.append((namespace[f"f_{tag}_{i}"], filename))
+    return made
+
+
+def test_linecache_does_not_grow_with_every_function_ever_differentiated(fresh_memory,
+                                                                        monkeypatch):
+    import linecache
+
+    monkeypatch.setenv("SOURCEGRAD_CACHE", "0")
+    monkeypatch.setattr(cache, "_RECORDS_KEPT", 8)
+    kept = sg.grad(cubic_sum)  # alive: its lines stay
+    gc.collect()
+    before = _generated_files()
+    x = np.array([0.3, 0.9])
+    for i, (fn, filename) in enumerate(_distinct_functions(150, "bound")):
+        np.testing.assert_allclose(sg.grad(fn)(x), (i + 1) * np.cos(x))
+        del linecache.cache[filename]
+    del fn
+    gc.collect()
+    assert len(_generated_files() - before) <= 8  # the records kept in memory, no more
+    assert kept.__code__.co_filename in _generated_files()
+    assert "x ** 3" in inspect.getsource(kept) or "x ** 2" in inspect.getsource(kept)
+
+
+def matrix_loss(x):
+    return np.sum(np.tanh(x @ WEIGHTS))
+
+
+WEIGHTS = np.ones((2, 3))
+
+
+def test_a_live_gradient_raising_after_many_others_shows_its_lines(fresh_memory, monkeypatch):
+    import linecache
+    import traceback
+
+    monkeypatch.setenv("SOURCEGRAD_CACHE", "0")
+    monkeypatch.setattr(cache, "_RECORDS_KEPT", 4)
+    grad = sg.grad(matrix_loss)
+    for fn, filename in _distinct_functions(40, "traceback"):
+        sg.grad(fn)
+        del linecache.cache[filename]
+    del fn
+    gc.collect()
+    with pytest.raises(ValueError) as caught:
+        grad(np.ones(5))  # the wrong shape for WEIGHTS: raised inside the generated code
+    text = "".join(traceback.format_exception(caught.value))
+    generated = [frame for frame in traceback.extract_tb(caught.value.__traceback__)
+                 if frame.filename.startswith("<sourcegrad grad_matrix_loss")]
+    assert generated and all(frame.line for frame in generated)
+    assert "@" in generated[-1].line and generated[-1].line in text
+
+
+def test_a_function_loaded_again_after_its_lines_went_shows_them(fresh_memory):
+    import linecache
+
+    grad = sg.grad(make_scaled(2.0))
+    filename = grad.__code__.co_filename
+    del grad
+    cache._RECORDS.clear()  # the record and the function gone: so are the lines
+    gc.collect()
+    assert filename not in linecache.cache
+    hits = cache.STATS.disk_hits
+    again = sg.grad(make_scaled(3.0))  # loaded from disk and linked: the lines are back
+    assert cache.STATS.disk_hits == hits + 1
+    np.testing.assert_allclose(again(np.array([0.0])), [3.0])
+    assert again.__code__.co_filename == filename and "scale" in inspect.getsource(again)

@@ -5,10 +5,13 @@ NumPy alone, passes ruff, is byte-identical from run to run, and matches the che
 sample), ``emit --check``, and the exit status and message of each kind of failure.
 """
 
+import ast
 import importlib.util
+import inspect
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +23,7 @@ import pytest
 import sourcegrad as sg
 from sourcegrad import cli, emit
 from sourcegrad.highlight import highlight, strip
+from sourcegrad.rules import support
 
 from .fd import assert_close, numerical_grad
 from .golden_functions import GOLDEN
@@ -231,23 +235,51 @@ def test_emit_check_reports_the_largest_relative_error(private_cache_dir):
     done = sourcegrad("emit", DEMO, "--wrt", "w,b", "--check", "--shapes", "w=3,2", "b=2",
                       "x=5,3", "y=5,2", cache_dir=private_cache_dir)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith('"""The gradient of `loss`')
+    assert done.stdout == ""  # without -o, a check reports its result only
     (report,) = done.stderr.splitlines()
     assert report.startswith("check: largest relative error")
     assert float(report.split(": ")[-1].split()[0]) < 1e-6
 
 
 @pytest.mark.parametrize("mode", ["reverse", "forward"])
-def test_emit_check_with_defaults_and_keyword_only_parameters(mode, capsys, user_file):
+def test_emit_check_with_defaults_and_keyword_only_parameters(mode, capsys, user_file,
+                                                              tmp_path):
+    out = tmp_path / "emitted.py"
     status = cli.main(["emit", f"{user_file}:keyword_only", "--wrt", "x,scale", "--mode", mode,
-                       "--check", "--shapes", "x=4"])
+                       "--check", "--shapes", "x=4", "-o", str(out)])
     captured = capsys.readouterr()
     assert status == 0, captured.err
     error = float(captured.err.split("differences: ")[1].split()[0])
     assert error < 1e-6
     signature = "def grad_keyword_only(x, w=2.0, *, scale=0.5):" if mode == "reverse" else (
         "def jvp_keyword_only(x, w=2.0, *, scale=0.5, tangent_x, tangent_scale):")
-    assert signature in captured.out
+    assert signature in out.read_text() and captured.out == ""
+
+
+@pytest.mark.parametrize(("wrt", "names"), [("0", "w"), ("1", "b"), ("-1", "y"),
+                                            ("w,1", "w, b"), ("b,-4", "b, w")])
+def test_wrt_takes_positions_as_the_api_does(wrt, names, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert cli.main(["emit", DEMO, "--wrt", wrt]) == 0
+    assert f"wrt:         {names}\n" in capsys.readouterr().out
+
+
+def test_a_position_out_of_range_is_a_usage_error(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert cli.main(["emit", DEMO, "--wrt", "4"]) == 2
+    assert "--wrt 4 is out of range for loss(w, b, x, y)" in capsys.readouterr().err
+
+
+def test_every_option_has_help(capsys):
+    for command in ("show", "emit"):
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        text = capsys.readouterr().out
+        options = text.split("options:")[1]
+        for option in ("--wrt", "--mode") + (("--output", "--check", "--shapes")
+                                             if command == "emit" else ("--color",)):
+            described = options.split(option, 1)[1].split("\n  -")[0]
+            assert len(described.split()) > 3, (command, option)
 
 
 def test_emit_check_needs_every_shape(capsys, monkeypatch):
@@ -328,11 +360,79 @@ def test_two_callers_naming_different_derivatives_alike_get_distinct_names(
     np.testing.assert_allclose(gw, np.sin(x) * 2.0 + np.sin(x))
 
 
-def test_emit_refuses_a_global_it_cannot_write(capsys, user_file):
-    assert cli.main(["emit", f"{user_file}:uses_array"]) == 1
-    captured = capsys.readouterr()
-    assert "`WEIGHTS`, a ndarray that cannot be written" in captured.err
-    assert captured.out == ""
+def test_emit_refuses_a_global_it_cannot_write(capsys, tmp_path):
+    path = tmp_path / "objects.py"
+    path.write_text("import numpy as np\n\nclass Box:\n    scale = 2.0\n\n\nBOX = Box()\n"
+                    "NAMES = np.array(['a', 'b'])\n\n\ndef loss(x):\n"
+                    "    return np.sum(x * BOX.scale)\n\n\ndef labels(x):\n"
+                    "    return np.sum(x * len(NAMES))\n")
+    for function, message in (("loss", "`BOX`, a Box that cannot be written"),
+                              ("labels", "`NAMES`, a ndarray that cannot be written")):
+        assert cli.main(["emit", f"{path}:{function}"]) == 1
+        captured = capsys.readouterr()
+        assert message in captured.err
+        assert captured.out == ""
+
+
+ARRAYS = {
+    "SMALL": "np.array([1.5, -0.0, np.nan, np.inf, -np.inf, 1e-310, 0.1])",
+    "SINGLE": "np.linspace(0, 1, 7, dtype=np.float32).reshape(7, 1)",
+    "LARGE": "np.random.default_rng(0).standard_normal((40, 30))",
+    "INTEGERS": "np.arange(-3, 3, dtype=np.int16)",
+    "BYTES": "np.arange(5, dtype=np.uint8)",
+    "FLAGS": "np.array([True, False, True])",
+    "COMPLEX": "np.array([1 + 2j, -0.5j])",
+    "ZERO_D": "np.array(2.25)",
+    "SCALAR": "np.float32(2.5)",
+    "EMPTY": "np.zeros((0, 3))",
+    "WIDE": "np.arange(300.0).reshape(3, 100) / 7",
+}
+
+
+def test_module_level_arrays_are_written_into_the_module_exactly(tmp_path, private_cache_dir):
+    reads = " + ".join(f"np.sum(np.abs({name}))" for name in ARRAYS)
+    path = tmp_path / "constants.py"
+    path.write_text("import numpy as np\n\n"
+                    + "".join(f"{name} = {text}\n" for name, text in ARRAYS.items())
+                    + f"\n\ndef loss(x):\n    return np.sum(x ** 2) * ({reads})\n")
+    out = tmp_path / "grad_constants.py"
+    done = sourcegrad("emit", f"{path}:loss", "-o", str(out), cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert all(len(line) <= 100 for line in text.splitlines())
+    assert "base64" in text and "np.array([1.5, -0.0, float('nan')" in text
+    emitted, original = {}, {"np": np}
+    exec(compile(text, str(out), "exec"), emitted)
+    exec(compile(path.read_text(), str(path), "exec"), original)
+    for name in ARRAYS:
+        mine, theirs = emitted[name], original[name]
+        assert type(mine) is type(theirs) and mine.dtype == theirs.dtype, name
+        assert np.shape(mine) == np.shape(theirs), name
+        assert np.asarray(mine).tobytes() == np.asarray(theirs).tobytes(), name  # every bit
+    x = np.array([0.5, -1.0])
+    np.testing.assert_allclose(emitted["grad_loss"](x), 2 * x * original["loss"](np.ones(1)))
+
+
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_emitted_modules_keep_to_100_columns_and_name_only_what_they_hold(mode):
+    helpers = {name for name in dir(support) if callable(getattr(support, name))}
+    for name in sorted(GOLDEN):
+        fn, _, wrt = GOLDEN[name]
+        header = emit.Header("tests/golden_functions.py", fn.__name__, ("-",), mode,
+                             "0" * 16, "test")
+        params = list(inspect.signature(fn).parameters)
+        names = tuple(params[w] if isinstance(w, int) else w
+                      for w in (wrt if isinstance(wrt, tuple) else (wrt,)))
+        text = emit.module_text(cli.derivative(fn, names, mode), header)
+        long = [line for line in text.splitlines() if len(line) > 100]
+        assert not long, (name, long)
+        tree = ast.parse(text)
+        defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef,
+                                                                         ast.ClassDef))}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                named = set(re.findall(r"``(\w+)", ast.get_docstring(node) or ""))
+                assert not named & helpers - defined, (name, node.name)
 
 
 # -- every golden function, emitted -------------------------------------------------------------
@@ -436,16 +536,18 @@ def test_emit_may_make_an_emitted_module_again(project, private_cache_dir):
 
 
 def test_what_the_user_code_prints_never_reaches_the_emitted_source(project, private_cache_dir):
-    done = sourcegrad("emit", "model.py:loss", "--check", "--shapes", "x=3",
-                      cache_dir=private_cache_dir, cwd=project)
-    assert done.returncode == 0, done.stderr
+    done = sourcegrad("emit", "model.py:loss", cache_dir=private_cache_dir, cwd=project)
+    checked = sourcegrad("emit", "model.py:loss", "--check", "--shapes", "x=3",
+                         cache_dir=private_cache_dir, cwd=project)
+    assert done.returncode == 0 == checked.returncode, done.stderr + checked.stderr
     written = sourcegrad("emit", "model.py:loss", "-o", "grad_loss.py",
                          cache_dir=private_cache_dir, cwd=project)
     assert written.returncode == 0, written.stderr
     assert done.stdout == (project / "grad_loss.py").read_text()
-    for printed in ("printed while importing model", "written to file descriptor 1",
-                    "printed by loss"):  # the last one by --check, running loss
+    assert checked.stdout == ""  # a check without -o reports its result only (on stderr)
+    for printed in ("printed while importing model", "written to file descriptor 1"):
         assert printed in done.stderr
-        assert printed not in done.stdout.replace("print('printed by loss')", "")
+        assert printed not in done.stdout
+    assert "printed by loss" in checked.stderr  # by --check, running loss
     shown = sourcegrad("show", "model.py:loss", cache_dir=private_cache_dir, cwd=project)
     assert shown.stdout.startswith("def grad_loss(x):\n"), shown.stdout

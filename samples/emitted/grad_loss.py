@@ -23,7 +23,8 @@ def grad_loss(w, b, x, y):
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y), prediction_minus_y)
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y),
+                                          prediction_minus_y)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)
@@ -152,7 +153,8 @@ def _as_matrices(g, x1, x2):
 
 
 def matmul_vjp_x2(g, x1, x2):
-    """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
+    """Cotangent of ``x2`` in ``x1 @ x2``, for every combination of vector and stacked
+    matrix operands that ``np.matmul`` accepts (batch dimensions broadcast)."""
     n1 = x1.ndim if type(x1) is np.ndarray else np.ndim(x1)
     n2 = x2.ndim if type(x2) is np.ndarray else np.ndim(x2)
     if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
@@ -165,8 +167,8 @@ def matmul_vjp_x2(g, x1, x2):
 
 class ShapeOf:
     """What generated code keeps of an array whose elements the backward sweep never reads
-    (it only asks ``unbroadcast`` or ``unreduce`` for its shape): shape and dtype, so that
-    the elements can be freed as soon as the forward sweep is done with them."""
+    (it only asks for its shape, to sum or spread a cotangent to it): shape and dtype, so
+    that the elements can be freed as soon as the forward sweep is done with them."""
 
     __slots__ = ("dtype", "shape")
 

@@ -140,11 +140,30 @@ def _fold_node(node: ast.AST) -> ast.AST:
                                                                  operands[1].value))
         return node
     if isinstance(node, ast.Call):
+        node.args = _unstarred(node.args)
         return _fold_where(node)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        node.elts = _unstarred(node.elts)
+        return node
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
             node.operand, ast.UnaryOp) and isinstance(node.operand.op, ast.USub):
         return node.operand.operand
     return node
+
+
+def _unstarred(items: list[ast.expr]) -> list[ast.expr]:
+    """``f(t, *(a, b))`` -> ``f(t, a, b)``: a variadic parameter substituted by the display
+    of the call's arguments is spread out again, as the user wrote it."""
+    if not any(isinstance(i, ast.Starred) and isinstance(i.value, (ast.Tuple, ast.List))
+               for i in items):
+        return items
+    out: list[ast.expr] = []
+    for item in items:
+        if isinstance(item, ast.Starred) and isinstance(item.value, (ast.Tuple, ast.List)):
+            out.extend(item.value.elts)
+        else:
+            out.append(item)
+    return out
 
 
 def _fold_binop(node: ast.BinOp) -> ast.expr:

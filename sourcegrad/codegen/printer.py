@@ -12,6 +12,8 @@ import ast
 import astor
 from astor.code_gen import SourceGenerator
 
+from .wrap import wrap
+
 COMMENT_MARK = "\x00#"
 
 
@@ -36,7 +38,7 @@ class _WithComments(SourceGenerator):
 
 
 def to_source(node: ast.AST) -> str:
-    """Readable source for ``node``, comments included."""
+    """Readable source for ``node``, comments included, within 100 columns."""
     text = astor.to_source(node, indent_with=" " * 4, pretty_source="".join,
                            source_generator_class=_WithComments)
-    return text.rstrip("\n") + "\n"
+    return wrap(text.rstrip("\n")) + "\n"

@@ -69,6 +69,27 @@ def reject_unsupported(parsed: Parsed) -> None:
     for stmt in fdef.body:
         for node in walk(stmt):
             _check_node(parsed, node)
+    _check_returns_a_value(parsed, fdef)
+
+
+def _check_returns_a_value(parsed: Parsed, fdef: ast.FunctionDef) -> None:
+    """A function that never returns a value has no output to differentiate (its generated
+    code read an undefined ``result``). One that returns a value on some paths only is
+    differentiated; where it returns None, ``sg.grad`` raises the ``TypeError`` of any
+    output that is not a real number."""
+    pending: list[ast.AST] = list(fdef.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return) and node.value is not None and not (
+                isinstance(node.value, ast.Constant) and node.value.value is None):
+            return
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    raise parsed.unsupported(
+        fdef, f"`{fdef.name}`, a function that returns no value,",
+        f"Return the value to differentiate (`return loss`): without a `return` of a value, "
+        f"{fdef.name} returns None, which has no derivative.")
 
 
 def _check_signature(parsed: Parsed, fdef: ast.FunctionDef) -> None:

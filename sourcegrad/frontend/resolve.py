@@ -10,13 +10,17 @@ then closure, globals and builtins.
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import FunctionType, ModuleType
 from typing import Any
 
 import numpy as np
 
+from ..codegen.names import USER_MARK
 from ..rules import registry
 from ..rules.methods import (
     ATTRIBUTES,
@@ -25,6 +29,7 @@ from ..rules.methods import (
     NONDIFF_ATTRIBUTES,
     NONDIFF_METHODS,
     OPERATORS,
+    SUBSCRIPTED,
     UNARY_OPERATORS,
 )
 from .source import Parsed, is_missing
@@ -48,6 +53,7 @@ class Op:
     varargs: list[ast.expr] = field(default_factory=list)  # a variadic parameter's arguments
     callee: Any = None
     label: str = ""  # how the user spelled the callee, for messages
+    advice: str = ""  # for UNKNOWN: what to write instead, when there is better to say
 
     def differentiable_args(self) -> dict[str, ast.expr]:
         """The arguments through which a derivative can flow."""
@@ -59,11 +65,34 @@ class Op:
         return {}
 
 
+# What resolvers found, for the cache: each name and attribute chain a resolver followed
+# (``("cfg", "act")`` for ``cfg.act``) -> the object it denoted. A derivative depends on
+# every one of them (``cfg.act`` being ``np.sin`` or ``np.cos`` decides the code), so the
+# cache keeps the derivative only while each still denotes the same object.
+Resolutions = dict[tuple[str, ...], Any]
+_RECORDINGS = threading.local()  # .stack: the recordings open in this thread
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Resolutions]:
+    """Collect what the resolvers created inside the block resolve (a transformation of one
+    function; its callees are transformed inside recordings of their own)."""
+    found: Resolutions = {}
+    stack = _RECORDINGS.__dict__.setdefault("stack", [])
+    stack.append(found)
+    try:
+        yield found
+    finally:
+        stack.pop()
+
+
 class Resolver:
     def __init__(self, parsed: Parsed, local_names: set[str]) -> None:
         self.parsed = parsed
         self.locals = local_names
         self._memo: dict[int, tuple[ast.expr, Op]] | None = None
+        stack = getattr(_RECORDINGS, "stack", None)
+        self.resolved: Resolutions = stack[-1] if stack else {}
 
     def freeze(self) -> None:
         """The tree will not change for a while: remember each expression's ``Op`` (the
@@ -75,17 +104,21 @@ class Resolver:
         self._memo = None
 
     def value_of(self, expr: ast.expr) -> Any:
-        """The object a callee expression denotes, or ``None`` for a local value."""
-        if isinstance(expr, ast.Name):
-            if expr.id in self.locals:
+        """The object a callee expression denotes, or ``None`` for a local value. Every name
+        and attribute chain followed is recorded in ``resolved``."""
+        chain = _chain(expr)
+        if chain is None or chain[0] in self.locals:
+            return None
+        chain = (chain[0].removesuffix(USER_MARK), *chain[1:])  # the user's own name
+        value = self.parsed.lookup(chain[0])
+        value = None if is_missing(value) else value
+        self.resolved.setdefault(chain[:1], value)
+        for depth in range(1, len(chain)):
+            if value is None:
                 return None
-            value = self.parsed.lookup(expr.id)
-            return None if is_missing(value) else value
-        if isinstance(expr, ast.Attribute):
-            base = self.value_of(expr.value)
-            if base is not None:
-                return getattr(base, expr.attr, None)
-        return None
+            value = getattr(value, chain[depth], None)
+            self.resolved.setdefault(chain[:depth + 1], value)
+        return value
 
     def classify(self, expr: ast.expr) -> Op:
         if self._memo is None:
@@ -107,10 +140,13 @@ class Resolver:
             if type(expr.op) not in UNARY_OPERATORS:
                 return Op(NONDIFF)
             return self._primitive(UNARY_OPERATORS[type(expr.op)], [expr.operand], [])
-        if isinstance(expr, (ast.Compare, ast.BoolOp, ast.JoinedStr)):
+        if isinstance(expr, (ast.Compare, ast.JoinedStr)):
             return Op(NONDIFF)
+        if isinstance(expr, ast.BoolOp):  # `x or y` is one of its operands, chosen by truth
+            return Op(UNKNOWN, label=type(expr.op).__name__.lower(), advice=_BOOL_OP,
+                      args={str(i): v for i, v in enumerate(expr.values)})
         if isinstance(expr, ast.Subscript):
-            return Op(SUBSCRIPT, args={"x": expr.value})
+            return self._subscript(expr)
         if isinstance(expr, (ast.Tuple, ast.List)):
             return Op(DISPLAY, args={str(i): e for i, e in enumerate(expr.elts)})
         if isinstance(expr, ast.Dict):
@@ -120,6 +156,31 @@ class Resolver:
         if isinstance(expr, ast.Call):
             return self._call(expr)
         return Op(NONDIFF)
+
+    def _subscript(self, expr: ast.Subscript) -> Op:
+        """``x[i]`` of an array, list, tuple or dict is an element read, whose index carries
+        no derivative. A subscript of any other object is a call of its ``__getitem__``, in
+        which the index is the argument: ``np.r_[x, y]`` is a concatenation with a rule,
+        ``np.s_[...]`` builds an index (no derivative), and anything else has no rule, so a
+        derivative reaching its index is an error, never a silent zero."""
+        owner = self.value_of(expr.value)
+        if _is_value(owner) or isinstance(owner, (str, bytes)):
+            return Op(SUBSCRIPT, args={"x": expr.value})
+        label = f"{_spelling(expr.value)}[...]"
+        if registry.is_nondifferentiable(owner):
+            return Op(NONDIFF, callee=owner, label=label)
+        items = list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        directives = [i for i in items if isinstance(i, ast.Slice) or (
+            isinstance(i, ast.Constant) and isinstance(i.value, str))]
+        function = SUBSCRIPTED.get(owner) if _hashable(owner) else None
+        if function is not None and not directives and isinstance(expr.slice, ast.Tuple):
+            # the display itself is the argument: forward mode replaces it by the tangents'
+            return self._primitive(function, [expr.slice], [], label=label)
+        parts = [p for i in items for p in ((i.lower, i.upper, i.step)
+                                            if isinstance(i, ast.Slice) else (i,))]
+        args = {str(i): part for i, part in enumerate(parts) if part is not None}
+        advice = _subscript_advice(owner, expr, bool(directives), function is not None)
+        return Op(UNKNOWN, callee=owner, label=label, args=args, advice=advice)
 
     def _attribute(self, expr: ast.Attribute) -> Op:
         owner = self.value_of(expr.value)
@@ -154,7 +215,8 @@ class Resolver:
             return Op(USER, callee=target, label=label,
                       args=_bind_user(target, call, self.parsed))
         return Op(UNKNOWN, callee=target, label=label,
-                  args=_unknown_args(call.args, call.keywords))
+                  args=_unknown_args(call.args, call.keywords),
+                  advice=_ITERATING.get(target, "") if _hashable(target) else "")
 
     def _method(self, call: ast.Call, func: ast.Attribute) -> Op:
         name = func.attr
@@ -215,6 +277,17 @@ class Resolver:
         )
 
 
+def _chain(expr: ast.expr) -> tuple[str, ...] | None:
+    """``("cfg", "act")`` for ``cfg.act``; ``None`` for anything but a name and attributes."""
+    attributes = []
+    while isinstance(expr, ast.Attribute):
+        attributes.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    return (expr.id, *reversed(attributes))
+
+
 def _unknown_args(args: list[ast.expr], keywords: list[ast.keyword]) -> dict[str, ast.expr]:
     """Every argument of a call without a rule, keyword ones included: a derivative reaching
     any of them (``np.bincount(i, weights=x)``) must be an error, never a silent zero."""
@@ -240,6 +313,48 @@ def _is_value(base: Any) -> bool:
     if base is None:
         return True
     return isinstance(base, (np.ndarray, np.generic, float, int, list, tuple, dict))
+
+
+_BOOL_OP = ("Its value is one of its operands, chosen by their truth: write an `if` "
+            "statement (or np.where) that assigns the operand you mean, and its derivative "
+            "follows it.")
+_LOOP_ADVICE = ("sourcegrad differentiates it as the iterable of a `for` loop or a "
+                "comprehension; build the sequence with one, for example "
+                "`[(a, b) for a, b in zip(xs, ys)]`.")
+# What to say of builtins whose results hold their arguments' values, when a derivative
+# reaches one: ``zip`` and ``enumerate`` are differentiated in a ``for`` header (``desugar``
+# turns the loop into an index loop), nowhere else.
+_ITERATING: dict[Any, str] = {
+    zip: _LOOP_ADVICE, enumerate: _LOOP_ADVICE,
+    reversed: "Index the sequence instead: `for i in range(len(xs) - 1, -1, -1):` and "
+              "`xs[i]`.",
+    sorted: "Sort an array with np.sort (its rule routes each derivative to its element).",
+}
+
+
+def _subscript_advice(owner: Any, expr: ast.Subscript, directives: bool,
+                      known: bool) -> str:
+    """What to write instead of a subscript of ``owner`` that has no derivative."""
+    spelled = _spelling(expr.value)
+    if known and directives:
+        return (f"sourcegrad differentiates {spelled}[...] over arrays and numbers only; build "
+                "the pieces a slice or a string directive stands for with np.arange, "
+                "np.linspace, np.reshape or np.expand_dims, and join them with np.concatenate.")
+    if known:
+        return (f"sourcegrad differentiates {spelled}[...] with its items listed "
+                f"(`{spelled}[a, b]`, or `{spelled}[a,]` for one); for a sequence held in a "
+                "variable, use np.concatenate.")
+    return (f"Its index is an argument of {type(owner).__name__}.__getitem__, which has no "
+            "derivative rule: compute the value with NumPy functions, or in a function of "
+            "your own with a rule registered by `@sg.defvjp`.")
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _is_builtin_with_rule(target: Any, n_args: int) -> bool:

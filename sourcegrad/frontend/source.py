@@ -5,18 +5,25 @@ at the user's own file and line, never at a function-relative line or ``<stdin>`
 """
 
 from __future__ import annotations
+import __future__ as future_statements
 
 import ast
 import builtins
+import dis
 import inspect
 import linecache
+import os
+import sys
 import textwrap
+import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
 from typing import Any
 
 from ..codegen.names import USER_MARK
 from ..codegen.walk import walk
+from ..dependencies import code_digest
 from ..errors import NoDerivativeError, UnsupportedSyntaxError
 
 
@@ -87,7 +94,9 @@ def is_missing(value: Any) -> bool:
 
 def parse_function(fn: Any) -> Parsed:
     """Parse ``fn``'s source into a ``FunctionDef`` whose line numbers are the file's own."""
-    fn = inspect.unwrap(fn)
+    from ..cache import current  # generated code whose derivative was made again
+
+    fn = current(inspect.unwrap(fn))
     if not isinstance(fn, FunctionType):
         raise TypeError(
             f"sourcegrad differentiates functions defined with `def`; got {type(fn).__name__} "
@@ -102,6 +111,7 @@ def parse_function(fn: Any) -> Parsed:
     if found is None:
         found = _read_with_inspect(fn)
     file_lines, start, block, module = found
+    _check_source_is_code(fn, file_lines, start, block)
     tree = module.body[0]
     if not isinstance(tree, ast.FunctionDef):
         raise UnsupportedSyntaxError(
@@ -127,6 +137,142 @@ def parse_function(fn: Any) -> Parsed:
     )
 
 
+class SourceChangedError(NoDerivativeError):
+    """The source file no longer holds the code that runs: it was edited since the module
+    was imported, and differentiating the new text would give the derivative of code that
+    does not run."""
+
+
+def _check_source_is_code(fn: FunctionType, file_lines: list[str], start: int,
+                          block: list[str]) -> None:
+    """Raise ``SourceChangedError`` unless compiling ``block`` (the function's text as read
+    from its file) gives ``fn``'s own code: the same instructions, names, constants, line
+    table and first line. Files sourcegrad generates, text that is not on disk (an
+    interactive cell cannot be edited) and code a tool rewrote after compiling it (pytest's
+    assertions) are not checked. A code object found to match the lines ``linecache``
+    holds is not checked again until they change (``linecache`` reads the file anew)."""
+    code = fn.__code__
+    filename = code.co_filename
+    if _MATCHED.get(code) is file_lines or filename.startswith("<") or not os.path.exists(
+            filename) or _rewritten(code):
+        return
+    compiled = _compile_in_scope(fn, block, start)
+    if compiled is _UNKNOWN or any(_same_code(candidate, code) for candidate in compiled):
+        _MATCHED[code] = file_lines
+        return
+    raise _changed(fn, filename, start + 1, file_lines[start] if start < len(file_lines) else "")
+
+
+def _changed(fn: FunctionType, filename: str, line: int, text: str) -> SourceChangedError:
+    return SourceChangedError(
+        f"{filename} has changed since the module {fn.__module__} was imported: the text of "
+        f"{fn.__qualname__} there no longer compiles to the code that runs, so sourcegrad "
+        "would differentiate code that does not run. Reload the module (importlib.reload("
+        f"{fn.__module__.rpartition('.')[2]})) or restart Python.", filename, line, 0, text)
+
+
+# code object -> the file's lines (linecache's list) it was found to match
+_MATCHED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _rewritten(code: CodeType) -> bool:
+    """Names no source text can hold (``@py_assert1``): the code was rewritten as a tree."""
+    names = (*code.co_names, *code.co_varnames)
+    if any(not name.isidentifier() for name in names):
+        return True
+    return any(_rewritten(c) for c in code.co_consts if isinstance(c, CodeType))
+
+
+# the ``from __future__`` features that change what a function's code compiles to
+_FUTURE_FLAGS = future_statements.annotations.compiler_flag
+
+
+_UNKNOWN: Any = object()
+
+
+def _compile_in_scope(fn: FunctionType, block: list[str], start: int) -> Any:
+    """The code object compiling ``block`` gives, inside classes and functions standing for
+    the scopes ``fn``'s qualified name says it was defined in (which decide name mangling,
+    closures and ``super()``), its lines at their numbers in the file: each function of that
+    name there (several lambdas on a line), none if ``block`` does not define it (another
+    function was found where it was); ``_UNKNOWN`` when the scopes cannot be rebuilt (the
+    check is then skipped)."""
+    code = fn.__code__
+    parts = fn.__qualname__.split(".")
+    scopes = [("def" if following == "<locals>" else "class", part)
+              for part, following in zip(parts[:-1], parts[1:], strict=True) if part != "<locals>"]
+    indent = block[0][:len(block[0]) - len(block[0].lstrip())]
+    if indent and not scopes:
+        scopes = [("if", "1")]
+    if len(scopes) > len(indent) or len(scopes) > start or not all(
+            part.isidentifier() or kind == "if" for kind, part in scopes):
+        return _UNKNOWN
+    head = []
+    for depth, (kind, part) in enumerate(scopes):
+        header = {"def": f"def {part}():", "class": f"class {part}:", "if": "if 1:"}[kind]
+        head.append(indent[:depth] + header + "\n")
+    tail = []
+    innermost = max((d for d, (kind, _) in enumerate(scopes) if kind == "def"), default=None)
+    if innermost is not None:
+        body_indent = indent[:innermost + 1] if innermost + 1 < len(scopes) else indent
+        tail = [f"{body_indent}{name} = None\n" for name in code.co_freevars
+                if name != "__class__"]
+    text = "".join(head) + "\n" * (start - len(head)) + "".join(block)
+    if not text.endswith("\n"):
+        text += "\n"
+    text += "".join(tail)
+    # a method called on a name imported at module level compiles differently (CPython
+    # 3.11+): those names, as the loaded code shows them, are imported in the copy too
+    text += "".join(f"import {name}\n" for name in sorted(_imported_names(code)))
+    try:
+        module = compile(text, code.co_filename, "exec", flags=code.co_flags & _FUTURE_FLAGS,
+                         dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return _UNKNOWN
+    return list(_find_code(module, fn.__qualname__, code.co_name))
+
+
+_OP = dis.opmap
+_CACHE = _OP.get("CACHE", -1)
+
+
+def _imported_names(code: CodeType) -> set[str]:
+    """The globals ``code`` calls methods of as names imported at module level: loaded
+    with ``LOAD_GLOBAL`` pushing NULL then read with a plain ``LOAD_ATTR`` (where any other
+    global gets ``LOAD_METHOD``, or a ``LOAD_ATTR`` marked as a method load)."""
+    if sys.version_info < (3, 11):
+        return set()
+    method_bit = 1 if sys.version_info >= (3, 12) else 0
+    found, raw, extended, loaded = set(), code.co_code, 0, None
+    for i in range(0, len(raw), 2):
+        op, arg = raw[i], raw[i + 1] | extended
+        if op == _CACHE:
+            continue
+        if op == dis.EXTENDED_ARG:
+            extended = arg << 8
+            continue
+        extended = 0
+        if loaded is not None and op == _OP["LOAD_ATTR"] and not arg & method_bit:
+            found.add(loaded)
+        loaded = code.co_names[arg >> 1] if op == _OP["LOAD_GLOBAL"] and arg & 1 else None
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            found |= _imported_names(const)
+    return found
+
+
+def _find_code(code: CodeType, qualname: str, name: str) -> Iterator[CodeType]:
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            if getattr(const, "co_qualname", qualname) == qualname and const.co_name == name:
+                yield const
+            yield from _find_code(const, qualname, name)
+
+
+def _same_code(a: CodeType, b: CodeType) -> bool:
+    return a.co_firstlineno == b.co_firstlineno and code_digest(a) == code_digest(b)
+
+
 def _read_with_inspect(fn: FunctionType) -> tuple[list[str], int, list[str], ast.Module]:
     """The file's lines, the index of the function's first line, its lines, and its module
     tree (line numbers the file's), as ``inspect`` finds them: the reference behaviour
@@ -135,6 +281,9 @@ def _read_with_inspect(fn: FunctionType) -> tuple[list[str], int, list[str], ast
         file_lines, start = inspect.findsource(fn)
         block = inspect.getblock(file_lines[start:])
     except (OSError, TypeError) as exc:
+        filename = fn.__code__.co_filename
+        if not filename.startswith("<") and os.path.exists(filename):  # now shorter
+            raise _changed(fn, filename, fn.__code__.co_firstlineno, "") from exc
         raise NoDerivativeError(
             f"cannot read the source of {fn.__qualname__}: {exc}. sourcegrad needs functions "
             "defined in a file (or registered with linecache), not typed at the interactive "

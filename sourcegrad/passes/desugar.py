@@ -377,10 +377,17 @@ class _Returns:
             return body
         self.result = self.namer.fresh("result")
         self.flag = self.namer.fresh("returned") if _returns_inside_loops(body) else ""
-        new_body, _ = self.block(body, in_loop=False)
+        new_body, always = self.block(body, in_loop=False)
         final = located(ast.Return(value=name(self.result)), returns[-1] if returns else body[-1])
+        return self._prologue(body, always) + new_body + [final]
+
+    def _prologue(self, body: list[ast.stmt], always_returns: bool) -> list[ast.stmt]:
+        """The flag's first value, and ``result = None`` where a path may end without a
+        return (Python returns None there, which ``sg.grad`` must see to refuse it)."""
         prologue = [assign(self.flag, ast.Constant(False), body[0])] if self.flag else []
-        return prologue + new_body + [final]
+        if not always_returns:
+            prologue.append(assign(self.result, ast.Constant(None), body[0]))
+        return prologue
 
     def _assign_result(self, body: list[ast.stmt], result: ast.expr,
                        returns: list[ast.Return]) -> list[ast.stmt]:
@@ -390,9 +397,9 @@ class _Returns:
             return body[:-1] + [assign(_as_store(result), value, last)]
         self.result = self.namer.fresh("result")
         self.flag = self.namer.fresh("returned") if _returns_inside_loops(body) else ""
-        new_body, _ = self.block(body, in_loop=False)
-        prologue = [assign(self.flag, ast.Constant(False), body[0])] if self.flag else []
-        return prologue + new_body + [assign(_as_store(result), name(self.result), body[-1])]
+        new_body, always = self.block(body, in_loop=False)
+        return self._prologue(body, always) + new_body + [
+            assign(_as_store(result), name(self.result), body[-1])]
 
     def block(self, stmts: list[ast.stmt], in_loop: bool) -> tuple[list[ast.stmt], bool]:
         """Rewrite ``stmts``; also say whether control always leaves through a return."""
@@ -432,7 +439,8 @@ class _Returns:
                 else:
                     out.append(located(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=guard_test),
                                               body=tail, orelse=[]), rest[0]))
-                return out, False
+                # every path returns if the tail does: the loop's own returns set the flag
+                return out, tail_returns
             if in_loop:
                 out.append(located(ast.If(test=name(self.flag), body=[ast.Break()], orelse=[]),
                                    stmt))

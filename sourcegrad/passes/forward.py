@@ -313,8 +313,9 @@ class ForwardMode:
             return ast.Subscript(value=base, slice=clone(value.slice), ctx=ast.Load())
         if op.kind == DISPLAY:
             return self._display_tangent(value)
-        if op.kind == UNKNOWN:
-            if any(self._has_any_tangent(a) for a in op.args.values()):
+        if op.kind == UNKNOWN:  # an operand reading a tangent's variable anywhere: refused
+            if any(isinstance(n, ast.Name) and n.id in self.state.defined
+                   for a in op.args.values() for n in walk(a)):
                 raise self._no_rule(stmt, op)
             return None
         if op.kind == NONDIFF:
@@ -538,6 +539,8 @@ class ForwardMode:
                 stmt, f"{label} has no forward-mode derivative (JVP) with respect to its "
                 f"argument `{param}`; pass a constant there, or wrap it in "
                 "`sg.stop_gradient(...)`.")
+        if op.advice:
+            return self.parsed.no_derivative(stmt, f"`{label}` has no derivative. {op.advice}")
         return self.parsed.no_derivative(
             stmt, f"`{label}` has no derivative rule and no Python source to differentiate.\n"
             f"Register one before differentiating, with `@sg.defjvp({label})` on "

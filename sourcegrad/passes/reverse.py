@@ -44,7 +44,7 @@ from ..frontend.resolve import (
 from ..frontend.source import Parsed
 from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
-from .activity import Activity, is_append, stored_base
+from .activity import Activity, is_add_at, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
 from .release import release_dead_values, views_and_shapes
@@ -564,6 +564,8 @@ class ReverseMode:
             stmts = self._adjoint_augassign(stmt)
         elif is_append(stmt):
             stmts = self._adjoint_append(stmt)
+        elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+            stmts = self._adjoint_add_at(stmt)
         else:
             stmts = []
         self._note_reads(stmt, stmts)  # everything the adjoint reads, whatever produced it
@@ -736,19 +738,22 @@ class ReverseMode:
         index = clone(value.slice)
         self._note_reads(stmt, [index])
         grad_base = self.grad_load(var)
-        if _is_basic_index(index, self._range_loop_vars(stmt)):
+        # a list, tuple or dict holds one element per key: no index repeats one
+        if var in self.containers or _is_basic_index(index, self._range_loop_vars(stmt)):
             element = ast.Subscript(value=self.grad_load(var), slice=clone(index),
                                     ctx=ast.Load())
             target = ast.Subscript(value=name(self.grad(var), True), slice=index,
                                    ctx=ast.Store())
-            out.append(ast.Assign(targets=[target],
-                                  value=ast.BinOp(left=element, op=ast.Add(), right=g)))
+            # a list's slice is a list: `+` would join the two, not add them
+            total = call("add_grads", element, g) if var in self.containers else ast.BinOp(
+                left=element, op=ast.Add(), right=g)
+            out.append(ast.Assign(targets=[target], value=total))
         else:
             out.append(ast.Expr(value=ast.Call(
                 func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
                                                        ctx=ast.Load()),
                                    attr="at", ctx=ast.Load()),
-                args=[grad_base, index, g], keywords=[])))
+                args=[grad_base, _index_value(index), g], keywords=[])))
         return out
 
     def _adjoint_subscript_write(self, stmt: ast.Assign, target: ast.Subscript
@@ -761,7 +766,8 @@ class ReverseMode:
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
         if self._active_expr(stmt.value):
-            taken = call("unbroadcast", _np_call("copy", part), clone(stmt.value))
+            taken = call("unbroadcast", self._last_writes(stmt, var, part) or _np_call(
+                "copy", part), clone(stmt.value))
             out.extend(self._accumulate(stmt.value, taken))
         out.extend(self._own(var, stmt))
         zero_target = ast.Subscript(value=name(self.grad(var), True), slice=clone(index),
@@ -769,19 +775,45 @@ class ReverseMode:
         out.append(ast.Assign(targets=[zero_target], value=ast.Constant(0.0)))
         return out
 
+    def _last_writes(self, stmt: ast.stmt, var: str, part: ast.Subscript) -> ast.expr | None:
+        """``part`` (``grad_var[index]``) kept only where the write was the last one into its
+        element, for an index that may repeat one (``y[[0, 0]] = v`` keeps ``v[1]``, and so
+        does ``+=``); ``None`` for an index that cannot."""
+        if _is_basic_index(part.slice, self._range_loop_vars(stmt)):
+            return None
+        return call("last_writes", part, self.grad_load(var), _index_value(clone(part.slice)))
+
     def _adjoint_augassign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
-        var = stored_base(stmt.target)
-        if var not in self.defined or not self._active_expr(stmt.value):
+        return self._adjoint_increment(stmt, stored_base(stmt.target), stmt.target.slice,
+                                       stmt.value, isinstance(stmt.op, ast.Sub), buffered=True)
+
+    def _adjoint_add_at(self, stmt: ast.Expr) -> list[ast.stmt]:
+        """``np.add.at(a, index, b)`` (a gradient's scatter, differentiated again): ``a``'s
+        cotangent passes through, and ``b``'s gathers it at ``index``, once per occurrence
+        of a repeated index, as the scatter added ``b`` once per occurrence."""
+        target, index, value = stmt.value.args
+        if not isinstance(target, ast.Name):
             return []
-        index = clone(stmt.target.slice)
-        self._note_reads(stmt, [index, stmt.value])
-        part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
-        contribution = call("unbroadcast", part, clone(stmt.value))
-        if isinstance(stmt.op, ast.Sub):
+        return self._adjoint_increment(stmt, target.id, index, value, False)
+
+    def _adjoint_increment(self, stmt: ast.stmt, var: str, index: ast.expr, value: ast.expr,
+                           subtract: bool, buffered: bool = False) -> list[ast.stmt]:
+        """``var[index] += value`` (or ``-=``): ``value``'s cotangent is ``var``'s at
+        ``index``, summed back to ``value``'s shape; ``var``'s own is unchanged. A
+        ``buffered`` increment (``+=``, not ``np.add.at``) adds only the last of the values
+        written to a repeated element."""
+        if var not in self.defined or not self._active_expr(value):
+            return []
+        index = clone(index)
+        self._note_reads(stmt, [index, value])
+        part: ast.expr = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
+        kept = self._last_writes(stmt, var, part) if buffered else None
+        contribution = call("unbroadcast", kept or part, clone(value))
+        if subtract:
             contribution = ast.UnaryOp(op=ast.USub(), operand=contribution)
-        elif stmt.value.id not in self.defined:
+        elif value.id not in self.defined and kept is None:
             contribution = _np_call("copy", contribution)
-        return self._accumulate(stmt.value, contribution)
+        return self._accumulate(value, contribution)
 
     def _adjoint_unpack(self, stmt: ast.Assign, target: ast.Tuple) -> list[ast.stmt]:
         source = stmt.value
@@ -1042,6 +1074,8 @@ class ReverseMode:
             return self.parsed.no_derivative(
                 stmt, f"{label} has no derivative with respect to its argument `{param}`; "
                 "pass a constant there, or wrap it in `sg.stop_gradient(...)`.")
+        if op.advice:
+            return self.parsed.no_derivative(stmt, f"`{label}` has no derivative. {op.advice}")
         if label.startswith("."):  # a method of a value: no function to register a rule on
             return self.parsed.no_derivative(
                 stmt, f"the method `{label}` has no derivative rule. Call the NumPy function "
@@ -1130,6 +1164,17 @@ def _is_basic_index(index: ast.expr, range_vars: set[str]) -> bool:
     return False
 
 
+def _index_value(index: ast.expr) -> ast.expr:
+    """An index as a value that can be passed to a function (``np.add.at``): each slice
+    ``1:`` spelled ``slice(1, None)``, which subscript syntax alone allows."""
+    if isinstance(index, ast.Slice):
+        parts = [index.lower, index.upper] + ([index.step] if index.step else [])
+        return call("slice", *[p if p is not None else ast.Constant(None) for p in parts])
+    if isinstance(index, ast.Tuple):
+        return ast.Tuple(elts=[_index_value(e) for e in index.elts], ctx=ast.Load())
+    return index
+
+
 def _stub_parameters(callee: object, count: int) -> str:
     try:
         names = list(inspect.signature(callee).parameters)
@@ -1154,9 +1199,15 @@ def _has_code(stmts: list[ast.stmt]) -> bool:
 __all__ = ["CalleeDerivative", "ReverseMode", "ReverseResult"]
 
 
-def _written(stmt: ast.Assign | ast.AugAssign) -> ast.expr:
-    """What an assignment (``x[i] = v``) or augmented assignment (``x[i] += v``) writes."""
-    return stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+def _written(stmt: ast.stmt) -> ast.expr:
+    """What an assignment (``x[i] = v``), an augmented assignment (``x[i] += v``) or a
+    scatter (``np.add.at(x, i, v)``) writes."""
+    if isinstance(stmt, ast.Assign):
+        return stmt.targets[0]
+    if isinstance(stmt, ast.AugAssign):
+        return stmt.target
+    target, index, _ = stmt.value.args
+    return ast.Subscript(value=clone(target), slice=clone(index), ctx=ast.Load())
 
 
 def _adjoint_reads(op: Op | None) -> bool:

@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..codegen.walk import names_in
-from .activity import is_append, stored_base, target_names
+from .activity import is_add_at, is_append, stored_base, target_names
 
 BRANCH = -1  # path marker: the next index chooses the body (0) or the else (1) of an `if`
 
@@ -265,6 +265,9 @@ def overwrites(stmt: ast.stmt) -> list[tuple[str, bool]]:
         return [(v, False) for v in sorted(target_names(target))]
     if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
         return [(stored_base(stmt.target), True)]
+    if isinstance(stmt, ast.Expr) and is_add_at(stmt.value) and isinstance(
+            stmt.value.args[0], ast.Name):
+        return [(stmt.value.args[0].id, True)]
     return []
 
 

@@ -41,6 +41,8 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "unbroadcast": (1,),
     "unreduce": (1,),
     "reduced_count": (0, 1),
+    "degrees_of_freedom": (0, 1),
+    "one_if_single": (1,),
     "zeros_like_grad": (0,),
 }
 

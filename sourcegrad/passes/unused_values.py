@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from ..codegen.clone import clone
-from ..codegen.walk import names_in
+from ..codegen.walk import names_in, walk
+from ..frontend.source import Parsed
 from .purity import is_pure
 from .refold import tidy
 
@@ -60,6 +63,42 @@ def drop_unused_scalars(forward: list[ast.stmt], adjoint: list[ast.stmt], output
     forward = tidy([s for s in forward if _target(s) not in dropped])
     adjoint = [_with_stand_ins(s, dropped) for s in adjoint]
     return forward, [s for s in adjoint if s is not None], dropped
+
+
+def surely_real(parsed: Parsed, fdef: ast.FunctionDef, output: str) -> bool:
+    """Can the output be dropped, unseen by ``scalar_seed``? Only if it is surely a real
+    number: no variable it is copied from is ever assigned a constant that is not one
+    (``result = None`` on a path that returns nothing), and nothing in the function is
+    complex (a literal ``1j``, a complex global, ``complex``). A complex value from
+    elsewhere (an argument) still reaches the gradient unrefused."""
+    sources = {output}
+    assignments = [n for n in walk(fdef) if isinstance(n, ast.Assign)
+                   and isinstance(n.targets[0], ast.Name)]
+    grown = True
+    while grown:
+        grown = False
+        for node in assignments:
+            if node.targets[0].id in sources and isinstance(node.value, ast.Name) and (
+                    node.value.id not in sources):
+                sources.add(node.value.id)
+                grown = True
+    for node in assignments:
+        value = node.value
+        if node.targets[0].id in sources and isinstance(value, ast.Constant) and (
+                type(value.value) not in (int, float)):
+            return False
+    return not any(_complex(parsed, node) for node in walk(parsed.tree))
+
+
+def _complex(parsed: Parsed, node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, complex)
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        value = parsed.lookup(node.id)
+        if value is complex or isinstance(value, type) and issubclass(value, np.complexfloating):
+            return True
+        return isinstance(value, (complex, np.ndarray, np.generic)) and np.iscomplexobj(value)
+    return False
 
 
 class _Names:

@@ -168,13 +168,22 @@ class kron:
 @rule(np.einsum)
 class einsum:
     """Subscripts in a string (implicit or explicit output, ``...`` and repeated indices
-    allowed); ``operands`` is variadic, so its cotangents come back as one tuple."""
+    allowed), or interleaved with the operands (``np.einsum(a, [0, 1], b, [1, 2], [0, 2])``,
+    output sublist optional, ``Ellipsis`` allowed), where ``subscripts`` is the first operand.
+    ``operands`` is variadic, so its cotangents come back as one tuple (``None`` at a
+    sublist)."""
 
     torch_name = "Einsum"
-    nondiff = ("subscripts", "optimize")
+    nondiff = ("optimize",)
+
+    def vjp_subscripts(g, ans, subscripts, *operands, optimize=False):
+        return einsum_vjp_one(g, subscripts, operands, -1)
 
     def vjp_operands(g, ans, subscripts, *operands, optimize=False):
         return [einsum_vjp_one(g, subscripts, operands, k) for k in range(len(operands))]
+
+    def jvp_subscripts(t, ans, subscripts, *operands, optimize=False):
+        return np.einsum(t, *operands)
 
     def jvp_operands(t, ans, subscripts, *operands, optimize=False):
         return einsum_jvp(t, subscripts, operands)

@@ -8,13 +8,19 @@ then use the one rule of the primitive.
 from __future__ import annotations
 
 import ast
-import builtins
 import math
 
 import numpy as np
 
 from .registry import nondifferentiable, rule
-from .support import astype, broadcast_like, reduce_like, unbroadcast
+from .support import (
+    astype,
+    broadcast_like,
+    concatenate_c,
+    concatenate_r,
+    reduce_like,
+    unbroadcast,
+)
 
 
 @rule(astype, np.ndarray.astype)
@@ -85,9 +91,10 @@ METHODS: dict[str, tuple[object, bool]] = {
     "copy": (np.copy, False),
     "astype": (astype, False),
     "item": (float, False),
+    "tolist": (list, False),  # the elements as (nested) lists: the cotangents too
 }
 NONDIFF_METHODS = {
-    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "tolist", "fill",
+    "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "fill",
 }
 
 ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real}
@@ -108,10 +115,17 @@ UNARY_OPERATORS: dict[type, object] = {ast.USub: np.negative, ast.UAdd: np.posit
 # Builtins with a derivative, as the NumPy primitive of the same meaning.
 BUILTINS: dict[object, object] = {abs: np.abs, max: np.maximum, min: np.minimum}
 
+# Objects whose subscript computes a value from the index, as the function of the same
+# meaning (``np.r_[a, b]`` is ``concatenate_r(a, b)``).
+SUBSCRIPTED: dict[object, object] = {np.r_: concatenate_r, np.c_: concatenate_c}
+
+nondifferentiable(np.s_, np.index_exp, reason="index builders: their values are indices")
+
+# (Not ``zip``, ``enumerate`` or ``sorted``: their results hold their arguments' values, so a
+# derivative reaching one outside a ``for`` header, which ``desugar`` rewrites, is an error.)
 nondifferentiable(
-    len, range, int, bool, round, print, isinstance, type, str, repr, enumerate, zip,
+    len, range, int, bool, round, print, isinstance, type, str, repr,
     math.floor, math.ceil, math.isnan, math.isinf, math.isfinite, math.trunc,
-    builtins.sorted,
 )
 
 # NumPy functions whose result may share memory with their first argument: writing into

@@ -11,6 +11,8 @@ from .registry import rule
 from .support import (
     cumprod_jvp,
     cumprod_vjp,
+    degrees_of_freedom,
+    one_if_single,
     product_of_others,
     reduced_count,
     tie_weights,
@@ -55,35 +57,41 @@ class prod:
 
 @rule(np.var)
 class var:
+    """Over one value (``n = 1``, ``ddof = 0``) the variance is 0 whatever the value, and so is
+    its derivative; with ``n - ddof <= 0`` NumPy divides by 0 (the value is inf or nan) and
+    the derivative is nan (``degrees_of_freedom``), as in JAX."""
+
     torch_name = "Var"
     nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g, a, axis=axis, keepdims=keepdims)
                 * (a - np.mean(a, axis=axis, keepdims=True))
-                * (2 / (reduced_count(a, ans) - ddof)))
+                * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
-                       keepdims=keepdims) * (2 / (reduced_count(a, ans) - ddof)))
+                       keepdims=keepdims) * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
 
 @rule(np.std)
 class std:
-    """``sqrt(var)``; where the standard deviation is 0 the derivative is nan (0/0), as in
-    PyTorch."""
+    """``sqrt(var)``. Over one value the standard deviation is 0 whatever the value, so its
+    derivative is 0 (``one_if_single`` keeps 0/0 out); where it is 0 over several values
+    the derivative is nan (0/0), as in PyTorch and JAX; with ``n - ddof <= 0``, nan."""
 
     torch_name = "Std"
     nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return (unreduce(g / ans, a, axis=axis, keepdims=keepdims)
+        return (unreduce(g / one_if_single(ans, a), a, axis=axis, keepdims=keepdims)
                 * (a - np.mean(a, axis=axis, keepdims=True))
-                / (reduced_count(a, ans) - ddof))
+                / degrees_of_freedom(a, ans, ddof=ddof))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
-                       keepdims=keepdims) / (ans * (reduced_count(a, ans) - ddof)))
+                       keepdims=keepdims)
+                / (one_if_single(ans, a) * degrees_of_freedom(a, ans, ddof=ddof)))
 
 
 @rule(np.max, np.amax)

@@ -11,6 +11,9 @@ import numpy as np
 from .registry import rule
 from .support import (
     along_samples,
+    as_column,
+    concatenate_c,
+    concatenate_r,
     inverse_permutation,
     linspace_weights,
     reshape_each,
@@ -251,6 +254,29 @@ class concatenate:
 
     def vjp_arrays(g, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
         return split_back(g, arrays, axis=axis)
+
+
+@rule(concatenate_r)
+class concatenate_r_rule:
+    """``np.r_[a, b, ...]`` over arrays and numbers (``resolve`` maps the subscript here, and
+    refuses slices and string directives). Its tangent is ``np.r_`` of the tangents."""
+
+    torch_name = "Cat"
+    linear = True
+
+    def vjp_items(g, ans, items):
+        return split_back(g, items, axis=0, promote=np.atleast_1d)
+
+
+@rule(concatenate_c)
+class concatenate_c_rule:
+    """``np.c_[a, b, ...]``: numbers and 1-d items are columns, joined along the last axis."""
+
+    torch_name = "Cat"
+    linear = True
+
+    def vjp_items(g, ans, items):
+        return split_back(g, items, axis=-1, promote=as_column)
 
 
 @rule(np.stack)

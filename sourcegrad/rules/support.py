@@ -36,8 +36,8 @@ def _shape(x):
 
 
 def broadcast_like(t, ans):
-    """Broadcast a tangent ``t`` to the shape of the output ``ans`` (forward-mode twin of
-    ``unbroadcast``)."""
+    """Broadcast a tangent ``t`` to the shape of the output ``ans``: forward mode's side of
+    NumPy's implicit broadcasting, whose adjoint sums a cotangent back down."""
     if np.shape(t) == np.shape(ans):
         return t
     return np.broadcast_to(t, np.shape(ans))
@@ -85,6 +85,32 @@ def reduce_like(g, cotangent, axis=None, keepdims=False):
 def reduced_count(x, ans):
     """How many elements of ``x`` were reduced into each element of ``ans``."""
     return _size(x) // max(_size(ans), 1)
+
+
+def unit_tangents(x):
+    """The one-hot tangents of the array or float ``x``, in C order (a Python float for a
+    float): the directions ``sg.jacobian`` runs forward mode along."""
+    units = []
+    for index in np.ndindex(np.shape(x)):
+        unit = np.zeros(np.shape(x))
+        unit[index] = 1.0
+        units.append(float(unit) if isinstance(x, float) else unit)
+    return units
+
+
+def degrees_of_freedom(x, ans, ddof=0):
+    """``n - ddof`` for ``var``/``std`` reducing ``n`` elements of ``x`` into each element of
+    ``ans``; nan where it is not positive: NumPy divides by ``max(n - ddof, 0)`` there, the
+    value is inf or nan, and has no derivative."""
+    count = reduced_count(x, ans) - ddof
+    return count if count > 0 else np.nan
+
+
+def one_if_single(value, x):
+    """``value`` (a standard deviation of ``x``), or 1 where each of its elements reduces a
+    single element of ``x``: it is then 0 whatever ``x`` is, and dividing by 1 keeps its
+    derivative 0 rather than 0/0."""
+    return value if reduced_count(x, value) > 1 else np.ones_like(value)
 
 
 def _size(x):
@@ -193,7 +219,8 @@ def matmul_vjp_x1(g, x1, x2):
 
 
 def matmul_vjp_x2(g, x1, x2):
-    """Cotangent of ``x2`` in ``x1 @ x2`` (see ``matmul_vjp_x1``)."""
+    """Cotangent of ``x2`` in ``x1 @ x2``, for every combination of vector and stacked
+    matrix operands that ``np.matmul`` accepts (batch dimensions broadcast)."""
     n1 = x1.ndim if type(x1) is np.ndarray else np.ndim(x1)
     n2 = x2.ndim if type(x2) is np.ndarray else np.ndim(x2)
     if n1 == 2 and n2 <= 2:  # matrix @ matrix, matrix @ vector
@@ -216,8 +243,8 @@ def private_copy(g):
 
 class ShapeOf:
     """What generated code keeps of an array whose elements the backward sweep never reads
-    (it only asks ``unbroadcast`` or ``unreduce`` for its shape): shape and dtype, so that
-    the elements can be freed as soon as the forward sweep is done with them."""
+    (it only asks for its shape, to sum or spread a cotangent to it): shape and dtype, so
+    that the elements can be freed as soon as the forward sweep is done with them."""
 
     __slots__ = ("dtype", "shape")
 
@@ -288,17 +315,45 @@ def add_grads(a, b):
 
 
 def scalar_seed(value):
-    """The cotangent 1 of a scalar output; ``sg.grad`` of anything else is an error."""
+    """The cotangent 1 of a real scalar output (a float, or an integer: its derivative is
+    0); ``sg.grad`` of anything else (a complex number, a bool, a string, ``None``, an
+    array of more than one element) is a ``TypeError`` naming what it got, as in JAX."""
     if type(value) is float:
         return 1.0
     if isinstance(value, np.floating):
         return value.dtype.type(1.0)
-    if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
-        raise TypeError(
-            f"sg.grad needs a function that returns a scalar, but it returned a value of "
-            f"shape {np.shape(value)}; use sg.vjp or sg.jacobian for non-scalar outputs"
-        )
-    return np.ones_like(value, dtype=np.result_type(value, 1.0))
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return 1.0
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind in "fiu" and np.size(value) == 1:
+        return np.ones_like(value, dtype=np.result_type(dtype, 1.0))
+    raise TypeError(f"sg.grad needs a function that returns a scalar (a real floating-point "
+                    f"number), as jax.grad does; it returned {_described(value)}. "
+                    f"{_output_advice(value)}")
+
+
+def _described(value):
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return repr(value)
+    if isinstance(value, (str, bytes)):
+        return f"the {type(value).__name__} {value[:40]!r}"
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype) and np.ndim(value) > 0:
+        return f"an array of dtype {dtype} and shape {np.shape(value)}"
+    if isinstance(dtype, np.dtype) or isinstance(value, complex):
+        return f"a {type(value).__name__} ({value!r})"
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value)} elements"
+    return f"a {type(value).__name__}"
+
+
+def _output_advice(value):
+    if np.iscomplexobj(value) and not isinstance(value, (str, bytes)):
+        return ("sourcegrad differentiates real-valued outputs: return a real part, a "
+                "modulus or a squared modulus (np.real, np.abs, np.abs(z) ** 2).")
+    if np.size(value) > 1 and getattr(value, "dtype", np.dtype(bool)).kind in "fiuc":
+        return "Use sg.vjp or sg.jacobian for non-scalar outputs."
+    return "Return the number to differentiate."
 
 
 # ---------------------------------------------------------------- elementwise and reductions
@@ -417,6 +472,48 @@ def split_back(g, arrays, axis=0, promote=None):
     ends = np.cumsum([np.shape(x)[axis] for x in joined])
     pieces = np.split(g, ends[:-1], axis=axis)
     return [np.reshape(p, np.shape(x)) for p, x in zip(pieces, arrays, strict=True)]
+
+
+def last_writes(part, base, index):
+    """``part`` (a cotangent read at ``base[index]``) where its element was the last write
+    into its place, zero where a later repeat of the same place overwrote it: NumPy keeps the
+    last of repeated writes ``base[index] = value`` (and ``+=`` adds only the last value).
+    NumPy's own assignment decides which write is last, for every kind of index. (An index
+    that cannot repeat an element, known only now, costs a copy.)"""
+    if _selects_once(index):
+        return np.copy(part) if isinstance(part, np.ndarray) else part
+    order = np.reshape(np.arange(np.size(part)), np.shape(part))
+    stamp = np.full(np.shape(base), -1)
+    stamp[index] = order
+    return np.where(stamp[index] == order, part, np.zeros((), dtype=np.result_type(part)))
+
+
+def _selects_once(index):
+    """Is ``index`` basic (integers, slices, ``None``, ``...``), selecting each element at
+    most once?"""
+    if isinstance(index, tuple):
+        return all(_selects_once(i) for i in index)
+    return index is None or index is Ellipsis or isinstance(index, (int, np.integer, slice)) and (
+        not isinstance(index, bool))
+
+
+def concatenate_r(items):
+    """``np.r_[a, b, ...]`` as a function of the sequence of its items (a subscript cannot be
+    called): the primitive that ``np.r_``'s rule is registered under. Each item, at least
+    1-d, joined along axis 0."""
+    return np.r_[tuple(items)]
+
+
+def concatenate_c(items):
+    """``np.c_[a, b, ...]`` as a function of the sequence of its items: each item at least
+    2-d (a 0-d or 1-d one as a column, see ``as_column``), joined along the last axis."""
+    return np.c_[tuple(items)]
+
+
+def as_column(x):
+    """One item as ``np.c_`` takes it: a number or a 1-d array becomes a column, an array of
+    2 or more dimensions stays as it is."""
+    return np.c_[(x,)]
 
 
 def join_back(pieces, arrays, axis=0, promote=None):
@@ -589,12 +686,28 @@ def kron_vjp_b(g, a, b):
 _EINSUM_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def _einsum_call(subscripts, operands):
+    """A call ``np.einsum(subscripts, *operands)`` in the subscripts-string form: the string,
+    the operand arrays, and the position of each among the call's arguments (0 is
+    ``subscripts`` itself, the first operand of the interleaved form ``np.einsum(a, [0, 1],
+    b, [1, 2], [0, 2])``; a sublist's integers are letters, ``...`` is ``Ellipsis``)."""
+    if isinstance(subscripts, str):
+        return subscripts, list(operands), list(range(1, len(operands) + 1))
+    args = [subscripts, *operands]
+    end = len(args) // 2 * 2
+    spelled = ",".join(_einsum_letters(sublist) for sublist in args[1:end:2])
+    if len(args) % 2:
+        spelled += "->" + _einsum_letters(args[-1])
+    return spelled, args[0:end:2], list(range(0, end, 2))
+
+
+def _einsum_letters(sublist):
+    return "".join("..." if label is Ellipsis else _EINSUM_LETTERS[label] for label in sublist)
+
+
 def _einsum_parse(subscripts, operands):
     """Explicit subscripts (one string per operand, and the output's) with ``...`` spelled
     out as letters the user did not use."""
-    if not isinstance(subscripts, str):
-        raise NotImplementedError("sourcegrad differentiates np.einsum only with a subscripts "
-                                  "string, not the interleaved (operand, sublist) form")
     subscripts = subscripts.replace(" ", "")
     inputs, arrow, output = subscripts.partition("->")
     terms = inputs.split(",")
@@ -648,47 +761,93 @@ def _einsum_vjp_one(g, terms, output, operands, k):
     return np.sum(grad, axis=stretched, keepdims=True) if stretched else grad
 
 
+def einsum_positions(subscripts, operands):
+    """Where the arrays are among ``np.einsum(subscripts, *operands)``'s arguments: ``k`` for
+    ``operands[k]``, ``-1`` for ``subscripts`` (the first operand of the interleaved form,
+    whose sublists are not arrays)."""
+    if isinstance(subscripts, str):
+        return list(range(len(operands)))
+    return list(range(-1, (len(operands) + 1) // 2 * 2 - 1, 2))
+
+
 def einsum_vjp_one(g, subscripts, operands, k):
-    """Cotangent of ``operands[k]`` in ``np.einsum(subscripts, *operands)``. (It and
-    ``einsum_jvp`` have rules of their own, built from ``einsum_cross``: the einsum is linear
-    in each operand, so every second derivative is an einsum again.)"""
-    terms, output = _einsum_parse(subscripts, operands)
-    return _einsum_vjp_one(g, terms, output, operands, k)
+    """Cotangent of ``operands[k]`` in ``np.einsum(subscripts, *operands)``, or, for
+    ``k = -1``, of ``subscripts`` (an operand in the interleaved form); a zero for a
+    subscripts string or a sublist, which carry none. (It and ``einsum_jvp`` have rules of
+    their own, built from ``einsum_cross``: the einsum is linear in each operand, so every
+    second derivative is an einsum again.)"""
+    spelled, arrays, where = _einsum_call(subscripts, operands)
+    if k + 1 not in where:
+        return zeros_like_grad(subscripts if k == -1 else operands[k])
+    terms, output = _einsum_parse(spelled, arrays)
+    return _einsum_vjp_one(g, terms, output, arrays, where.index(k + 1))
 
 
-def einsum_jvp(t, subscripts, operands):
+def einsum_jvp(t, subscripts, operands, first=None):
     """Tangent of ``np.einsum(subscripts, *operands)``: the sum over operands of the einsum
-    with that operand replaced by its tangent (``None`` tangents are zero and skipped)."""
-    return sum([np.einsum(subscripts, *_replaced(operands, k, tk))
-                for k, tk in enumerate(t) if tk is not None])
+    with that operand replaced by its tangent, ``t`` holding one per operand and ``first``
+    the tangent of ``subscripts`` when it is an operand (interleaved form); ``None`` (or
+    ``t`` itself ``None``) is zero."""
+    terms = [np.einsum(subscripts, *_replaced(operands, k, t[k]))
+             for k in einsum_positions(subscripts, operands)
+             if k >= 0 and t is not None and t[k] is not None]
+    if first is not None:
+        terms.append(np.einsum(first, *operands))
+    return sum(terms)
 
 
 def _replaced(operands, k, value):
     return [value if i == k else x for i, x in enumerate(operands)]
 
 
-def einsum_cross(g, subscripts, operands, replacements, j):
-    """The sum over the operands ``k != j`` of the cotangent of operand ``j`` in the einsum
-    with operand ``k`` replaced by ``replacements[k]`` (``None``: zero): the mixed second
-    derivative of ``<g, einsum(...)>``, applied to ``replacements``. It is the derivative in
-    the operands of ``einsum_vjp_one`` (along ``replacements``) and of ``einsum_jvp`` (for
-    the cotangent ``g``), and its adjoint."""
-    total = zeros_like_grad(operands[j])
-    for k, rk in enumerate(replacements):
-        if k != j and rk is not None:
-            total = total + einsum_vjp_one(g, subscripts, _replaced(operands, k, rk), j)
+def einsum_cross(g, subscripts, operands, replacements, j, first=None):
+    """The sum over the operands other than ``j`` (numbered as in ``einsum_vjp_one``) of the
+    cotangent of operand ``j`` in the einsum with that operand replaced by its entry of
+    ``replacements`` (one per operand, or ``None``; ``first`` replaces ``subscripts``;
+    ``None``: zero): the mixed second derivative of ``<g, einsum(...)>``, applied to the
+    replacements. It is the derivative in the operands of ``einsum_vjp_one`` and of
+    ``einsum_jvp`` (for the cotangent ``g``), and its adjoint. (Forward mode reads its
+    source: it keeps to what sourcegrad differentiates.)"""
+    where = einsum_positions(subscripts, operands)
+    if j == -1:
+        total = zeros_like_grad(subscripts)
+    else:
+        total = zeros_like_grad(operands[j])
+    for k in where:
+        if k == j or j not in where:
+            continue
+        if k == -1:
+            if first is not None:
+                total = total + einsum_vjp_one(g, first, operands, j)
+        elif replacements is not None:
+            if replacements[k] is not None:
+                total = total + einsum_vjp_one(g, subscripts,
+                                               _replaced(operands, k, replacements[k]), j)
     return total
 
 
-def einsum_jvp_cross(t, subscripts, operands, tangents, ans):
-    """The sum over pairs ``j != k`` of the einsum with operand ``k`` replaced by ``t[k]`` and
-    operand ``j`` by ``tangents[j]`` (``None``: zero): the derivative of ``ans = einsum_jvp(t,
-    subscripts, operands)`` in the operands, along ``tangents``."""
+def einsum_jvp_cross(t, subscripts, operands, tangents, ans, t_first=None, first=None):
+    """The sum over pairs of distinct operands ``k``, ``j`` of the einsum with operand ``k``
+    replaced by its entry of ``t`` and operand ``j`` by its entry of ``tangents`` (each one
+    per operand or ``None``; ``t_first`` and ``first`` are the entries of ``subscripts``
+    when it is an operand; ``None``: zero): the derivative of ``ans = einsum_jvp(t,
+    subscripts, operands, t_first)`` in the operands, along ``tangents`` and ``first``."""
     total = zeros_like_grad(ans)
-    for k, tk in enumerate(t):
-        others = [None if j == k else d for j, d in enumerate(tangents)]
-        if tk is not None and any([d is not None for d in others]):
-            total = total + einsum_jvp(others, subscripts, _replaced(operands, k, tk))
+    for k in einsum_positions(subscripts, operands):
+        if k == -1:
+            if t_first is not None:
+                total = total + einsum_jvp(tangents, t_first, operands)
+            continue
+        if t is None or t[k] is None:
+            continue
+        others = None
+        if tangents is not None:
+            others = [None if j == k else d for j, d in enumerate(tangents)]
+        moved = _replaced(operands, k, t[k])
+        if first is not None or (others is not None and any(
+                [others[j] is not None for j in einsum_positions(subscripts, operands)
+                 if j >= 0])):
+            total = total + einsum_jvp(others, subscripts, moved, first=first)
     return total
 
 

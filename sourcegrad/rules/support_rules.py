@@ -21,9 +21,11 @@ from .support import (
     einsum_jvp_cross,
     einsum_vjp_one,
     join_back,
+    last_writes,
     matmul_vjp_x1,
     matmul_vjp_x2,
     reduce_like,
+    reduced_count,
     reshape_each,
     spectral_norm_curvature,
     split_back,
@@ -140,18 +142,21 @@ class matmul_vjp_x2_rule:
 
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.tie_weights,
+    support.degrees_of_freedom, support.unit_tangents,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
-    support.inner_axes, support.linspace_weights, support.shape_only,
+    support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
 
-@rule(list)
+@rule(list, tuple)
 class list_rule:
-    """``list(a)``: the rows of an array (or the items of a sequence) as a list. The cotangent
-    of a sequence is a list (as ``add_grads`` makes them), whatever the sequence's type."""
+    """``list(a)`` / ``tuple(a)``: the rows of an array (or the items of a sequence) as a list
+    or a tuple. The cotangent of a sequence is a list (as ``add_grads`` makes them), whatever
+    the sequence's type."""
 
     linear = True
+    sequence_output = True
 
     def vjp_x(g, ans, x):
         return list(g) if isinstance(x, (list, tuple)) else np.reshape(np.stack(g), np.shape(x))
@@ -191,6 +196,30 @@ class bincount:
 
     def vjp_weights(g, ans, x, weights=None, minlength=0):
         return np.reshape(np.take(g, x), np.shape(weights))
+
+
+@rule(support.one_if_single)
+class one_if_single_rule:
+    """The identity where several elements were reduced, a constant where one was."""
+
+    nondiff = ("x",)
+
+    def vjp_value(g, ans, value, x):
+        return g * (reduced_count(x, value) > 1)
+
+    def jvp_value(t, ans, value, x):
+        return t * (reduced_count(x, value) > 1)
+
+
+@rule(support.last_writes)
+class last_writes_rule:
+    """A mask fixed by the index: linear in ``part``, and its own adjoint."""
+
+    linear = True
+    nondiff = ("base", "index")
+
+    def vjp_part(g, ans, part, base, index):
+        return last_writes(g, base, index)
 
 
 # -- the scatter helpers of shape rules: each is the adjoint of the primitive it undoes -----
@@ -287,21 +316,30 @@ class spectral_norm_derivative_rule:
 # -- einsum's helpers: multilinear, so every derivative is an einsum again (einsum_cross) --
 @rule(support.einsum_vjp_one)
 class einsum_vjp_one_rule:
-    """The cotangent of operand ``k``, linear in ``cotangent`` and in the other operands."""
+    """The cotangent of operand ``k`` (``-1``: ``subscripts``, an operand in the interleaved
+    form), linear in ``cotangent`` and in the other operands."""
 
-    nondiff = ("subscripts", "k")
+    nondiff = ("k",)
 
     def vjp_cotangent(g, ans, cotangent, subscripts, operands, k):
         return einsum_jvp([g if i == k else None for i in range(len(operands))], subscripts,
-                          operands)
+                          operands, first=g if k == -1 else None)
+
+    def vjp_subscripts(g, ans, cotangent, subscripts, operands, k):
+        return einsum_cross(cotangent, subscripts, operands,
+                            [g if i == k else None for i in range(len(operands))], -1)
 
     def vjp_operands(g, ans, cotangent, subscripts, operands, k):
         return [einsum_cross(cotangent, subscripts, operands,
-                             [g if i == k else None for i in range(len(operands))], j)
+                             [g if i == k else None for i in range(len(operands))], j,
+                             first=g if k == -1 else None)
                 for j in range(len(operands))]
 
     def jvp_cotangent(t, ans, cotangent, subscripts, operands, k):
         return einsum_vjp_one(t, subscripts, operands, k)
+
+    def jvp_subscripts(t, ans, cotangent, subscripts, operands, k):
+        return einsum_cross(cotangent, subscripts, operands, None, k, first=t)
 
     def jvp_operands(t, ans, cotangent, subscripts, operands, k):
         return einsum_cross(cotangent, subscripts, operands, t, k)
@@ -309,18 +347,31 @@ class einsum_vjp_one_rule:
 
 @rule(support.einsum_jvp)
 class einsum_jvp_rule:
-    """The tangent of the output, linear in ``tangents`` and in each operand."""
+    """The tangent of the output, linear in ``tangents``, in ``first`` and in each
+    operand."""
 
-    nondiff = ("subscripts",)
-
-    def vjp_tangents(g, ans, tangents, subscripts, operands):
+    def vjp_tangents(g, ans, tangents, subscripts, operands, first=None):
         return [einsum_vjp_one(g, subscripts, operands, k) for k in range(len(operands))]
 
-    def vjp_operands(g, ans, tangents, subscripts, operands):
-        return [einsum_cross(g, subscripts, operands, tangents, j) for j in range(len(operands))]
+    def vjp_first(g, ans, tangents, subscripts, operands, first=None):
+        return einsum_vjp_one(g, subscripts, operands, -1)
 
-    def jvp_tangents(t, ans, tangents, subscripts, operands):
+    def vjp_subscripts(g, ans, tangents, subscripts, operands, first=None):
+        return einsum_cross(g, subscripts, operands, tangents, -1)
+
+    def vjp_operands(g, ans, tangents, subscripts, operands, first=None):
+        return [einsum_cross(g, subscripts, operands, tangents, j, first=first)
+                for j in range(len(operands))]
+
+    def jvp_tangents(t, ans, tangents, subscripts, operands, first=None):
         return einsum_jvp(t, subscripts, operands)
 
-    def jvp_operands(t, ans, tangents, subscripts, operands):
-        return einsum_jvp_cross(tangents, subscripts, operands, t, ans)
+    def jvp_first(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp(None, subscripts, operands, first=t)
+
+    def jvp_subscripts(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp_cross(tangents, subscripts, operands, None, ans, t_first=first,
+                                first=t)
+
+    def jvp_operands(t, ans, tangents, subscripts, operands, first=None):
+        return einsum_jvp_cross(tangents, subscripts, operands, t, ans, t_first=first)

@@ -85,9 +85,10 @@ class Differentiable:
         return graph.record(self.node_class, list(args), outputs, backward_node)
 
     def _derivative(self, wrt: tuple[str, ...]) -> tuple[Callable, Callable]:
-        if wrt not in self._split:
-            self._split[wrt] = pipeline.split_functions(self.fn, wrt)
-        return self._split[wrt]
+        pair = self._split.get(wrt)
+        if pair is None or not pair[0]._sourcegrad_entry[0].valid():  # a helper redefined...
+            pair = self._split[wrt] = pipeline.split_functions(self.fn, wrt)
+        return pair
 
 
 def _like(g: Any, x: np.ndarray) -> np.ndarray:

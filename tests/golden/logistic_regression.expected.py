@@ -10,7 +10,8 @@ def grad_logistic_loss(w, b, X, y):
     X_at_w = shape_only(X_at_w)
     grad_logistic_loss_value = 1.0
     # return np.mean(np.logaddexp(0.0, z) - y * z)
-    grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value / np.size(logaddexp_0_minus_y), logaddexp_0_minus_y)
+    grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value / np.size(logaddexp_0_minus_y),
+                                        logaddexp_0_minus_y)
     grad_y_times_z = unbroadcast(-grad_logaddexp_0_minus_y, y_times_z)
     grad_z = unbroadcast(grad_y_times_z * y, z)
     del grad_y_times_z

@@ -27,7 +27,8 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     grad_mlp_loss_value = 1.0
     # return -np.mean(np.sum(Y * log_probs, axis=1))
     grad_mean_sum_Y_times_log = -grad_mlp_loss_value
-    grad_sum_Y_times_log_probs = unreduce(grad_mean_sum_Y_times_log / np.size(sum_Y_times_log_probs), sum_Y_times_log_probs)
+    grad_sum_Y_times_log_probs = unreduce(grad_mean_sum_Y_times_log
+                                          / np.size(sum_Y_times_log_probs), sum_Y_times_log_probs)
     grad_Y_times_log_probs = unreduce(grad_sum_Y_times_log_probs, Y_times_log_probs, axis=1)
     grad_log_probs = unbroadcast(grad_Y_times_log_probs * Y, log_probs)
     # log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
@@ -44,7 +45,9 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     grad_logits = unbroadcast(grad_shifted, logits)
     grad_max_logits = unbroadcast(-grad_shifted, max_logits)
     del grad_shifted
-    grad_logits = grad_logits + unreduce(grad_max_logits, logits, axis=1, keepdims=True) * tie_weights(logits, max_logits, axis=1, keepdims=True)
+    grad_logits = (grad_logits
+                   + unreduce(grad_max_logits, logits, axis=1, keepdims=True)
+                     * tie_weights(logits, max_logits, axis=1, keepdims=True))
     del grad_max_logits, logits, max_logits
     # logits = h @ W2 + b2
     grad_h_at_W2 = unbroadcast(grad_logits, h_at_W2)
@@ -60,4 +63,5 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     grad_b1 = unbroadcast(grad_X_at_W1_plus_b1, b1)
     del grad_X_at_W1_plus_b1
     grad_W1 = matmul_vjp_x2(grad_X_at_W1, X, W1)
-    return as_gradient(grad_W1, W1), as_gradient(grad_b1, b1), as_gradient(grad_W2, W2), as_gradient(grad_b2, b2)
+    return (as_gradient(grad_W1, W1), as_gradient(grad_b1, b1), as_gradient(grad_W2, W2),
+            as_gradient(grad_b2, b2))

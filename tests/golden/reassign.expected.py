@@ -19,7 +19,8 @@ def grad_reassign(x):
     del grad_x_3_times_x_3
     # x = x / np.sqrt(np.mean(x * x) + 1.0)
     grad_x_2 = grad_x_3 / sqrt_mean_x_2_times_x_2
-    grad_sqrt_mean_x_2_times_x_2 = unbroadcast(-grad_x_3 * x_3 / sqrt_mean_x_2_times_x_2, sqrt_mean_x_2_times_x_2)
+    grad_sqrt_mean_x_2_times_x_2 = unbroadcast(-grad_x_3 * x_3 / sqrt_mean_x_2_times_x_2,
+                                               sqrt_mean_x_2_times_x_2)
     del grad_x_3, x_3
     grad_mean_x_2_times_x_2 = grad_sqrt_mean_x_2_times_x_2 / (2 * sqrt_mean_x_2_times_x_2)
     grad_x_2_times_x_2 = unreduce(grad_mean_x_2_times_x_2 / reduced_count(x, mean_x_2_times_x_2), x)

@@ -9,7 +9,10 @@ def jvp_rnn_loss(Wx, Wh, xs, target, tangent_Wx, tangent_Wh):
         h_at_Wh = h @ Wh
         tangent_h_at_Wh = np.matmul(tangent_h, Wh) + np.matmul(h, tangent_Wh)
         xs_t_at_Wx_plus_h_at_Wh = xs_t_at_Wx + h_at_Wh
-        tangent_xs_t_at_Wx_plus_h_at_Wh = broadcast_like(tangent_xs_t_at_Wx, xs_t_at_Wx_plus_h_at_Wh) + broadcast_like(tangent_h_at_Wh, xs_t_at_Wx_plus_h_at_Wh)
+        tangent_xs_t_at_Wx_plus_h_at_Wh = (broadcast_like(tangent_xs_t_at_Wx,
+                                                          xs_t_at_Wx_plus_h_at_Wh)
+                                           + broadcast_like(tangent_h_at_Wh,
+                                                            xs_t_at_Wx_plus_h_at_Wh))
         h = np.tanh(xs_t_at_Wx_plus_h_at_Wh)
         tangent_h = tangent_xs_t_at_Wx_plus_h_at_Wh * (1 - h ** 2)
     # return np.sum((h - target) ** 2)

@@ -21,12 +21,14 @@ def jvp_subscript_write(x, tangent_x):
     x_2 = x[2]
     tangent_x_2 = tangent_x[2]
     y_0_plus_x_2 = y_0 + x_2
-    tangent_y_0_plus_x_2 = broadcast_like(tangent_y_0, y_0_plus_x_2) + broadcast_like(tangent_x_2, y_0_plus_x_2)
+    tangent_y_0_plus_x_2 = (broadcast_like(tangent_y_0, y_0_plus_x_2)
+                            + broadcast_like(tangent_x_2, y_0_plus_x_2))
     y[3] = y_0_plus_x_2
     tangent_y[3] = tangent_y_0_plus_x_2
     # return np.sum(y * y)
     y_times_y = y * y
-    tangent_y_times_y = broadcast_like(tangent_y * y, y_times_y) + broadcast_like(y * tangent_y, y_times_y)
+    tangent_y_times_y = (broadcast_like(tangent_y * y, y_times_y)
+                         + broadcast_like(y * tangent_y, y_times_y))
     subscript_write_value = np.sum(y_times_y)
     tangent_subscript_write_value = np.sum(tangent_y_times_y)
     return subscript_write_value, tangent_subscript_write_value

@@ -55,21 +55,23 @@ class _Writer:
 
 
 def source(lines: int, seed: int = 0, name: str = "subject") -> str:
-    """The source text of a function whose body has ``lines`` lines (at least 8)."""
+    """The source text of a function whose body has ``lines`` lines (or a few more: every
+    temporary is read)."""
     writer = _Writer(seed)
     body = [f"{s} = np.sin({PARAMETERS[i % 2]}) * np.cos({PARAMETERS[(i + 1) % 2]})"
             for i, s in enumerate(STATE)]
-    while len(body) < lines - 5:
-        if len(body) % 10 == 9:
+    while len(body) < lines - 1 - len(writer.unread):
+        if len(body) % 10 == 9 and len(body) + 4 < lines - 1 - len(writer.unread):
             state = writer.rng.choice(STATE)
             body += [f"if np.sum({writer.operand()}) > np.sum({writer.operand()}):",
                      f"    {writer.update(state)}", "else:", f"    {writer.update(state)}"]
         else:
             body.append(writer.line())
-    while len(body) < lines - 1:
-        body.append(writer.update(STATE[len(body) % len(STATE)]))
-    reads = [*STATE, *writer.unread]
-    body.append("return np.sum(" + " * ".join(reads) + ")")
+    while writer.unread or len(body) < lines - 1:  # the last lines read what no line has
+        state = STATE[len(body) % len(STATE)]
+        operand = writer.unread.pop(0) if writer.unread else writer.operand()
+        body.append(f"{state} = {writer.call(state)} * {writer.call(operand)}")  # read yet
+    body.append("return np.sum(" + " * ".join(STATE) + ")")
     indented = "".join(f"    {line}\n" for line in body)
     return f"import numpy as np\n\n\ndef {name}({', '.join(PARAMETERS)}):\n{indented}"
 

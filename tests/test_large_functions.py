@@ -23,6 +23,7 @@ import pytest
 
 import sourcegrad as sg
 from benchmarks import sized_subject
+from sourcegrad.codegen.wrap import wrap_statement
 from sourcegrad.pipeline import module_source
 
 from . import test_random_programs as programs
@@ -97,9 +98,9 @@ def test_large_function_gradient_is_right(name):
 SOURCEGRAD_DIR = str(pathlib.Path(sg.__file__).parent)
 
 
-def _lines_run(fn) -> collections.Counter:
-    """Lines of sourcegrad's own code run while ``sg.grad(fn)`` transforms it, per function
-    (a loop's every iteration runs a line, so a scan inside one call counts too)."""
+def _lines_run(action) -> collections.Counter:
+    """Lines of sourcegrad's own code run by ``action()``, per function (a loop's every
+    iteration runs a line, so a scan inside one call counts too)."""
     counts: collections.Counter = collections.Counter()
 
     def count_lines(frame, event, arg):
@@ -113,7 +114,7 @@ def _lines_run(fn) -> collections.Counter:
     previous = sys.gettrace()
     sys.settrace(enter)
     try:
-        sg.grad(fn, wrt=(0, 1))
+        action()
     finally:
         sys.settrace(previous)
     per_function: collections.Counter = collections.Counter()
@@ -141,9 +142,25 @@ def test_transformation_work_grows_linearly_with_the_function(tmp_path):
     for lines in (small, large):
         path = tmp_path / f"grown_{lines}.py"
         path.write_text(_half_in_a_loop(lines))
-        counts.append(_lines_run(_load(path, f"grown_{lines}")))
-    ratio = large / small
+        fn = _load(path, f"grown_{lines}")
+        counts.append(_lines_run(lambda fn=fn: sg.grad(fn, wrt=(0, 1))))
+    _assert_linear(counts, large / small)
+
+
+def _assert_linear(counts: list[collections.Counter], ratio: float) -> None:
+    """The work grew about ``ratio`` times, in all and in each function that ran at the
+    smaller size (what runs only at the larger one, such as wrapping a line that only then
+    grows past 100 columns, has nothing to compare with)."""
     assert sum(counts[1].values()) < 1.2 * ratio * sum(counts[0].values())
     superlinear = {name: (counts[0][name], runs) for name, runs in counts[1].items()
-                   if runs > 1.25 * ratio * counts[0][name] + 300}
-    assert not superlinear, f"(lines run at {small} lines, at {large}): {superlinear}"
+                   if counts[0][name] >= 50 and runs > 1.25 * ratio * counts[0][name] + 300}
+    assert not superlinear, f"(lines run at the smaller size, at the larger): {superlinear}"
+
+
+def test_wrapping_a_line_is_linear_in_its_length():
+    """A long tuple or list of a long function's values is one long generated line:
+    wrapping it must not scan every break for each line it makes."""
+    counts = [_lines_run(lambda n=n: wrap_statement(
+        "    parts = np.stack([" + ", ".join(f"tanh_value_{i} * w" for i in range(n)) + "])"))
+        for n in (100, 400)]
+    _assert_linear(counts, 4)

@@ -62,7 +62,7 @@ def grad_f(x, y):
         if sum_v3_gt_c:
             break
         else:
-            # v3 = np.where(((y) / ((v3) ** 2 + 1.0)) > ((v0) * (v2)), np.hypot(v0, x), np.arctan2(y, (v2) ** 2 + 1.0))
+            # v3 = np.where(((y) / ((v3) ** 2 + 1.0)) > ((v0) * (v2)), np.hypot(v0, x), np.arcta ...
             hypot_v0_stack.append(hypot_v0)
             hypot_v0 = np.hypot(v0, x)
             v2_sq_plus_1 = v2 ** 2 + 1.0
@@ -72,20 +72,20 @@ def grad_f(x, y):
             where_y_over_v3_sq_plus = np.where(y / (v3 ** 2 + 1.0) > v0 * v2, hypot_v0, arctan2_y)
             v3_stack.append(v3)
             v3 = where_y_over_v3_sq_plus
-    # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+    # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2 ...
     sum_where_c_gt_v2_gt_0 = np.sum(np.where(1.5 > v2, y, v1)) > 0
     if sum_where_c_gt_v2_gt_0:
-        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > ...
         tanh_y = np.tanh(y)
         choice = np.prod(tanh_y, axis=-1, keepdims=True)
     else:
-        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > ...
         sum_v1_gt_0_3 = np.sum(v1) > 0
         if sum_v1_gt_0_3:
-            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1. ...
             choice = v0
         else:
-            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1. ...
             choice = v0
     choice_sq_plus_1 = choice ** 2 + 1.0
     v4 = v3 / choice_sq_plus_1
@@ -313,8 +313,9 @@ def grad_f(x, y):
         v34_plus_sin_row_times_i = v34 + sin_row_times_i_plus_1
         v34_stack.append(shape_only(v34))
         v34 = v34_plus_sin_row_times_i
-    # v35 = np.where((v11) > 0, np.maximum(np.max(v3, axis=-1, keepdims=True), np.where((v34) > (v22), v9, v7)), 0.5)
-    v35 = np.where(v11 > 0, np.maximum(np.max(v3, axis=-1, keepdims=True), np.where(v34 > v22, v9, v7)), 0.5)
+    # v35 = np.where((v11) > 0, np.maximum(np.max(v3, axis=-1, keepdims=True), np.where((v34) > ...
+    v35 = np.where(v11 > 0,
+                   np.maximum(np.max(v3, axis=-1, keepdims=True), np.where(v34 > v22, v9, v7)), 0.5)
     v36 = x
     n = 0
     # while np.sum(v36 * v36) < 20.0 and n < 3:
@@ -336,7 +337,7 @@ def grad_f(x, y):
         # v37 = np.abs(np.exp(0.3 * v6))
         exp_c_times_v6 = np.exp(0.3 * v6)
         v37 = np.abs(exp_c_times_v6)
-    # v38 = np.clip((np.sort(v23, axis=-1)) * 0.5 + (v18), -1.0, np.abs((twice(v32)) / ((helper(v15, 0.7)) ** 2 + 1.0)) + 0.1)
+    # v38 = np.clip((np.sort(v23, axis=-1)) * 0.5 + (v18), -1.0, np.abs((twice(v32)) / ((helper( ...
     sort_v23_times_c = np.sort(v23, axis=-1) * 0.5
     sort_v23_times_c_plus = sort_v23_times_c + v18
     twice_v32, twice_v32_saved = forward_twice(v32)
@@ -410,14 +411,21 @@ def grad_f(x, y):
     # v39 = x
     grad_x = grad_v39
     del grad_v39
-    # v38 = np.clip((np.sort(v23, axis=-1)) * 0.5 + (v18), -1.0, np.abs((twice(v32)) / ((helper(v15, 0.7)) ** 2 + 1.0)) + 0.1)
-    grad_sort_v23_times_c_plus = unbroadcast(grad_v38 * ((sort_v23_times_c_plus >= lower_bound(-1.0)) & (sort_v23_times_c_plus <= upper_bound(abs_twice_v32_over))), sort_v23_times_c_plus)
-    grad_abs_twice_v32_over_2 = unbroadcast(grad_v38 * (np.maximum(sort_v23_times_c_plus, lower_bound(-1.0)) > abs_twice_v32_over), abs_twice_v32_over)
+    # v38 = np.clip((np.sort(v23, axis=-1)) * 0.5 + (v18), -1.0, np.abs((twice(v32)) / ((helper( ...
+    grad_sort_v23_times_c_plus = unbroadcast(grad_v38
+                                             * ((sort_v23_times_c_plus >= lower_bound(-1.0))
+                                                & (sort_v23_times_c_plus
+                                                   <= upper_bound(abs_twice_v32_over))),
+                                             sort_v23_times_c_plus)
+    grad_abs_twice_v32_over_2 = unbroadcast(grad_v38
+                                            * (np.maximum(sort_v23_times_c_plus, lower_bound(-1.0))
+                                               > abs_twice_v32_over), abs_twice_v32_over)
     del abs_twice_v32_over, grad_v38, sort_v23_times_c_plus
     grad_twice_v32_over_helper = grad_abs_twice_v32_over_2 * np.sign(twice_v32_over_helper)
     del grad_abs_twice_v32_over_2
     grad_twice_v32 = unbroadcast(grad_twice_v32_over_helper / helper_v15_sq_plus_1, twice_v32)
-    grad_helper_v15_sq = unbroadcast(-grad_twice_v32_over_helper * twice_v32_over_helper / helper_v15_sq_plus_1, helper_v15_sq_plus_1)
+    grad_helper_v15_sq = unbroadcast(-grad_twice_v32_over_helper * twice_v32_over_helper
+                                     / helper_v15_sq_plus_1, helper_v15_sq_plus_1)
     del grad_twice_v32_over_helper, helper_v15_sq_plus_1, twice_v32_over_helper
     grad_helper_v15 = grad_helper_v15_sq * 2 * helper_v15
     del grad_helper_v15_sq, helper_v15
@@ -430,7 +438,8 @@ def grad_f(x, y):
     del grad_sort_v23_times_c_plus
     grad_sort_v23 = grad_sort_v23_times_c * 0.5
     del grad_sort_v23_times_c
-    grad_v23 = untake_along_axis(grad_sort_v23, v23, np.argsort(v23, axis=-1, kind='stable'), axis=-1)
+    grad_v23 = untake_along_axis(grad_sort_v23, v23, np.argsort(v23, axis=-1, kind='stable'),
+                                 axis=-1)
     del grad_sort_v23
     # if np.sum(v1) > 0:
     if sum_v1_gt_0:
@@ -466,7 +475,8 @@ def grad_f(x, y):
         grad_v34_plus_sin_row_times_i = grad_v34
         v34 = v34_stack.pop()
         grad_v34 = unbroadcast(grad_v34_plus_sin_row_times_i, v34)
-        grad_sin_row_times_i_plus_1 = unbroadcast(grad_v34_plus_sin_row_times_i, sin_row_times_i_plus_1)
+        grad_sin_row_times_i_plus_1 = unbroadcast(grad_v34_plus_sin_row_times_i,
+                                                  sin_row_times_i_plus_1)
         grad_sin_row = unbroadcast(grad_sin_row_times_i_plus_1 * (i + 1.0), sin_row)
         grad_row = grad_sin_row * np.cos(row)
         # for i, row in enumerate(v15):
@@ -483,9 +493,12 @@ def grad_f(x, y):
         grad_v3 = zeros_like_grad(v3)
     del grad_v32
     # v31 = np.min(np.clip((v14) * (v15), -0.9, 0.8), axis=-1)
-    grad_clip_v14_times_v15 = unreduce(grad_v31, clip_v14_times_v15, axis=-1) * tie_weights(clip_v14_times_v15, v31, axis=-1)
+    grad_clip_v14_times_v15 = (unreduce(grad_v31, clip_v14_times_v15, axis=-1)
+                               * tie_weights(clip_v14_times_v15, v31, axis=-1))
     del clip_v14_times_v15, grad_v31, v31
-    grad_v14_times_v15 = grad_clip_v14_times_v15 * ((v14_times_v15 >= lower_bound(-0.9)) & (v14_times_v15 <= upper_bound(0.8)))
+    grad_v14_times_v15 = (grad_clip_v14_times_v15
+                          * ((v14_times_v15 >= lower_bound(-0.9))
+                             & (v14_times_v15 <= upper_bound(0.8))))
     del grad_clip_v14_times_v15, v14_times_v15
     grad_v14 = unbroadcast(grad_v14_times_v15 * v15, v14)
     grad_v15 += unbroadcast(grad_v14_times_v15 * v14, v15)
@@ -506,9 +519,9 @@ def grad_f(x, y):
     grad_parts_2_1 = unbroadcast(grad_v18, parts_2_1)
     del grad_v18
     grad_parts_2 = zeros_like_grad(parts_2)
-    grad_parts_2[1] = grad_parts_2[1] + grad_parts_2_1
+    grad_parts_2[1] = add_grads(grad_parts_2[1], grad_parts_2_1)
     del grad_parts_2_1
-    grad_parts_2[0] = grad_parts_2[0] + grad_parts_2_0
+    grad_parts_2[0] = add_grads(grad_parts_2[0], grad_parts_2_0)
     del grad_parts_2_0
     # for i in range(2):
     grad_v16 = zeros_like_grad(v16)
@@ -581,7 +594,8 @@ def grad_f(x, y):
     # if np.sum(v5) > 0:
     if sum_v5_gt_0:
         # v9 = np.cumsum(helper(y, v2), axis=-1)
-        grad_helper_y = np.reshape(np.flip(np.cumsum(np.flip(grad_v9, axis=-1), axis=-1), axis=-1), np.shape(helper_y))
+        grad_helper_y = np.reshape(np.flip(np.cumsum(np.flip(grad_v9, axis=-1), axis=-1), axis=-1),
+                                   np.shape(helper_y))
         grads_helper = backward_helper_2(grad_helper_y, helper_y_saved)
         grad_y = grad_y + grads_helper[0]
         grad_v2 = grad_v2 + grads_helper[1]
@@ -603,8 +617,13 @@ def grad_f(x, y):
         # v8 = v8 * 1.3 + np.clip(v2, -1.0, np.abs(v5) + 0.1)
         grad_v8_times_c = unbroadcast(grad_v8, v8_times_c)
         grad_clip_v2 = unbroadcast(grad_v8, clip_v2)
-        grad_v2 = grad_v2 + unbroadcast(grad_clip_v2 * ((v2 >= lower_bound(-1.0)) & (v2 <= upper_bound(abs_v5_plus_c))), v2)
-        grad_abs_v5 = unbroadcast(grad_clip_v2 * (np.maximum(v2, lower_bound(-1.0)) > abs_v5_plus_c), abs_v5_plus_c)
+        grad_v2 = (grad_v2
+                   + unbroadcast(grad_clip_v2
+                                 * ((v2 >= lower_bound(-1.0)) & (v2 <= upper_bound(abs_v5_plus_c))),
+                                 v2))
+        grad_abs_v5 = unbroadcast(grad_clip_v2
+                                  * (np.maximum(v2, lower_bound(-1.0)) > abs_v5_plus_c),
+                                  abs_v5_plus_c)
         grad_v5 += grad_abs_v5 * np.sign(v5)
         grad_v8 = grad_v8_times_c * 1.3
     del v5
@@ -636,23 +655,24 @@ def grad_f(x, y):
     grad_v0 += unbroadcast(grad_minimum_v0 * (v0 < v1) + grad_minimum_v0 * (v0 == v1) / 2, x)
     grad_v1 += unbroadcast(grad_minimum_v0 * (v1 < v0) + grad_minimum_v0 * (v0 == v1) / 2, v1)
     del grad_minimum_v0
-    # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+    # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2 ...
     grad_v3 = grad_v3 + unbroadcast(grad_v4 / choice_sq_plus_1, v3)
     grad_choice_sq = unbroadcast(-grad_v4 * v4 / choice_sq_plus_1, choice_sq_plus_1)
     del choice_sq_plus_1, grad_v4, v4
     grad_choice = grad_choice_sq * 2 * choice
     del grad_choice_sq
     if sum_where_c_gt_v2_gt_0:
-        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
-        grad_tanh_y = unreduce(grad_choice, y, axis=-1, keepdims=True) * product_of_others(tanh_y, axis=-1)
+        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > ...
+        grad_tanh_y = (unreduce(grad_choice, y, axis=-1, keepdims=True)
+                       * product_of_others(tanh_y, axis=-1))
         grad_y = grad_y + grad_tanh_y * (1 - tanh_y ** 2)
     else:
-        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+        # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > ...
         if sum_v1_gt_0_3:
-            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1. ...
             grad_v0 += grad_choice
         else:
-            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2), y, v1)) > 0 else ((v0) if np.sum(v1) > 0 else (v0))) ** 2 + 1.0)
+            # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1. ...
             grad_v0 += grad_choice
     del grad_choice
     # for i in range(3):
@@ -663,13 +683,18 @@ def grad_f(x, y):
         if not sum_v3_gt_c:
             arctan2_y = arctan2_y_stack.pop()
             v2_sq_plus_1 = v2_sq_plus_1_stack.pop()
-            # v3 = np.where(((y) / ((v3) ** 2 + 1.0)) > ((v0) * (v2)), np.hypot(v0, x), np.arctan2(y, (v2) ** 2 + 1.0))
+            # v3 = np.where(((y) / ((v3) ** 2 + 1.0)) > ((v0) * (v2)), np.hypot(v0, x), np.arcta ...
             grad_where_y_over_v3_sq_plus = grad_v3
             v3 = v3_stack.pop()
-            grad_hypot_v0 = unbroadcast(np.where(y / (v3 ** 2 + 1.0) > v0 * v2, grad_where_y_over_v3_sq_plus, 0), x)
-            grad_arctan2_y = unbroadcast(np.where(y / (v3 ** 2 + 1.0) > v0 * v2, 0, grad_where_y_over_v3_sq_plus), arctan2_y)
-            grad_y = grad_y + unbroadcast(grad_arctan2_y * v2_sq_plus_1 / (y ** 2 + v2_sq_plus_1 ** 2), y)
-            grad_v2_sq = unbroadcast(-grad_arctan2_y * y / (y ** 2 + v2_sq_plus_1 ** 2), v2_sq_plus_1)
+            grad_hypot_v0 = unbroadcast(np.where(y / (v3 ** 2 + 1.0) > v0 * v2,
+                                                 grad_where_y_over_v3_sq_plus, 0), x)
+            grad_arctan2_y = unbroadcast(np.where(y / (v3 ** 2 + 1.0) > v0 * v2, 0,
+                                                  grad_where_y_over_v3_sq_plus), arctan2_y)
+            grad_y = (grad_y
+                      + unbroadcast(grad_arctan2_y * v2_sq_plus_1 / (y ** 2 + v2_sq_plus_1 ** 2),
+                                    y))
+            grad_v2_sq = unbroadcast(-grad_arctan2_y * y / (y ** 2 + v2_sq_plus_1 ** 2),
+                                     v2_sq_plus_1)
             grad_v2 = grad_v2 + grad_v2_sq * 2 * v2
             grad_v0 += grad_hypot_v0 * v0 / hypot_v0
             grad_x += grad_hypot_v0 * x / hypot_v0
@@ -683,9 +708,9 @@ def grad_f(x, y):
     grad_parts_0 = unbroadcast(grad_v2, parts_0)
     grad_parts_1 = unbroadcast(grad_v2, parts_1)
     grad_parts = zeros_like_grad(parts)
-    grad_parts[1] = grad_parts[1] + grad_parts_1
+    grad_parts[1] = add_grads(grad_parts[1], grad_parts_1)
     del grad_parts_1
-    grad_parts[0] = grad_parts[0] + grad_parts_0
+    grad_parts[0] = add_grads(grad_parts[0], grad_parts_0)
     del grad_parts_0
     # for i in range(2):
     for i in reversed(range(2)):
@@ -693,9 +718,11 @@ def grad_f(x, y):
         helper_where_x_gt_y_2 = helper_where_x_gt_y_2_stack.pop()
         # parts.append(helper(np.where((x) > (y), v0, x), np.hypot(1.5, v1)) * (i + 1.0))
         grad_helper_where_x_gt_y = grad_parts.pop()
-        grad_helper_where_x_gt_y_2 = unbroadcast(grad_helper_where_x_gt_y * (i + 1.0), helper_where_x_gt_y_2)
+        grad_helper_where_x_gt_y_2 = unbroadcast(grad_helper_where_x_gt_y * (i + 1.0),
+                                                 helper_where_x_gt_y_2)
         helper_where_x_gt_y_2_2 = helper_where_x_gt_y_2_2_stack.pop()
-        grad_where_x_gt_y, grad_hypot_c = backward_helper_2(grad_helper_where_x_gt_y_2, helper_where_x_gt_y_2_2)
+        grad_where_x_gt_y, grad_hypot_c = backward_helper_2(grad_helper_where_x_gt_y_2,
+                                                            helper_where_x_gt_y_2_2)
         grad_v1 += grad_hypot_c * v1 / hypot_c
         grad_v0 += unbroadcast(np.where(x > y, grad_where_x_gt_y, 0), x)
         grad_x += unbroadcast(np.where(x > y, 0, grad_where_x_gt_y), x)

@@ -1,13 +1,14 @@
 def grad_f(x, y):
     # v0 = np.exp(0.3 * np.cumprod(np.tanh(np.sqrt((1.5) ** 2 + 1.0)), axis=0))
     v0 = np.exp(0.3 * np.cumprod(np.tanh(np.sqrt(1.5 ** 2 + 1.0)), axis=0))
-    # v1 = np.sum(np.arctan2(np.where((1.5) > 0, v0, 0.5), (np.where((1.5) > 0, v0, 0.5)) ** 2 + 1.0), axis=0)
-    v1 = np.sum(np.arctan2(np.where(1.5 > 0, v0, 0.5), np.where(1.5 > 0, v0, 0.5) ** 2 + 1.0), axis=0)
+    # v1 = np.sum(np.arctan2(np.where((1.5) > 0, v0, 0.5), (np.where((1.5) > 0, v0, 0.5)) ** 2 + ...
+    v1 = np.sum(np.arctan2(np.where(1.5 > 0, v0, 0.5), np.where(1.5 > 0, v0, 0.5) ** 2 + 1.0),
+                axis=0)
     # v2 = (np.sin(y)) * (1.5)
     v2 = np.sin(y) * 1.5
     parts = []
     for i in range(2):
-        # parts.append((np.arctan2(v0, (v2) ** 2 + 1.0)) / (((y) / ((v1) ** 2 + 1.0)) ** 2 + 1.0) * (i + 1.0))
+        # parts.append((np.arctan2(v0, (v2) ** 2 + 1.0)) / (((y) / ((v1) ** 2 + 1.0)) ** 2 + 1.0 ...
         parts.append(np.arctan2(v0, v2 ** 2 + 1.0) / ((y / (v1 ** 2 + 1.0)) ** 2 + 1.0) * (i + 1.0))
     v3 = parts[0] + parts[1]
     # if np.sum(v1) > 0:
@@ -16,12 +17,12 @@ def grad_f(x, y):
     else:
         # v4 = (np.where((v3) > (v1), v1, v3)) / ((v0) ** 2 + 1.0)
         v4 = np.where(v3 > v1, v1, v3) / (v0 ** 2 + 1.0)
-    # v5 = (helper(np.maximum(v4, v2), np.where((y) > 0, v3, 0.5))) if np.sum((math.tanh(np.mean(x))) * 0.5 + ((v0) ** 2)) > 0 else (np.sqrt((np.tanh(x)) ** 2 + 1.0))
+    # v5 = (helper(np.maximum(v4, v2), np.where((y) > 0, v3, 0.5))) if np.sum((math.tanh(np.mean ...
     if np.sum(math.tanh(np.mean(x)) * 0.5 + v0 ** 2) > 0:
-        # v5 = (helper(np.maximum(v4, v2), np.where((y) > 0, v3, 0.5))) if np.sum((math.tanh(np.mean(x))) * 0.5 + ((v0) ** 2)) > 0 else (np.sqrt((np.tanh(x)) ** 2 + 1.0))
+        # v5 = (helper(np.maximum(v4, v2), np.where((y) > 0, v3, 0.5))) if np.sum((math.tanh(np. ...
         v5 = helper(np.maximum(v4, v2), np.where(y > 0, v3, 0.5))
     else:
-        # v5 = (helper(np.maximum(v4, v2), np.where((y) > 0, v3, 0.5))) if np.sum((math.tanh(np.mean(x))) * 0.5 + ((v0) ** 2)) > 0 else (np.sqrt((np.tanh(x)) ** 2 + 1.0))
+        # v5 = (helper(np.maximum(v4, v2), np.where((y) > 0, v3, 0.5))) if np.sum((math.tanh(np. ...
         v5 = np.sqrt(np.tanh(x) ** 2 + 1.0)
     # parts = []
     parts_2 = []
@@ -81,18 +82,18 @@ def grad_f(x, y):
     for _ in range(0):
         # v15 = helper(np.cumprod(np.tanh(v4), axis=0), np.where((x) > (1.5), 1.5, y))
         v15 = helper(np.cumprod(np.tanh(v4), axis=0), np.where(x > 1.5, 1.5, y))
-    # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + (v13), -1.0, np.abs((v0) if np.sum(x) > 0 else (v7)) + 0.1))
+    # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + (v13) ...
     if np.sum(v7) > 0:
-        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + (v13), -1.0, np.abs((v0) if np.sum(x) > 0 else (v7)) + 0.1))
+        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + ( ...
         choice_2 = v9
     else:
-        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + (v13), -1.0, np.abs((v0) if np.sum(x) > 0 else (v7)) + 0.1))
+        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + ( ...
         choice_2 = v9
     if np.sum(x) > 0:
-        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + (v13), -1.0, np.abs((v0) if np.sum(x) > 0 else (v7)) + 0.1))
+        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + ( ...
         choice_3 = v0
     else:
-        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + (v13), -1.0, np.abs((v0) if np.sum(x) > 0 else (v7)) + 0.1))
+        # v16 = (((v9) if np.sum(v7) > 0 else (v9)) + (np.minimum(v1, v1))) - (np.clip((v11) + ( ...
         choice_3 = v7
     v16 = choice_2 + np.minimum(v1, v1) - np.clip(v11 + v13, -1.0, np.abs(choice_3) + 0.1)
     v17 = np.max(np.min(v16, axis=0, keepdims=True))
@@ -102,7 +103,9 @@ def grad_f(x, y):
     else:
         # v18 = (v17) ** 2
         v18 = v17 ** 2
-    v19 = np.hypot(v17, np.hypot(np.max(v2, axis=-1, keepdims=True), np.prod(np.tanh(v13), axis=-1, keepdims=True)))
+    v19 = np.hypot(v17,
+                   np.hypot(np.max(v2, axis=-1, keepdims=True),
+                            np.prod(np.tanh(v13), axis=-1, keepdims=True)))
     # if np.sum(v11) > 0:
     if np.sum(v11) > 0:
         v20 = helper(twice(v6), np.hypot(v0, v16))
@@ -159,8 +162,9 @@ def grad_f(x, y):
             choice_4 = v17
         v26 = math.tanh(np.mean(choice_4))
     else:
-        # v26 = np.where(((v22) * 0.5 + (v0)) > (np.where((v24) > (v19), v19, v0)), np.clip(v8, -1.0, np.abs(v12) + 0.1), (v0) + (v17))
-        v26 = np.where(v22 * 0.5 + v0 > np.where(v24 > v19, v19, v0), np.clip(v8, -1.0, np.abs(v12) + 0.1), v0 + v17)
+        # v26 = np.where(((v22) * 0.5 + (v0)) > (np.where((v24) > (v19), v19, v0)), np.clip(v8, ...
+        v26 = np.where(v22 * 0.5 + v0 > np.where(v24 > v19, v19, v0),
+                       np.clip(v8, -1.0, np.abs(v12) + 0.1), v0 + v17)
     v27 = v22
     # v28 = helper(b=0.3, a=(v13) * (helper(v2, x)))
     v28 = helper(b=0.3, a=v13 * helper(v2, x))
@@ -190,8 +194,9 @@ def grad_f(x, y):
         parts_3.append(np.linalg.norm(np.maximum(v19, v15)) * 0.5 * (i + 1.0))
     # v34 = parts[0] + parts[1]
     v34 = parts_3[0] + parts_3[1]
-    # v35 = np.hypot(np.cumsum(np.clip(v16, -1.0, np.abs(v32) + 0.1), axis=-1), np.where((helper(v20, v26)) > 0, (v18) * (v22), 0.5))
-    v35 = np.hypot(np.cumsum(np.clip(v16, -1.0, np.abs(v32) + 0.1), axis=-1), np.where(helper(v20, v26) > 0, v18 * v22, 0.5))
+    # v35 = np.hypot(np.cumsum(np.clip(v16, -1.0, np.abs(v32) + 0.1), axis=-1), np.where((helper ...
+    v35 = np.hypot(np.cumsum(np.clip(v16, -1.0, np.abs(v32) + 0.1), axis=-1),
+                   np.where(helper(v20, v26) > 0, v18 * v22, 0.5))
     v36 = x
     # for _ in range(0):
     v36_stack = []
@@ -207,7 +212,7 @@ def grad_f(x, y):
     where_v16_gt_v28_stack = []
     maximum_v13_stack = []
     for i in range(2):
-        # parts.append(np.arctan2(np.maximum(v13, 0.2), (np.where((v16) > (v28), v7, v21)) ** 2 + 1.0) * (i + 1.0))
+        # parts.append(np.arctan2(np.maximum(v13, 0.2), (np.where((v16) > (v28), v7, v21)) ** 2 ...
         maximum_v13 = np.maximum(v13, 0.2)
         maximum_v13_stack.append(maximum_v13)
         where_v16_gt_v28 = np.where(v16 > v28, v7, v21)
@@ -271,9 +276,9 @@ def grad_f(x, y):
     grad_parts_5_1 = unbroadcast(grad_v38, parts_5_1)
     del grad_v38
     grad_parts_5 = zeros_like_grad(parts_5)
-    grad_parts_5[1] = grad_parts_5[1] + grad_parts_5_1
+    grad_parts_5[1] = add_grads(grad_parts_5[1], grad_parts_5_1)
     del grad_parts_5_1
-    grad_parts_5[0] = grad_parts_5[0] + grad_parts_5_0
+    grad_parts_5[0] = add_grads(grad_parts_5[0], grad_parts_5_0)
     del grad_parts_5_0
     # for i in range(2):
     grad_v24 = zeros_like_grad(v24)
@@ -290,9 +295,9 @@ def grad_f(x, y):
     grad_parts_4_1 = unbroadcast(grad_v37, parts_4_1)
     del grad_v37
     grad_parts_4 = zeros_like_grad(parts_4)
-    grad_parts_4[1] = grad_parts_4[1] + grad_parts_4_1
+    grad_parts_4[1] = add_grads(grad_parts_4[1], grad_parts_4_1)
     del grad_parts_4_1
-    grad_parts_4[0] = grad_parts_4[0] + grad_parts_4_0
+    grad_parts_4[0] = add_grads(grad_parts_4[0], grad_parts_4_0)
     del grad_parts_4_0
     # for i in range(2):
     grad_v13 = zeros_like_grad(v13)
@@ -303,11 +308,16 @@ def grad_f(x, y):
         where_v16_gt_v28_sq_plus = where_v16_gt_v28_sq_plus_stack.pop()
         where_v16_gt_v28 = where_v16_gt_v28_stack.pop()
         maximum_v13 = maximum_v13_stack.pop()
-        # parts.append(np.arctan2(np.maximum(v13, 0.2), (np.where((v16) > (v28), v7, v21)) ** 2 + 1.0) * (i + 1.0))
+        # parts.append(np.arctan2(np.maximum(v13, 0.2), (np.where((v16) > (v28), v7, v21)) ** 2 ...
         grad_arctan2_maximum_v13 = grad_parts_4.pop()
-        grad_arctan2_maximum_v13_2 = unbroadcast(grad_arctan2_maximum_v13 * (i + 1.0), arctan2_maximum_v13_2)
-        grad_maximum_v13 = unbroadcast(grad_arctan2_maximum_v13_2 * where_v16_gt_v28_sq_plus / (maximum_v13 ** 2 + where_v16_gt_v28_sq_plus ** 2), maximum_v13)
-        grad_where_v16_gt_v28_sq = unbroadcast(-grad_arctan2_maximum_v13_2 * maximum_v13 / (maximum_v13 ** 2 + where_v16_gt_v28_sq_plus ** 2), where_v16_gt_v28_sq_plus)
+        grad_arctan2_maximum_v13_2 = unbroadcast(grad_arctan2_maximum_v13 * (i + 1.0),
+                                                 arctan2_maximum_v13_2)
+        grad_maximum_v13 = unbroadcast(grad_arctan2_maximum_v13_2 * where_v16_gt_v28_sq_plus
+                                       / (maximum_v13 ** 2 + where_v16_gt_v28_sq_plus ** 2),
+                                       maximum_v13)
+        grad_where_v16_gt_v28_sq = unbroadcast(-grad_arctan2_maximum_v13_2 * maximum_v13
+                                               / (maximum_v13 ** 2 + where_v16_gt_v28_sq_plus ** 2),
+                                               where_v16_gt_v28_sq_plus)
         grad_where_v16_gt_v28 = grad_where_v16_gt_v28_sq * 2 * where_v16_gt_v28
         grad_v7 += unbroadcast(np.where(v16 > v28, grad_where_v16_gt_v28, 0), v7)
         grad_v21 += unbroadcast(np.where(v16 > v28, 0, grad_where_v16_gt_v28), v21)
@@ -333,7 +343,8 @@ def grad_f(x, y):
             # v24 = v24 * 0.5 + np.sqrt((v21) ** 2 + 1.0) * (i - j + 0.5)
             grad_v24_times_c = unbroadcast(grad_v24, v24_times_c)
             grad_sqrt_v21_sq_plus_1_times = unbroadcast(grad_v24, sqrt_v21_sq_plus_1_times)
-            grad_sqrt_v21_sq_plus_1 = unbroadcast(grad_sqrt_v21_sq_plus_1_times * (i - j + 0.5), sqrt_v21_sq_plus_1)
+            grad_sqrt_v21_sq_plus_1 = unbroadcast(grad_sqrt_v21_sq_plus_1_times * (i - j + 0.5),
+                                                  sqrt_v21_sq_plus_1)
             grad_v21_sq = grad_sqrt_v21_sq_plus_1 / (2 * sqrt_v21_sq_plus_1)
             grad_v21 += grad_v21_sq * 2 * v21
             grad_v24 = grad_v24_times_c * 0.5
@@ -367,10 +378,13 @@ def grad_f(x, y):
         grad_v9 = zeros_like_grad(v9)
     del grad_v13, v0
     # v12 = np.maximum(np.minimum((v8) * (x), np.cos(y)), 0.2)
-    grad_minimum_v8_times_x = grad_v12 * (minimum_v8_times_x > 0.2) + grad_v12 * (minimum_v8_times_x == 0.2) / 2
+    grad_minimum_v8_times_x = (grad_v12 * (minimum_v8_times_x > 0.2)
+                               + grad_v12 * (minimum_v8_times_x == 0.2) / 2)
     del grad_v12, minimum_v8_times_x
-    grad_v8_times_x = unbroadcast(grad_minimum_v8_times_x * (v8_times_x < cos_y) + grad_minimum_v8_times_x * (v8_times_x == cos_y) / 2, x)
-    grad_cos_y = unbroadcast(grad_minimum_v8_times_x * (cos_y < v8_times_x) + grad_minimum_v8_times_x * (v8_times_x == cos_y) / 2, y)
+    grad_v8_times_x = unbroadcast(grad_minimum_v8_times_x * (v8_times_x < cos_y)
+                                  + grad_minimum_v8_times_x * (v8_times_x == cos_y) / 2, x)
+    grad_cos_y = unbroadcast(grad_minimum_v8_times_x * (cos_y < v8_times_x)
+                             + grad_minimum_v8_times_x * (v8_times_x == cos_y) / 2, y)
     del cos_y, grad_minimum_v8_times_x, v8_times_x
     grad_y = -grad_cos_y * np.sin(y)
     del grad_cos_y
@@ -396,7 +410,8 @@ def grad_f(x, y):
     # v9 = np.copy(np.min(x, axis=0, keepdims=True))
     grad_min_x = unstack_like(grad_v9, min_x)
     del grad_v9
-    grad_x += unreduce(grad_min_x, x, axis=0, keepdims=True) * tie_weights(x, min_x, axis=0, keepdims=True)
+    grad_x += (unreduce(grad_min_x, x, axis=0, keepdims=True)
+               * tie_weights(x, min_x, axis=0, keepdims=True))
     del grad_min_x, min_x
     # if np.sum(v0) > 0:
     if sum_v0_gt_0:

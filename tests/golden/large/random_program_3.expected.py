@@ -92,7 +92,7 @@ def grad_f(x, y):
     # v8 = np.tanh(np.clip(np.minimum(v4, v5), -0.9, 0.8))
     minimum_v4 = np.minimum(v4, v5)
     v8 = np.tanh(np.clip(minimum_v4, -0.9, 0.8))
-    # v9 = np.clip(np.arctan2(np.hypot(1.5, v1), (helper(v6, v2)) ** 2 + 1.0), -1.0, np.abs(np.sort(np.cumsum(v7, axis=-1), axis=-1)) + 0.1)
+    # v9 = np.clip(np.arctan2(np.hypot(1.5, v1), (helper(v6, v2)) ** 2 + 1.0), -1.0, np.abs(np.s ...
     hypot_c = np.hypot(1.5, v1)
     helper_v6, helper_v6_saved = forward_helper(v6, v2)
     helper_v6_sq_plus_1 = helper_v6 ** 2 + 1.0
@@ -189,14 +189,15 @@ def grad_f(x, y):
     v6_times_v8 = v6 * v8
     sqrt_v8_sq_plus_1_times = sqrt_v8_sq_plus_1_times_2 + v6_times_v8
     v17 = np.mean(sqrt_v8_sq_plus_1_times, axis=-1, keepdims=True)
-    # v18 = np.where((np.where((np.clip(1.5, -0.9, 0.8)) > (np.minimum(y, v11)), x, (v14) if np.sum(v11) > 0 else (v15))) > 0, (v12) * 0.5 + (np.where((v7) > (v15), v8, v5)), 0.5)
+    # v18 = np.where((np.where((np.clip(1.5, -0.9, 0.8)) > (np.minimum(y, v11)), x, (v14) if np. ...
     if np.sum(v11) > 0:
-        # v18 = np.where((np.where((np.clip(1.5, -0.9, 0.8)) > (np.minimum(y, v11)), x, (v14) if np.sum(v11) > 0 else (v15))) > 0, (v12) * 0.5 + (np.where((v7) > (v15), v8, v5)), 0.5)
+        # v18 = np.where((np.where((np.clip(1.5, -0.9, 0.8)) > (np.minimum(y, v11)), x, (v14) if ...
         choice_2 = v14
     else:
-        # v18 = np.where((np.where((np.clip(1.5, -0.9, 0.8)) > (np.minimum(y, v11)), x, (v14) if np.sum(v11) > 0 else (v15))) > 0, (v12) * 0.5 + (np.where((v7) > (v15), v8, v5)), 0.5)
+        # v18 = np.where((np.where((np.clip(1.5, -0.9, 0.8)) > (np.minimum(y, v11)), x, (v14) if ...
         choice_2 = v15
-    v18 = np.where(np.where(np.clip(1.5, -0.9, 0.8) > np.minimum(y, v11), x, choice_2) > 0, v12 * 0.5 + np.where(v7 > v15, v8, v5), 0.5)
+    v18 = np.where(np.where(np.clip(1.5, -0.9, 0.8) > np.minimum(y, v11), x, choice_2) > 0,
+                   v12 * 0.5 + np.where(v7 > v15, v8, v5), 0.5)
     # v19 = (np.prod(np.tanh(np.minimum(v16, y)), axis=-1, keepdims=True)) - (v1)
     tanh_minimum_v16 = np.tanh(np.minimum(v16, y))
     prod_tanh_minimum_v16 = np.prod(tanh_minimum_v16, axis=-1, keepdims=True)
@@ -219,13 +220,13 @@ def grad_f(x, y):
             where_v2_gt_0_times_i = where_v2_gt_0 * (i - j + 0.5)
             where_v2_gt_0_times_i_stack.append(shape_only(where_v2_gt_0_times_i))
             v21 = v21_times_c + where_v2_gt_0_times_i
-    # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) > 0 else (1.5), np.prod(np.tanh(v14), axis=-1, keepdims=True)))
+    # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) > 0 ...
     sum_y_gt_0 = np.sum(y) > 0
     if sum_y_gt_0:
-        # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) > 0 else (1.5), np.prod(np.tanh(v14), axis=-1, keepdims=True)))
+        # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) ...
         choice_3 = v10
     else:
-        # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) > 0 else (1.5), np.prod(np.tanh(v14), axis=-1, keepdims=True)))
+        # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) ...
         choice_3 = 1.5
     v6_sq_plus_1 = v6 ** 2 + 1.0
     log_v6_sq_plus_1 = np.log(v6_sq_plus_1)
@@ -367,7 +368,8 @@ def grad_f(x, y):
     if np.sum(v21) > 0:
         v47 = np.cumprod(np.tanh(np.maximum(v14, v4)), axis=0)
     else:
-        v47 = np.clip(np.clip(v29, -1.0, np.abs(v30) + 0.1), -1.0, np.abs(np.clip(v44, -1.0, np.abs(v34) + 0.1)) + 0.1)
+        v47 = np.clip(np.clip(v29, -1.0, np.abs(v30) + 0.1), -1.0,
+                      np.abs(np.clip(v44, -1.0, np.abs(v34) + 0.1)) + 0.1)
     # v48 = (v39) * (np.linalg.norm(v19) * 0.5)
     v48 = v39 * (np.linalg.norm(v19) * 0.5)
     # v49 = np.copy(helper(v39, v9))
@@ -423,12 +425,12 @@ def grad_f(x, y):
         v53 = v53_plus_sin_row_times_i
     v54 = y * 1.0
     for _ in range(1):
-        # v54 += np.minimum((v36) if np.sum(v7) > 0 else (v53), np.prod(np.tanh(v8), axis=-1, keepdims=True))
+        # v54 += np.minimum((v36) if np.sum(v7) > 0 else (v53), np.prod(np.tanh(v8), axis=-1, ke ...
         if np.sum(v7) > 0:
-            # v54 += np.minimum((v36) if np.sum(v7) > 0 else (v53), np.prod(np.tanh(v8), axis=-1, keepdims=True))
+            # v54 += np.minimum((v36) if np.sum(v7) > 0 else (v53), np.prod(np.tanh(v8), axis=-1 ...
             choice_5 = v36
         else:
-            # v54 += np.minimum((v36) if np.sum(v7) > 0 else (v53), np.prod(np.tanh(v8), axis=-1, keepdims=True))
+            # v54 += np.minimum((v36) if np.sum(v7) > 0 else (v53), np.prod(np.tanh(v8), axis=-1 ...
             choice_5 = v53
         v54 = v54 + np.minimum(choice_5, np.prod(np.tanh(v8), axis=-1, keepdims=True))
     v55 = 0.0
@@ -599,8 +601,10 @@ def grad_f(x, y):
         grad_v55 = zeros_like_grad(v55)
     else:
         # v56 = np.maximum((v17) if np.sum(v38) > 0 else (v29), helper(v55, v53))
-        grad_choice_6 = unbroadcast(grad_v56 * (choice_6 > helper_v55) + grad_v56 * (choice_6 == helper_v55) / 2, choice_6)
-        grad_helper_v55 = unbroadcast(grad_v56 * (helper_v55 > choice_6) + grad_v56 * (choice_6 == helper_v55) / 2, helper_v55)
+        grad_choice_6 = unbroadcast(grad_v56 * (choice_6 > helper_v55)
+                                    + grad_v56 * (choice_6 == helper_v55) / 2, choice_6)
+        grad_helper_v55 = unbroadcast(grad_v56 * (helper_v55 > choice_6)
+                                      + grad_v56 * (choice_6 == helper_v55) / 2, helper_v55)
         grad_v55, grad_v53 = backward_helper(grad_helper_v55, helper_v55_saved)
         if sum_v38_gt_0:
             # v56 = np.maximum((v17) if np.sum(v38) > 0 else (v29), helper(v55, v53))
@@ -639,7 +643,8 @@ def grad_f(x, y):
         grad_v53_plus_sin_row_times_i = grad_v53
         v53 = v53_stack.pop()
         grad_v53 = unbroadcast(grad_v53_plus_sin_row_times_i, v53)
-        grad_sin_row_times_i_plus_1 = unbroadcast(grad_v53_plus_sin_row_times_i, sin_row_times_i_plus_1)
+        grad_sin_row_times_i_plus_1 = unbroadcast(grad_v53_plus_sin_row_times_i,
+                                                  sin_row_times_i_plus_1)
         grad_sin_row_2 = unbroadcast(grad_sin_row_times_i_plus_1 * (i + 1.0), sin_row_2)
         grad_row = grad_sin_row_2 * np.cos(row)
         # for i, row in enumerate(v41):
@@ -682,8 +687,12 @@ def grad_f(x, y):
     # if np.sum(v11) > 0:
     if sum_v11_gt_0:
         # v41 = np.maximum(np.exp(0.3 * v23), (v27) + (v12))
-        grad_exp_c_times_v23 = unbroadcast(grad_v41 * (exp_c_times_v23 > v27_plus_v12) + grad_v41 * (exp_c_times_v23 == v27_plus_v12) / 2, exp_c_times_v23)
-        grad_v27_plus_v12 = unbroadcast(grad_v41 * (v27_plus_v12 > exp_c_times_v23) + grad_v41 * (exp_c_times_v23 == v27_plus_v12) / 2, v27_plus_v12)
+        grad_exp_c_times_v23 = unbroadcast(grad_v41 * (exp_c_times_v23 > v27_plus_v12)
+                                           + grad_v41 * (exp_c_times_v23 == v27_plus_v12) / 2,
+                                           exp_c_times_v23)
+        grad_v27_plus_v12 = unbroadcast(grad_v41 * (v27_plus_v12 > exp_c_times_v23)
+                                        + grad_v41 * (exp_c_times_v23 == v27_plus_v12) / 2,
+                                        v27_plus_v12)
         grad_v27 = unbroadcast(grad_v27_plus_v12, v27)
         grad_v12 += unbroadcast(grad_v27_plus_v12, v12)
         grad_c_times_v23 = grad_exp_c_times_v23 * exp_c_times_v23
@@ -692,19 +701,27 @@ def grad_f(x, y):
         grad_v14 = zeros_like_grad(v14)
     else:
         # v41 = np.arctan2(np.maximum(v14, v13), ((v9) * (v37)) ** 2 + 1.0)
-        grad_maximum_v14 = unbroadcast(grad_v41 * v9_times_v37_sq_plus_1 / (maximum_v14 ** 2 + v9_times_v37_sq_plus_1 ** 2), maximum_v14)
-        grad_v9_times_v37_sq = unbroadcast(-grad_v41 * maximum_v14 / (maximum_v14 ** 2 + v9_times_v37_sq_plus_1 ** 2), v9_times_v37_sq_plus_1)
+        grad_maximum_v14 = unbroadcast(grad_v41 * v9_times_v37_sq_plus_1
+                                       / (maximum_v14 ** 2 + v9_times_v37_sq_plus_1 ** 2),
+                                       maximum_v14)
+        grad_v9_times_v37_sq = unbroadcast(-grad_v41 * maximum_v14
+                                           / (maximum_v14 ** 2 + v9_times_v37_sq_plus_1 ** 2),
+                                           v9_times_v37_sq_plus_1)
         grad_v9_times_v37 = grad_v9_times_v37_sq * 2 * v9_times_v37
         grad_v9 = grad_v9 + grad_v9_times_v37 * v37
         grad_v37 += unbroadcast(grad_v9_times_v37 * v9, v37)
-        grad_v14 = unbroadcast(grad_maximum_v14 * (v14 > v13) + grad_maximum_v14 * (v14 == v13) / 2, v14)
-        grad_v13 = unbroadcast(grad_maximum_v14 * (v13 > v14) + grad_maximum_v14 * (v14 == v13) / 2, v13)
+        grad_v14 = unbroadcast(grad_maximum_v14 * (v14 > v13) + grad_maximum_v14 * (v14 == v13) / 2,
+                               v14)
+        grad_v13 = unbroadcast(grad_maximum_v14 * (v13 > v14) + grad_maximum_v14 * (v14 == v13) / 2,
+                               v13)
         grad_v23 = zeros_like_grad(v23)
         grad_v27 = zeros_like_grad(v27)
     del grad_v41, v13
     # v39 = np.minimum(helper(np.abs(v28), math.tanh(np.mean(v21))), v28)
-    grad_helper_abs_v28 = unbroadcast(grad_v39 * (helper_abs_v28 < v28) + grad_v39 * (helper_abs_v28 == v28) / 2, helper_abs_v28)
-    grad_v28 += unbroadcast(grad_v39 * (v28 < helper_abs_v28) + grad_v39 * (helper_abs_v28 == v28) / 2, v28)
+    grad_helper_abs_v28 = unbroadcast(grad_v39 * (helper_abs_v28 < v28)
+                                      + grad_v39 * (helper_abs_v28 == v28) / 2, helper_abs_v28)
+    grad_v28 += unbroadcast(grad_v39 * (v28 < helper_abs_v28)
+                            + grad_v39 * (helper_abs_v28 == v28) / 2, v28)
     del grad_v39, helper_abs_v28
     grad_abs_v28, grad_tanh_mean_v21 = backward_helper(grad_helper_abs_v28, helper_abs_v28_saved)
     del grad_helper_abs_v28, helper_abs_v28_saved
@@ -721,11 +738,15 @@ def grad_f(x, y):
         row = row_stack_3.pop()
     # v30 = math.tanh(np.mean((np.exp(0.3 * v4)) * 0.5 + (np.sin(v19))))
     grad_mean_exp_c_times_v4 = grad_v30 * (1 - v30 * v30)
-    grad_exp_c_times_v4_times_c = unreduce(grad_mean_exp_c_times_v4 / reduced_count(exp_c_times_v4_times_c, mean_exp_c_times_v4), exp_c_times_v4_times_c)
+    grad_exp_c_times_v4_times_c = unreduce(grad_mean_exp_c_times_v4
+                                           / reduced_count(exp_c_times_v4_times_c,
+                                                           mean_exp_c_times_v4),
+                                           exp_c_times_v4_times_c)
     grad_sin_v19 = unbroadcast(grad_exp_c_times_v4_times_c, sin_v19)
     grad_v19 = grad_sin_v19 * np.cos(v19)
     del grad_sin_v19, v19
-    grad_exp_c_times_v4_times_c_2 = unbroadcast(grad_exp_c_times_v4_times_c, exp_c_times_v4_times_c_2)
+    grad_exp_c_times_v4_times_c_2 = unbroadcast(grad_exp_c_times_v4_times_c,
+                                                exp_c_times_v4_times_c_2)
     grad_exp_c_times_v4 = grad_exp_c_times_v4_times_c_2 * 0.5
     del grad_exp_c_times_v4_times_c_2
     grad_c_times_v4 = grad_exp_c_times_v4 * exp_c_times_v4
@@ -734,8 +755,10 @@ def grad_f(x, y):
     del grad_c_times_v4
     # v29 = np.linalg.norm(np.max(np.hypot(v22, v4), axis=-1, keepdims=True)) * 0.5
     grad_norm_max_hypot_v22 = grad_v29 * 0.5
-    grad_max_hypot_v22 = unreduce(grad_norm_max_hypot_v22, max_hypot_v22) * norm_derivative(max_hypot_v22, norm_max_hypot_v22)
-    grad_hypot_v22 = unreduce(grad_max_hypot_v22, hypot_v22, axis=-1, keepdims=True) * tie_weights(hypot_v22, max_hypot_v22, axis=-1, keepdims=True)
+    grad_max_hypot_v22 = (unreduce(grad_norm_max_hypot_v22, max_hypot_v22)
+                          * norm_derivative(max_hypot_v22, norm_max_hypot_v22))
+    grad_hypot_v22 = (unreduce(grad_max_hypot_v22, hypot_v22, axis=-1, keepdims=True)
+                      * tie_weights(hypot_v22, max_hypot_v22, axis=-1, keepdims=True))
     del grad_max_hypot_v22, max_hypot_v22
     grad_v22 = unbroadcast(grad_hypot_v22 * v22 / hypot_v22, v22)
     del v22
@@ -750,7 +773,8 @@ def grad_f(x, y):
         v28 = v28_stack.pop()
         grad_v28 = unbroadcast(grad_v28_plus_sort_v6, v28)
         grad_sort_v6 = unbroadcast(grad_v28_plus_sort_v6, sort_v6)
-        grad_v6 += untake_along_axis(grad_sort_v6, v6, np.argsort(v6, axis=-1, kind='stable'), axis=-1)
+        grad_v6 += untake_along_axis(grad_sort_v6, v6, np.argsort(v6, axis=-1, kind='stable'),
+                                     axis=-1)
     del v28
     # v28 = y * 1.0
     grad_y = grad_v28
@@ -787,23 +811,28 @@ def grad_f(x, y):
     else:
         # v23 = y
         grad_y = grad_y + grad_v23
-    # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) > 0 else (1.5), np.prod(np.tanh(v14), axis=-1, keepdims=True)))
+    # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) > 0 ...
     grad_norm_log_v6_sq_plus_1 = unbroadcast(grad_v22, norm_log_v6_sq_plus_1)
     grad_maximum_choice_3 = grad_v22
     del grad_v22
-    grad_choice_3 = unbroadcast(grad_maximum_choice_3 * (choice_3 > prod_tanh_v14) + grad_maximum_choice_3 * (choice_3 == prod_tanh_v14) / 2, choice_3)
-    grad_prod_tanh_v14 = unbroadcast(grad_maximum_choice_3 * (prod_tanh_v14 > choice_3) + grad_maximum_choice_3 * (choice_3 == prod_tanh_v14) / 2, prod_tanh_v14)
+    grad_choice_3 = unbroadcast(grad_maximum_choice_3 * (choice_3 > prod_tanh_v14)
+                                + grad_maximum_choice_3 * (choice_3 == prod_tanh_v14) / 2, choice_3)
+    grad_prod_tanh_v14 = unbroadcast(grad_maximum_choice_3 * (prod_tanh_v14 > choice_3)
+                                     + grad_maximum_choice_3 * (choice_3 == prod_tanh_v14) / 2,
+                                     prod_tanh_v14)
     del grad_maximum_choice_3, prod_tanh_v14
-    grad_tanh_v14 = unreduce(grad_prod_tanh_v14, tanh_v14, axis=-1, keepdims=True) * product_of_others(tanh_v14, axis=-1)
+    grad_tanh_v14 = (unreduce(grad_prod_tanh_v14, tanh_v14, axis=-1, keepdims=True)
+                     * product_of_others(tanh_v14, axis=-1))
     del grad_prod_tanh_v14
     grad_v14 += grad_tanh_v14 * (1 - tanh_v14 ** 2)
     del grad_tanh_v14, tanh_v14
     grad_norm_log_v6_sq_plus_1_2 = grad_norm_log_v6_sq_plus_1 * 0.5
-    grad_log_v6_sq_plus_1 = unreduce(grad_norm_log_v6_sq_plus_1_2, log_v6_sq_plus_1) * norm_derivative(log_v6_sq_plus_1, norm_log_v6_sq_plus_1_2)
+    grad_log_v6_sq_plus_1 = (unreduce(grad_norm_log_v6_sq_plus_1_2, log_v6_sq_plus_1)
+                             * norm_derivative(log_v6_sq_plus_1, norm_log_v6_sq_plus_1_2))
     grad_v6_sq = grad_log_v6_sq_plus_1 / v6_sq_plus_1
     grad_v6 += grad_v6_sq * 2 * v6
     if sum_y_gt_0:
-        # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) > 0 else (1.5), np.prod(np.tanh(v14), axis=-1, keepdims=True)))
+        # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) ...
         grad_v10 += grad_choice_3
     del grad_choice_3
     # for i in range(2):
@@ -816,7 +845,8 @@ def grad_f(x, y):
             # v21 = v21 * 0.5 + np.where((v2) > 0, v6, 0.5) * (i - j + 0.5)
             grad_v21_times_c = unbroadcast(grad_v21, v21_times_c)
             grad_where_v2_gt_0_times_i = unbroadcast(grad_v21, where_v2_gt_0_times_i)
-            grad_where_v2_gt_0 = unbroadcast(grad_where_v2_gt_0_times_i * (i - j + 0.5), where_v2_gt_0)
+            grad_where_v2_gt_0 = unbroadcast(grad_where_v2_gt_0_times_i * (i - j + 0.5),
+                                             where_v2_gt_0)
             grad_v6 += unbroadcast(np.where(v2 > 0, grad_where_v2_gt_0, 0), v6)
             grad_v21 = grad_v21_times_c * 0.5
     del v2
@@ -826,7 +856,8 @@ def grad_f(x, y):
     grad_prod_tanh_minimum_v16 = unbroadcast(grad_v19, prod_tanh_minimum_v16)
     grad_v1 = unbroadcast(-grad_v19, v1)
     del grad_v19
-    grad_tanh_minimum_v16 = unreduce(grad_prod_tanh_minimum_v16, tanh_minimum_v16, axis=-1, keepdims=True) * product_of_others(tanh_minimum_v16, axis=-1)
+    grad_tanh_minimum_v16 = (unreduce(grad_prod_tanh_minimum_v16, tanh_minimum_v16, axis=-1,
+                                      keepdims=True) * product_of_others(tanh_minimum_v16, axis=-1))
     del grad_prod_tanh_minimum_v16
     grad_minimum_v16 = grad_tanh_minimum_v16 * (1 - tanh_minimum_v16 ** 2)
     del grad_tanh_minimum_v16, tanh_minimum_v16
@@ -834,13 +865,15 @@ def grad_f(x, y):
     grad_y += unbroadcast(grad_minimum_v16 * (y < v16) + grad_minimum_v16 * (v16 == y) / 2, y)
     del grad_minimum_v16
     # v17 = np.mean((np.sqrt((v8) ** 2 + 1.0)) * 0.5 + ((v6) * (v8)), axis=-1, keepdims=True)
-    grad_sqrt_v8_sq_plus_1_times = unreduce(grad_v17 / reduced_count(sqrt_v8_sq_plus_1_times, v17), sqrt_v8_sq_plus_1_times, axis=-1, keepdims=True)
+    grad_sqrt_v8_sq_plus_1_times = unreduce(grad_v17 / reduced_count(sqrt_v8_sq_plus_1_times, v17),
+                                            sqrt_v8_sq_plus_1_times, axis=-1, keepdims=True)
     del grad_v17
     grad_v6_times_v8 = unbroadcast(grad_sqrt_v8_sq_plus_1_times, v6_times_v8)
     grad_v6 += unbroadcast(grad_v6_times_v8 * v8, v6)
     grad_v8 = grad_v6_times_v8 * v6
     del grad_v6_times_v8
-    grad_sqrt_v8_sq_plus_1_times_2 = unbroadcast(grad_sqrt_v8_sq_plus_1_times, sqrt_v8_sq_plus_1_times_2)
+    grad_sqrt_v8_sq_plus_1_times_2 = unbroadcast(grad_sqrt_v8_sq_plus_1_times,
+                                                 sqrt_v8_sq_plus_1_times_2)
     grad_sqrt_v8_sq_plus_1 = grad_sqrt_v8_sq_plus_1_times_2 * 0.5
     del grad_sqrt_v8_sq_plus_1_times_2
     grad_v8_sq = grad_sqrt_v8_sq_plus_1 / (2 * sqrt_v8_sq_plus_1)
@@ -875,7 +908,9 @@ def grad_f(x, y):
         v14 = v14_stack.pop()
         grad_v14 = unbroadcast(grad_v14_plus_cumsum_x, v14)
         grad_cumsum_x = unbroadcast(grad_v14_plus_cumsum_x, cumsum_x)
-        grad_x = grad_x + np.reshape(np.flip(np.cumsum(np.flip(grad_cumsum_x, axis=-1), axis=-1), axis=-1), np.shape(x))
+        grad_x = (grad_x
+                  + np.reshape(np.flip(np.cumsum(np.flip(grad_cumsum_x, axis=-1), axis=-1),
+                                       axis=-1), np.shape(x)))
     del v14
     # v14 = y * 1.0
     grad_y += grad_v14
@@ -926,18 +961,30 @@ def grad_f(x, y):
         grad_v0[i_2] = grad_v0[i_2] + grad_row
         row = row_stack_5.pop()
     del grad_v10, other, row, v10
-    # v9 = np.clip(np.arctan2(np.hypot(1.5, v1), (helper(v6, v2)) ** 2 + 1.0), -1.0, np.abs(np.sort(np.cumsum(v7, axis=-1), axis=-1)) + 0.1)
-    grad_arctan2_hypot_c = unbroadcast(grad_v9 * ((arctan2_hypot_c >= lower_bound(-1.0)) & (arctan2_hypot_c <= upper_bound(abs_sort_cumsum_v7_plus))), arctan2_hypot_c)
-    grad_abs_sort_cumsum_v7 = unbroadcast(grad_v9 * (np.maximum(arctan2_hypot_c, lower_bound(-1.0)) > abs_sort_cumsum_v7_plus), abs_sort_cumsum_v7_plus)
+    # v9 = np.clip(np.arctan2(np.hypot(1.5, v1), (helper(v6, v2)) ** 2 + 1.0), -1.0, np.abs(np.s ...
+    grad_arctan2_hypot_c = unbroadcast(grad_v9
+                                       * ((arctan2_hypot_c >= lower_bound(-1.0))
+                                          & (arctan2_hypot_c
+                                             <= upper_bound(abs_sort_cumsum_v7_plus))),
+                                       arctan2_hypot_c)
+    grad_abs_sort_cumsum_v7 = unbroadcast(grad_v9
+                                          * (np.maximum(arctan2_hypot_c, lower_bound(-1.0))
+                                             > abs_sort_cumsum_v7_plus), abs_sort_cumsum_v7_plus)
     del abs_sort_cumsum_v7_plus, arctan2_hypot_c, grad_v9
     grad_sort_cumsum_v7 = grad_abs_sort_cumsum_v7 * np.sign(sort_cumsum_v7)
     del grad_abs_sort_cumsum_v7, sort_cumsum_v7
-    grad_cumsum_v7 = untake_along_axis(grad_sort_cumsum_v7, cumsum_v7, np.argsort(cumsum_v7, axis=-1, kind='stable'), axis=-1)
+    grad_cumsum_v7 = untake_along_axis(grad_sort_cumsum_v7, cumsum_v7,
+                                       np.argsort(cumsum_v7, axis=-1, kind='stable'), axis=-1)
     del cumsum_v7, grad_sort_cumsum_v7
-    grad_v7 = grad_v7 + np.reshape(np.flip(np.cumsum(np.flip(grad_cumsum_v7, axis=-1), axis=-1), axis=-1), np.shape(v7))
+    grad_v7 = (grad_v7
+               + np.reshape(np.flip(np.cumsum(np.flip(grad_cumsum_v7, axis=-1), axis=-1), axis=-1),
+                            np.shape(v7)))
     del grad_cumsum_v7
-    grad_hypot_c = unbroadcast(grad_arctan2_hypot_c * helper_v6_sq_plus_1 / (hypot_c ** 2 + helper_v6_sq_plus_1 ** 2), hypot_c)
-    grad_helper_v6_sq = unbroadcast(-grad_arctan2_hypot_c * hypot_c / (hypot_c ** 2 + helper_v6_sq_plus_1 ** 2), helper_v6_sq_plus_1)
+    grad_hypot_c = unbroadcast(grad_arctan2_hypot_c * helper_v6_sq_plus_1
+                               / (hypot_c ** 2 + helper_v6_sq_plus_1 ** 2), hypot_c)
+    grad_helper_v6_sq = unbroadcast(-grad_arctan2_hypot_c * hypot_c
+                                    / (hypot_c ** 2 + helper_v6_sq_plus_1 ** 2),
+                                    helper_v6_sq_plus_1)
     del grad_arctan2_hypot_c, helper_v6_sq_plus_1
     grad_helper_v6 = grad_helper_v6_sq * 2 * helper_v6
     del grad_helper_v6_sq, helper_v6
@@ -951,10 +998,12 @@ def grad_f(x, y):
     # v8 = np.tanh(np.clip(np.minimum(v4, v5), -0.9, 0.8))
     grad_clip_minimum_v4 = grad_v8 * (1 - v8 ** 2)
     del grad_v8, v8
-    grad_minimum_v4 = grad_clip_minimum_v4 * ((minimum_v4 >= lower_bound(-0.9)) & (minimum_v4 <= upper_bound(0.8)))
+    grad_minimum_v4 = (grad_clip_minimum_v4
+                       * ((minimum_v4 >= lower_bound(-0.9)) & (minimum_v4 <= upper_bound(0.8))))
     del grad_clip_minimum_v4, minimum_v4
     grad_v4 += unbroadcast(grad_minimum_v4 * (v4 < v5) + grad_minimum_v4 * (v4 == v5) / 2, v4)
-    grad_v5 = grad_v5 + unbroadcast(grad_minimum_v4 * (v5 < v4) + grad_minimum_v4 * (v4 == v5) / 2, v5)
+    grad_v5 = (grad_v5
+               + unbroadcast(grad_minimum_v4 * (v5 < v4) + grad_minimum_v4 * (v4 == v5) / 2, v5))
     del grad_minimum_v4, v5
     # if np.sum(v3) > 0:
     if sum_v3_gt_0_2:
@@ -970,7 +1019,8 @@ def grad_f(x, y):
         grad_v1 += grad_v7
     del grad_v7
     # v6 = np.mean(helper((x) - (x), 0.7))
-    grad_helper_x_minus_x = unreduce(grad_v6 / reduced_count(helper_x_minus_x, v6), helper_x_minus_x)
+    grad_helper_x_minus_x = unreduce(grad_v6 / reduced_count(helper_x_minus_x, v6),
+                                     helper_x_minus_x)
     grad_x_minus_x = backward_helper_2(grad_helper_x_minus_x, helper_x_minus_x_saved)[0]
     del helper_x_minus_x_saved
     grad_x += grad_x_minus_x
@@ -995,7 +1045,8 @@ def grad_f(x, y):
     # if np.sum(v3) > 0:
     if sum_v3_gt_0_3:
         # v4 = np.maximum(math.tanh(np.mean(v1)), np.clip(x, -1.0, np.abs(1.5) + 0.1))
-        grad_tanh_mean_v1 = unbroadcast(grad_v4 * (tanh_mean_v1 > clip_x) + grad_v4 * (tanh_mean_v1 == clip_x) / 2, tanh_mean_v1)
+        grad_tanh_mean_v1 = unbroadcast(grad_v4 * (tanh_mean_v1 > clip_x)
+                                        + grad_v4 * (tanh_mean_v1 == clip_x) / 2, tanh_mean_v1)
         grad_clip_x = grad_v4 * (clip_x > tanh_mean_v1) + grad_v4 * (tanh_mean_v1 == clip_x) / 2
         grad_x += grad_clip_x * ((x >= lower_bound(-1.0)) & (x <= upper_bound(abs_c_plus_c)))
         grad_mean_v1 = grad_tanh_mean_v1 * (1 - tanh_mean_v1 * tanh_mean_v1)
@@ -1055,7 +1106,9 @@ def grad_f(x, y):
         v0 = v0_stack.pop()
         grad_v0 = unbroadcast(grad_v0_plus_clip_maximum_c, v0)
         grad_clip_maximum_c = unbroadcast(grad_v0_plus_clip_maximum_c, clip_maximum_c)
-        grad_maximum_c = unbroadcast(grad_clip_maximum_c * ((maximum_c >= lower_bound(-1.0)) & (maximum_c <= upper_bound(abs_min_c_plus_c))), maximum_c)
+        grad_maximum_c = unbroadcast(grad_clip_maximum_c
+                                     * ((maximum_c >= lower_bound(-1.0))
+                                        & (maximum_c <= upper_bound(abs_min_c_plus_c))), maximum_c)
         grad_v0 = grad_v0 + (grad_maximum_c * (v0 > 1.5) + grad_maximum_c * (1.5 == v0) / 2)
     del v0
     # v0 = y * 1.0

@@ -33,8 +33,12 @@ _FIELDS_WITH_NAMES: dict[type, object] = {ast.Constant: ()}
 
 
 def _fields_with_names(cls: type) -> object:
-    fields = _NAME if issubclass(cls, ast.Name) else tuple(
-        name for name in cls._fields if name not in _NAMELESS_FIELDS)
+    if issubclass(cls, ast.Name):
+        fields: object = _NAME
+    elif issubclass(cls, _AST):
+        fields = tuple(name for name in cls._fields if name not in _NAMELESS_FIELDS)
+    else:  # what else a list in a tree holds (a `global`'s names, a dict's `**` key: None)
+        fields = ()
     _FIELDS_WITH_NAMES[cls] = fields
     return fields
 
@@ -46,15 +50,18 @@ def names_in(node: ast.AST) -> Iterator[ast.Name]:
     todo = [node]
     known = _FIELDS_WITH_NAMES
     for current in todo:
-        fields = known.get(current.__class__) or _fields_with_names(current.__class__)
+        fields = known.get(current.__class__)
+        if fields is None:
+            fields = _fields_with_names(current.__class__)
         if fields is _NAME:
             yield current
             continue
-        # `walk`'s loop, repeated: a shared helper would cost a call per node
+        # `walk`'s loop, repeated: a shared helper would cost a call per node (and lists
+        # are queued whole: what in them is not a node has no fields)
         for name in fields:
             value = getattr(current, name, None)
             if value.__class__ is list:
-                todo.extend([item for item in value if isinstance(item, _AST)])
+                todo.extend(value)
             elif isinstance(value, _AST):
                 todo.append(value)
 

@@ -1,26 +1,32 @@
 """Turn generated source into a live function, debuggable like the user's own code.
 
-The source is registered with ``linecache`` under a unique pseudo file name, so tracebacks,
-``inspect.getsource`` and ``pdb`` show the generated lines. The function runs with the user
-function's own ``__globals__`` (so globals are read live, as the user's code would), its
-closure cells (same), and the helpers the generated code calls as extra closure cells, so
-nothing is injected into the user's module.
+The source is written to a real file (``generated/`` in the cache directory, or a private
+temporary directory when the disk cache is off), named after the function and a digest of
+its text, and compiled under that name: tracebacks (the default ``python script.py`` one
+included, which reads files, not ``linecache``), ``inspect.getsource``, ``pdb``, coverage and
+profilers all show the generated lines, numbered as in ``.source``. The text is also kept in
+``linecache`` while code compiled from it lives, so nothing depends on the file staying. The
+function runs with the user function's own ``__globals__`` (so globals are read live, as the
+user's code would), its closure cells (same), and the helpers the generated code calls as
+extra closure cells, so nothing is injected into the user's module: the factory that makes
+them closure cells is built around the function on the AST, adding no line to the file.
 
 Compiling is two steps, so that the on-disk cache can store the first one's result:
 ``compile_factory`` (source text -> a code object, the expensive part) and ``link`` (code
 object + the user's globals, cells and helpers -> a function, cheap).
 
-When a ``note`` is given, the compiled body is wrapped in ``try: ... except`` that calls it
-with any exception raised inside (to add a note naming the user's line). Since Python 3.11 a
-``try`` costs nothing until something is raised, so the generated code runs as fast as
-without it. Such a function also starts with ``if _sourcegrad_stale(): return
+When a ``note`` is given, each simple statement is compiled inside its own ``try: ...
+except`` that calls it with any exception raised there (to add a note naming the user's
+line) and raises it again, from the same line: so the frame's current line, which ``pdb``
+marks, stays the failing one. An ``if`` test or a ``for`` iterable is evaluated in such a
+statement just before its compound statement, on the same line; a ``while`` test is not
+(an error there has no note). Since Python 3.11 a ``try`` costs nothing until something is
+raised. Such a function also starts with ``if _sourcegrad_stale(): return
 _sourcegrad_stale.again(<its arguments>)``: the cache's check that what the derivative was
 made from still holds (``dependencies.py``), redirecting the call to a derivative made again
-if not. Both are added on the AST, not in the text: ``linecache`` (so ``inspect``,
-tracebacks, ``pdb``, and sourcegrad itself when it differentiates generated code again)
-sees exactly the generated source, and its line numbers are the code's.
+if not. All of this is added on the AST, not in the text.
 
-A pseudo file stays in ``linecache`` while a code object compiled from it lives (a live
+A file's text stays in ``linecache`` while a code object compiled from it lives (a live
 function, a traceback, a record of the cache's), and leaves it with the last one: functions
 made and dropped by the thousand leave nothing behind; ``link`` registers the text again.
 """
@@ -28,10 +34,13 @@ made and dropped by the thousand leave nothing behind; ``link`` registers the te
 from __future__ import annotations
 
 import ast
+import atexit
 import hashlib
 import linecache
+import os
 import re
-import textwrap
+import shutil
+import tempfile
 import types
 import weakref
 from dataclasses import dataclass
@@ -45,9 +54,9 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
 STALE = "_sourcegrad_stale"
 _ERROR = "_sourcegrad_error"
-# a line's number in the compiled text minus its number in the generated source: the
-# factory's ``def`` line
-BODY_SHIFT = 1
+_TEST = "_sourcegrad_test"
+# a line's number in the compiled code minus its number in the generated source
+BODY_SHIFT = 0
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,7 @@ class Compiled:
     """A generated function compiled but not yet bound to globals and helpers."""
 
     code: types.CodeType  # the generated function's own code
-    text: str  # what linecache shows: the factory wrapping the generated function
+    text: str  # the generated function's source: what its file holds
     filename: str
 
 
@@ -69,24 +78,93 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     """Compile the single ``def name(...)`` in ``source`` inside a factory taking ``free``
     (which makes them the function's free variables, bound by ``link``).
 
-    ``guarded`` wraps the body in the ``try`` that adds provenance notes (see the module
-    docstring); the function then also refers to ``_sourcegrad_note``.
+    ``guarded`` adds the ``try`` statements that add provenance notes and the staleness
+    check (see the module docstring); the function then also refers to
+    ``_sourcegrad_note`` and ``_sourcegrad_stale``.
     """
-    used = set(_IDENTIFIER.findall(source))  # keep the factory's header (seen in pdb) short
+    used = set(_IDENTIFIER.findall(source))
     free = tuple(sorted({n for n in free if n in used} | ({NOTE, STALE} if guarded else set())))
-    body = textwrap.indent(source, "    ")
-    text = f"def {FACTORY}({', '.join(free)}):\n{body}    return {name}\n"
-    filename = pseudo_filename(name, text)
-    register_lines(filename, text)
-    tree = ast.parse(text, filename)
+    filename = generated_file(name, source)
+    register_lines(filename, source)
+    fdef = ast.parse(source, filename).body[0]
+    assert isinstance(fdef, ast.FunctionDef) and fdef.name == name
     if guarded:
-        _guard(tree, name)
+        _guard(fdef)
+    tree = ast.Module(body=[_factory(fdef, free)], type_ignores=[])
     module_code = compile(tree, filename, "exec")
     factory_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts
                  if isinstance(c, types.CodeType) and c.co_name == name)
     _keep_lines_while_alive(inner)
-    return Compiled(inner, text, filename)
+    return Compiled(inner, source, filename)
+
+
+def _factory(fdef: ast.FunctionDef, free: tuple[str, ...]) -> ast.FunctionDef:
+    """``def _sourcegrad_factory(<free>): <fdef>; return <its name>``, located on the
+    function's own first line."""
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in free], vararg=None,
+                         kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    back = ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))
+    factory = ast.FunctionDef(name=FACTORY, args=args, body=[fdef, back], decorator_list=[],
+                              returns=None, type_comment=None)
+    for node in (factory, back, back.value, *args.args):
+        node.lineno = node.end_lineno = fdef.lineno
+        node.col_offset = node.end_col_offset = 0
+    return factory
+
+
+# -- where generated files live ----------------------------------------------------------------
+_PRIVATE: list[str] = []  # the temporary directory used when the disk cache is off
+
+
+def generated_file(name: str, source: str) -> str:
+    """The path of a file holding ``source``, written if it is not there yet; a pseudo file
+    name (``linecache`` only) if no directory can take it."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+    directory = _generated_directory()
+    if directory is None:
+        return pseudo_filename(name, source)
+    path = os.path.join(directory, f"{name}-{digest}.py")
+    if _holds(path, source) or _write(directory, path, source):
+        return path
+    return pseudo_filename(name, source)
+
+
+def _generated_directory() -> str | None:
+    from .cache import cache_dir  # (cache.py imports this module)
+
+    directory = cache_dir()
+    if directory is not None:
+        path = os.path.join(directory, "generated")
+    else:
+        if not _PRIVATE:
+            _PRIVATE.append(tempfile.mkdtemp(prefix="sourcegrad-generated-"))
+            atexit.register(shutil.rmtree, _PRIVATE[0], True)
+        path = _PRIVATE[0]
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+def _holds(path: str, source: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", newline="") as file:
+            return file.read() == source
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _write(directory: str, path: str, source: str) -> bool:
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".py")
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+            file.write(source)
+        os.replace(temporary, path)
+    except OSError:
+        return False
+    return True
 
 
 def register_lines(filename: str, text: str) -> None:
@@ -125,28 +203,62 @@ def _release_lines(code_id: int, filename: str) -> None:
 
 _HANDLER = ast.parse(f"try:\n    pass\nexcept Exception as {_ERROR}:\n"
                      f"    {NOTE}({_ERROR})\n    raise\n").body[0]
+_COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)
 
 
-def _guard(tree: ast.Module, name: str) -> None:
-    """Put the body of the function ``name`` (inside the factory) in ``try``/``except``
-    calling ``_sourcegrad_note``. The ``try`` sits on the body's first line and the handler
-    on its last, so every line number of the body stays that of the text."""
-    factory = tree.body[0]
-    assert isinstance(factory, ast.FunctionDef)
-    fdef = next(s for s in factory.body if isinstance(s, ast.FunctionDef) and s.name == name)
+def _guard(fdef: ast.FunctionDef) -> None:
+    """Give every simple statement of ``fdef`` its own ``try``/``except`` calling
+    ``_sourcegrad_note``, located on the statement's own line (see the module docstring),
+    and start the body with the staleness check."""
+    first = fdef.body[0]
+    fdef.body = [_redirect_if_stale(fdef.args, first.lineno, first.col_offset),
+                 *_guarded(fdef.body)]
+
+
+def _guarded(body: list[ast.stmt]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+            out.append(stmt)
+            continue
+        if not isinstance(stmt, _COMPOUND):
+            out.append(_in_try(stmt))
+            continue
+        if isinstance(stmt, ast.If):  # the test, evaluated where a note can be added
+            out.append(_in_try(_located(ast.Assign(
+                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.test), stmt)))
+            stmt.test = _located(ast.Name(id=_TEST, ctx=ast.Load()), stmt.test)
+        elif isinstance(stmt, ast.For) and not isinstance(stmt.iter, ast.Name):
+            out.append(_in_try(_located(ast.Assign(
+                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.iter), stmt)))
+            stmt.iter = _located(ast.Name(id=_TEST, ctx=ast.Load()), stmt.iter)
+        for part in ("body", "orelse", "finalbody"):
+            if getattr(stmt, part, None):
+                setattr(stmt, part, _guarded(getattr(stmt, part)))
+        out.append(stmt)
+    return out
+
+
+def _in_try(stmt: ast.stmt) -> ast.Try:
     guard = clone(_HANDLER)
     assert isinstance(guard, ast.Try)
-    guard.body = fdef.body
-    first, last = fdef.body[0].lineno, fdef.body[-1].end_lineno or fdef.body[-1].lineno
+    guard.body = [stmt]
     for node in walk(guard.handlers[0]):
         if hasattr(node, "lineno"):
-            node.lineno = node.end_lineno = last
-            node.col_offset = node.end_col_offset = 0
-    guard.lineno, guard.end_lineno = first, last
-    # ends where the body ends: a one-line body must not end before it starts
-    guard.col_offset = fdef.body[0].col_offset
-    guard.end_col_offset = fdef.body[-1].end_col_offset or 0
-    fdef.body = [_redirect_if_stale(fdef.args, first, guard.col_offset), guard]
+            node.lineno = node.end_lineno = stmt.lineno
+            node.col_offset = node.end_col_offset = stmt.col_offset
+    guard.lineno, guard.end_lineno = stmt.lineno, stmt.end_lineno
+    guard.col_offset, guard.end_col_offset = stmt.col_offset, stmt.end_col_offset
+    return guard
+
+
+def _located(node: Any, at: ast.AST) -> Any:
+    for part in walk(node):
+        if hasattr(part, "ctx") or isinstance(part, (ast.stmt, ast.expr)):
+            if not hasattr(part, "lineno"):
+                part.lineno, part.end_lineno = at.lineno, at.lineno
+                part.col_offset, part.end_col_offset = at.col_offset, at.col_offset
+    return node
 
 
 def _redirect_if_stale(args: ast.arguments, line: int, column: int) -> ast.If:
@@ -177,8 +289,8 @@ def link(compiled: Compiled, user_globals: dict[str, Any],
          kwdefaults: dict[str, Any] | None = None) -> types.FunctionType:
     """Bind compiled code: ``cells`` are closure cells shared with the user's function (read
     live); ``helpers`` are values the generated code refers to by name."""
-    register_lines(compiled.filename, compiled.text)  # code from the disk cache was not
-    code = compiled.code                                # compiled in this process
+    code = _with_file(compiled)  # code from the disk cache was not compiled in this process
+    register_lines(code.co_filename, compiled.text)
     _keep_lines_while_alive(code)
     closure = tuple(
         cells[var] if var in cells else types.CellType(helpers[var]) for var in code.co_freevars
@@ -187,6 +299,21 @@ def link(compiled: Compiled, user_globals: dict[str, Any],
     if kwdefaults:
         fn.__kwdefaults__ = dict(kwdefaults)
     return fn
+
+
+def _with_file(compiled: Compiled) -> types.CodeType:
+    """``compiled``'s code, naming a file that holds its text: the one it was compiled
+    under if it still does, else one written now (a cache directory moved or cleaned)."""
+    filename = compiled.filename
+    if filename.startswith("<") or _holds(filename, compiled.text):
+        return compiled.code
+    return _renamed(compiled.code, generated_file(compiled.code.co_name, compiled.text))
+
+
+def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
+    consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 def compile_function(source: str, name: str, user_globals: dict[str, Any],

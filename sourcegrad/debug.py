@@ -11,11 +11,15 @@ line, so a cached map stays right when the function moves within its file.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
+import inspect
 import linecache
+import textwrap
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from .codegen.printer import is_comment
 from .compile import BODY_SHIFT
@@ -120,6 +124,56 @@ class Provenance:
         code = self.user_function.__code__
         user_line = code.co_firstlineno + relative
         text = linecache.getline(code.co_filename, user_line).strip()
+        kind = "jvp" if self.generated_name.startswith("jvp_") else "vjp"
+        rules = "".join(f"\nsourcegrad: that line calls {primal}, whose derivative there is "
+                        f"your @sg.def{kind} rule {_where(rule)}."
+                        for primal, rule in _user_rules_called(self.user_function, user_line,
+                                                               kind))
         return (f"sourcegrad: line {source_line} of the generated {self.generated_name} comes "
                 f'from File "{code.co_filename}", line {user_line}, in '
-                f"{self.user_function.__name__}" + (f": {text}" if text else ""))
+                f"{self.user_function.__name__}" + (f": {text}" if text else "") + rules)
+
+
+def _user_rules_called(fn: types.FunctionType, line: int, kind: str
+                       ) -> list[tuple[str, types.FunctionType]]:
+    """``(how the user spelled the callee, the user's rule of ``kind`` for it)`` for each call
+    on the statement at ``line`` of ``fn`` of a function with a rule registered by the user."""
+    from .rules.registry import lookup  # (the rule table imports this module's users)
+
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.stmt) and not isinstance(node, ast.FunctionDef)
+                and first + node.lineno - 1 <= line <= first + (node.end_lineno or 0) - 1):
+            continue
+        for call in ast.walk(node):
+            if not isinstance(call, ast.Call):
+                continue
+            rule = lookup(_value_of(fn, call.func))
+            user_rule = getattr(rule, "functions", {}).get(kind)
+            if user_rule is not None and (ast.unparse(call.func), user_rule) not in found:
+                found.append((ast.unparse(call.func), user_rule))
+    return found
+
+
+def _value_of(fn: types.FunctionType, expr: ast.expr) -> Any:
+    """What a callee expression (a name, or attributes of one) denotes for ``fn``."""
+    if isinstance(expr, ast.Attribute):
+        return getattr(_value_of(fn, expr.value), expr.attr, None)
+    if not isinstance(expr, ast.Name):
+        return None
+    if expr.id in fn.__code__.co_freevars and fn.__closure__:
+        try:
+            return fn.__closure__[fn.__code__.co_freevars.index(expr.id)].cell_contents
+        except ValueError:
+            return None
+    return fn.__globals__.get(expr.id, getattr(builtins, expr.id, None))
+
+
+def _where(rule: types.FunctionType) -> str:
+    code = rule.__code__
+    return f'{rule.__qualname__} (File "{code.co_filename}", line {code.co_firstlineno})'

@@ -49,6 +49,8 @@ class UserRule(registry.Rule):
     joint_jvp: FunctionType | None = None
     positional: tuple[str, ...] = ()
     fingerprints: dict[str, str] = field(default_factory=dict)  # "vjp"/"jvp" -> the rule's
+    functions: dict[str, FunctionType] = field(default_factory=dict)  # "vjp"/"jvp" -> the
+    #                                      user's rule itself, for messages
 
 
 def defvjp(primal: Callable) -> Callable[[FunctionType], FunctionType]:
@@ -264,13 +266,14 @@ def _record(primal: Callable, names: list[str], positional: list[str],
     if isinstance(existing, UserRule):
         existing.fingerprints[kind] = _fingerprint(rule_fn)
         existing.fingerprint = _joined(existing.fingerprints)
+        existing.functions[kind] = rule_fn
         return existing
     fingerprints = {kind: _fingerprint(rule_fn)}
     record = UserRule(name=getattr(primal, "__name__", "primal"), primitives=(primal,),
                       params=tuple(names), defaults=dict(defaults),
                       nondiff=frozenset(p for p in names if p not in positional),
                       fingerprint=_joined(fingerprints), positional=tuple(positional),
-                      fingerprints=fingerprints)
+                      fingerprints=fingerprints, functions={kind: rule_fn})
     if existing is not None and existing.params == record.params:
         record.vjps, record.jvps = dict(existing.vjps), dict(existing.jvps)
         record.linear = existing.linear

@@ -47,7 +47,8 @@ def test_an_error_in_the_adjoint_shows_the_generated_line_and_notes_the_users_li
     error = raised_by(grad, np.array([0.0, 4.0]))  # sqrt's derivative divides by zero
     text = "".join(traceback.format_exception(error))
     shown = traceback.extract_tb(error.__traceback__)
-    generated = [s for s in shown if s.filename.startswith("<sourcegrad grad_root_sum")]
+    generated = [s for s in shown
+                 if os.path.basename(s.filename).startswith("grad_root_sum-")]
     assert generated, text
     assert "/ (2 * r)" in generated[-1].line  # the adjoint of sqrt, shown in the traceback
     assert generated[-1].line in text
@@ -108,7 +109,7 @@ def test_pdb_steps_into_generated_code():
     done = subprocess.run([sys.executable, "-c", script], input="next\nnext\nlist\ncontinue\n",
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "<sourcegrad grad_root_sum" in done.stdout
+    assert "/grad_root_sum-" in done.stdout  # the generated file
     assert "-> r = np.sqrt(x)" in done.stdout  # stepped onto a generated line
     assert "as_gradient(grad_x, x)" in done.stdout  # `list` shows the generated lines around
 
@@ -124,3 +125,97 @@ def test_a_note_that_cannot_be_made_never_replaces_the_error():
             broken(error)
             raise
     assert not getattr(info.value, "__notes__", [])
+
+
+# -- every tool shows the generated line, numbered as in .source (issue 16, point 2) ----------
+SCRIPT = """\
+import numpy as np
+import sourcegrad as sg
+
+
+def loss(x):
+    y = np.log(x)
+    if np.sum(y) > 0:
+        z = y @ np.ones((2, 2))
+    return np.sum(z)
+
+
+sg.grad(loss)(np.ones(3) * 3)
+"""
+
+
+def run_script(tmp_path, *args, stdin=None, cache="0"):
+    path = tmp_path / "script.py"
+    path.write_text(SCRIPT)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SOURCEGRAD")}
+    env.update(SOURCEGRAD_CACHE=cache, PYTHONPATH=str(ROOT),
+               SOURCEGRAD_CACHE_DIR=str(tmp_path / "cache"))
+    return subprocess.run([sys.executable, *args, str(path)], env=env, cwd=tmp_path,
+                          input=stdin, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("cache", ["0", "1"])
+def test_plain_python_shows_the_generated_line_and_the_note_agrees(tmp_path, cache):
+    for attempt in range(2 if cache == "1" else 1):  # the second one loads from disk
+        done = run_script(tmp_path, cache=cache)
+        lines = done.stderr.splitlines()
+        (where,) = [i for i, text in enumerate(lines) if "/grad_loss-" in text]
+        number = int(lines[where].split(", line ")[1].split(",")[0])
+        assert lines[where + 1].strip() == "z = y @ ones_pair", (attempt, done.stderr)
+        assert (f"sourcegrad: line {number} of the generated grad_loss comes from File "
+                f'"{tmp_path / "script.py"}", line 8, in loss: z = y @ np.ones((2, 2))'
+                in done.stderr), done.stderr
+        if cache == "1":  # (the private directory of a run without the cache goes with it)
+            generated = lines[where].split('"')[1]
+            assert pathlib.Path(generated).read_text().splitlines()[number - 1].strip() == \
+                "z = y @ ones_pair"
+
+
+def test_pdb_post_mortem_marks_the_failing_line(tmp_path):
+    done = run_script(tmp_path, "-m", "pdb", stdin="continue\nlist\nquit\nquit\n")
+    listed = done.stdout.split("Entering post mortem debugging")[1]
+    arrow = [text for text in listed.splitlines() if "->" in text]
+    assert arrow and arrow[0].split("->", 1)[1].strip() == "z = y @ ones_pair", listed
+
+
+def test_the_generated_file_holds_exactly_the_source():
+    grad = sg.grad(root_sum)
+    assert pathlib.Path(grad.__code__.co_filename).read_text() == grad.source
+
+
+# -- an error in a user's rule names the rule too ------------------------------------------------
+def tripled(x):
+    return x * 3.0
+
+
+def uses_tripled(x):
+    return np.sum(tripled(x))
+
+
+@pytest.mark.parametrize("inlined", [True, False])
+def test_an_error_in_a_users_rule_names_the_users_line_and_the_rule(inlined,
+                                                                    restore_the_rule_table):
+    if inlined:
+        def tripled_vjp(g, ans, x):
+            return g @ np.ones((5, 5))
+    else:
+        def tripled_vjp(g, ans, x):  # two statements: called, not inlined
+            doubled = g * 2
+            return doubled @ np.ones((5, 5))
+
+    def tripled_jvp(tangents, ans, x):
+        return tangents[0] @ np.ones((5, 5))
+
+    sg.defvjp(tripled)(tripled_vjp)
+    sg.defjvp(tripled)(tripled_jvp)
+    with pytest.raises(ValueError) as reverse:
+        sg.grad(uses_tripled)(np.ones(3))
+    notes = "\n".join(reverse.value.__notes__)
+    assert f"line {line_of('return np.sum(tripled(x))')}, in uses_tripled" in notes
+    assert (f"that line calls tripled, whose derivative there is your @sg.defvjp rule "
+            f'{tripled_vjp.__qualname__} (File "{THIS_FILE}", line '
+            f"{tripled_vjp.__code__.co_firstlineno})") in notes
+    with pytest.raises(ValueError) as forward:
+        sg.jvp(uses_tripled, (np.ones(3),), (np.ones(3),))
+    notes = "\n".join(forward.value.__notes__)
+    assert f"your @sg.defjvp rule {tripled_jvp.__qualname__}" in notes

@@ -344,7 +344,7 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     # backward function can run again on the same saved values
     for var in residuals:
         if var in result.consumed:
-            backward_body.append(assign(var, call("private_copy", name(var)), fdef))
+            backward_body.extend(_private_copies(result, var, residuals, fdef))
     backward_body.extend(result.adjoint)
     grads = [name(result.grads[w]) if w in result.grads else call("zeros_like_grad", name(w))
              for w in analysis.wrt]
@@ -354,6 +354,23 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
     backward = _function(analysis.namer.function_name(f"backward_{fname}"), args,
                          backward_body)
     return forward, backward
+
+
+def _private_copies(result: ReverseResult, var: str, residuals: list[str],
+                    like: ast.AST) -> list[ast.stmt]:
+    """``var = private_copy(var)``; but a variable whose element writes also change an
+    intermediate array it shares memory with (``a = np.linalg.inv(m)[0]; a[1] = 3.0``; a
+    gradient's ``grad_x = unbroadcast(t, x); grad_x[i] = ...``) keeps sharing it: that array
+    is copied, and ``var`` made from the copy again by the statement that made it, so that
+    the elements the sweep restores through ``var`` reach the array's derivative too."""
+    bases = sorted(result.aliased.get(var, ()))
+    made = [s for s in result.forward if isinstance(s, ast.Assign)
+            and isinstance(s.targets[0], ast.Name) and s.targets[0].id == var]
+    stores = [n for s in result.forward for n in walk(s)
+              if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store)]
+    if not bases or len(made) != 1 or len(stores) != 1 or not set(bases) <= set(residuals):
+        return [assign(var, call("private_copy", name(var)), like)]
+    return [*(assign(b, call("private_copy", name(b)), like) for b in bases), clone(made[0])]
 
 
 def _unbound_residuals(analysis: ReverseAnalysis, residuals: list[str]) -> list[ast.stmt]:

@@ -48,11 +48,12 @@ def tree_leaves(tree: Tree) -> list[Any]:
 
 
 def tree_inner(a: Tree, b: Tree) -> float:
-    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent
-    (a ``None`` leaf on either side, a leaf without a direction, counts as zero)."""
-    return float(sum(np.sum(np.multiply(x, y)) for x, y in
-                     zip(tree_leaves(a), tree_leaves(b), strict=True)
-                     if x is not None and y is not None))
+    """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent (its
+    real part for complex values: JAX's convention, see ``rules/complex.py``; a ``None`` leaf
+    on either side, a leaf without a direction, counts as zero)."""
+    return float(np.real(sum(np.sum(np.multiply(x, y)) for x, y in
+                             zip(tree_leaves(a), tree_leaves(b), strict=True)
+                             if x is not None and y is not None)))
 
 
 def _axpy(x: Tree, scale: float, d: Tree) -> Tree:
@@ -71,7 +72,12 @@ def numerical_jvp(f: Callable[..., Any], args: Sequence[Any], argnum: int, tange
     kwargs = kwargs or {}
     plus = f(*_replaced(args, argnum, _axpy(args[argnum], eps, tangent)), **kwargs)
     minus = f(*_replaced(args, argnum, _axpy(args[argnum], -eps, tangent)), **kwargs)
-    return tree_map(lambda p, m: (np.asarray(p, dtype=np.float64) - m) / (2 * eps), plus, minus)
+    return tree_map(lambda p, m: (_as_float64(p) - m) / (2 * eps), plus, minus)
+
+
+def _as_float64(x: Any) -> np.ndarray:
+    """``x`` in double precision (complex ones stay complex)."""
+    return np.asarray(x, dtype=np.complex128 if np.iscomplexobj(x) else np.float64)
 
 
 def _unit_tangents(x: Tree):
@@ -118,12 +124,15 @@ def numerical_jacobian(f: Callable[..., Any], args: Sequence[Any], argnum: int,
 def _is_float_tree(x: Tree) -> bool:
     leaves = tree_leaves(x)
     return bool(leaves) and all(
-        isinstance(leaf, float) or np.asarray(leaf).dtype.kind == "f" for leaf in leaves)
+        isinstance(leaf, float) or np.asarray(leaf).dtype.kind in "fc" for leaf in leaves)
 
 
 def _random_like(rng: np.random.Generator, x: Tree, symmetric: bool = False) -> Tree:
+    """Random values with ``x``'s structure: complex where ``x`` is complex."""
     def draw(leaf):
         d = rng.standard_normal(np.shape(leaf))
+        if np.iscomplexobj(leaf):
+            d = d + 1j * rng.standard_normal(np.shape(leaf))
         if symmetric and np.ndim(d) >= 2:
             d = (d + np.swapaxes(d, -1, -2)) / 2
         return float(d) if isinstance(leaf, float) else d
@@ -149,7 +158,7 @@ def rounding_noise(cotangent: Tree, value: Tree, eps: float) -> float:
     divides by ``2 eps``."""
     return 10 * np.finfo(np.float64).eps / eps * tree_inner(
         tree_map(np.abs, cotangent),
-        tree_map(lambda a: np.abs(np.asarray(a, dtype=np.float64)), value))
+        tree_map(lambda a: np.abs(_as_float64(a)), value))
 
 
 def call_with(primitive: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
@@ -328,7 +337,7 @@ def directional_difference(f: Callable[..., Any], args: Sequence[Any], u: Sequen
     def moved(scale: float) -> list[Any]:
         return [a if d is None else _axpy(a, scale, d) for a, d in zip(args, u, strict=True)]
     plus, minus = f(*moved(eps)), f(*moved(-eps))
-    return tree_map(lambda p, m: (np.asarray(p, dtype=np.float64) - m) / (2 * eps), plus, minus)
+    return tree_map(lambda p, m: (_as_float64(p) - m) / (2 * eps), plus, minus)
 
 
 def _assert_tree_close(got: Tree, expected: Tree, rtol: float, what: str) -> None:

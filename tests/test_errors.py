@@ -115,13 +115,13 @@ def test_lambda_is_refused_with_advice():
 
 
 def active_unknown_method(x):
-    return np.sum(x.conj())
+    return np.sum(x.compress([True, False]))
 
 
 def test_method_without_rule_says_what_to_call_instead():
     with pytest.raises(sg.NoDerivativeError) as info:
         sg.grad(active_unknown_method)
     message = str(info.value)
-    assert "the method `.conj()` has no derivative rule" in message
-    assert "np.conj(x, ...)" in message
+    assert "the method `.compress()` has no derivative rule" in message
+    assert "np.compress(x, ...)" in message
     assert "@sg.defvjp(." not in message

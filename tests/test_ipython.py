@@ -32,7 +32,7 @@ CELLS = [
     ("first = sg.grad(f)(np.array([0.5, 1.5]))", True),
     ("def uses_try(x):\n    try:\n        y = np.log(x)\n    except ValueError:\n"
      "        y = x\n    return np.sum(y)\nsg.grad(uses_try)(np.ones(2))", False),
-    ("def no_rule(x):\n    return np.sum(np.fft.fft(x).real)\nsg.grad(no_rule)(np.ones(2))",
+    ("def no_rule(x):\n    return np.sum(np.i0(x))\nsg.grad(no_rule)(np.ones(2))",
      False),
     ("def singular(a):\n    return np.sum(np.linalg.inv(a))\n"
      "sg.grad(singular)(np.zeros((2, 2)))", False),

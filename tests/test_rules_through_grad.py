@@ -38,12 +38,14 @@ def _user_function(tmp_path, spec, case, seed):
     texts = [t for t, _ in positional] + [f"{k}={t}" for k, (t, _) in keywords.items()]
     out = spec.primitive(*[v for _, v in positional], **{k: v for k, (_, v) in keywords.items()})
     outputs = list(out) if isinstance(out, (tuple, list)) else [out]
-    weights = {f"W{i}": (rng.standard_normal(np.shape(o)) if np.ndim(o) else
-                         float(rng.standard_normal())) for i, o in enumerate(outputs)}
+    weights = {f"W{i}": _weights(rng, o) for i, o in enumerate(outputs)}
     names = [f"o{i}" for i in range(len(outputs))]
     unpack = ", ".join(names) + ("," if len(names) == 1 and isinstance(out, (tuple, list))
                                  else "")
-    total = " + ".join(f"np.sum({n} * W{i})" for i, n in enumerate(names))
+    # a complex output weighs its real and imaginary parts (complex weights, real part)
+    total = " + ".join(f"np.real(np.sum({n} * W{i}))" if np.iscomplexobj(o) else
+                       f"np.sum({n} * W{i})"
+                       for i, (n, o) in enumerate(zip(names, outputs, strict=True)))
     source = (f"import numpy as np\n\n\ndef f({', '.join(params)}):\n"
               f"    {unpack} = PRIM({', '.join(texts)})\n    return {total}\n")
     path = tmp_path / f"through_{next(_counter)}.py"
@@ -57,10 +59,21 @@ def _user_function(tmp_path, spec, case, seed):
     return module.f, values, source
 
 
+def _weights(rng, output):
+    if np.ndim(output) == 0:
+        return float(rng.standard_normal())
+    weights = rng.standard_normal(np.shape(output))
+    return weights + 1j * rng.standard_normal(np.shape(output)) if np.iscomplexobj(
+        output) else weights
+
+
 def _has_float_argument(case):
+    """A real float argument: the gradient is checked against real finite differences
+    (complex arguments are checked by ``test_rules``, which perturbs both parts)."""
     leaves = [*case.args, *case.kwargs.values()]
     leaves = [x for leaf in leaves for x in (leaf if isinstance(leaf, list) else [leaf])]
-    return any(isinstance(x, Flt) or isinstance(x, Arr) and x.domain != "mask" for x in leaves)
+    return any(isinstance(x, Flt) or isinstance(x, Arr) and x.domain not in ("mask", "complex")
+               for x in leaves)
 
 
 def _cases():

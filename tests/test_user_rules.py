@@ -79,7 +79,7 @@ def test_a_rule_replaces_differentiating_the_body():
 
 
 def test_a_rule_for_a_numpy_function_the_table_lacks_with_none_tangents():
-    assert registry.lookup(np.logaddexp2) is None
+    del registry.RULES[np.logaddexp2]  # the table has its own (the fixture puts it back)
 
     @sg.defvjp(np.logaddexp2)
     def logaddexp2_vjp(g, ans, x1, x2):

@@ -43,12 +43,18 @@ def grad_loss(w, b, x, y):
 
 
 def unbroadcast(g, x):
-    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
+    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting. A
+    real ``x`` takes the real part of a complex ``g`` (a real value's cotangent is real:
+    JAX's convention, see ``rules/complex.py``)."""
     shape = getattr(x, "shape", None)
     if shape is None:
         shape = _shape(x)
     elif getattr(g, "shape", None) == shape:
-        return g  # the common case, answered without another call
+        if g.dtype is x.dtype or g.dtype.kind != "c" or x.dtype.kind == "c":
+            return g  # the common case, answered without another call
+        return np.real(g)
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
     if _shape(g) == shape:
         return g
     g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
@@ -131,6 +137,8 @@ def as_gradient(g, x):
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)  # a real argument's gradient is real (see unbroadcast)
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(g)
     x = np.asarray(x)

@@ -44,7 +44,56 @@ def inline(rule_fn: FunctionType, head: list[ast.expr], params: dict[str, ast.ex
         else:
             bindings[param] = ast.Constant(defaults.get(param))
             left_default.add(param)
-    return _instantiate(_template(rule_fn, frozenset(left_default)), bindings)
+    template = _template(rule_fn, frozenset(left_default))
+    return _instantiate(_without_capture(template, bindings), bindings)
+
+
+def _without_capture(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:
+    """``template`` with the names its comprehensions (and lambdas) bind renamed where the
+    call's arguments use them: ``[f(x, i == k) for j in ...]`` with ``k`` bound to the
+    caller's ``j`` must not read the comprehension's ``j``."""
+    bound = _bound_names(template)
+    if not bound:
+        return template
+    used = {n.id for expr in bindings.values() for n in walk(expr) if isinstance(n, ast.Name)}
+    clashes = bound & used
+    if not clashes:
+        return template
+    taken = used | bound | {n.id for n in walk(template) if isinstance(n, ast.Name)}
+    renames = {}
+    for old in sorted(clashes):
+        new = old + "_"
+        while new in taken:
+            new += "_"
+        taken.add(new)
+        renames[old] = new
+    return _Rename(renames).visit(clone(template))
+
+
+@functools.cache
+def _bound_names(template: ast.expr) -> frozenset[str]:
+    """The names a rule's expression binds itself (comprehension targets, lambda
+    parameters); templates are cached, so this is worked out once for each."""
+    found = set()
+    for node in walk(template):
+        if isinstance(node, ast.comprehension):
+            found |= {n.id for n in walk(node.target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Lambda):
+            found |= {a.arg for a in node.args.args + node.args.kwonlyargs}
+    return frozenset(found)
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, renames: dict[str, str]) -> None:
+        self.renames = renames
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        node.id = self.renames.get(node.id, node.id)
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        node.arg = self.renames.get(node.arg, node.arg)
+        return node
 
 
 @functools.cache

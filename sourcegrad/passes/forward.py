@@ -355,7 +355,8 @@ class ForwardMode:
             terms.append(term)
         total = terms[0]
         for term in terms[1:]:
-            if support.add_grads in rule.primitives:  # lists of tangents: `+` would concatenate
+            if support.add_grads in rule.primitives or rule.sequence_output:
+                # tuples or lists of tangents: `+` would concatenate them
                 total = call("add_grads", total, term)
             else:
                 total = ast.BinOp(left=total, op=ast.Add(), right=term)

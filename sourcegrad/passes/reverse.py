@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..codegen import names as naming
 from ..codegen.clone import clone
@@ -76,6 +76,8 @@ class ReverseResult:
     grads: dict[str, str]  # parameter -> name of its adjoint, for parameters that got one
     output_grad: str | None = None  # the adjoint of the output, when the output is active
     consumed: tuple[str, ...] = ()  # saved values the backward sweep pops from or restores
+    # variables whose element writes change intermediate arrays they may share memory with
+    aliased: dict[str, set[str]] = field(default_factory=dict)
 
 
 class ReverseMode:
@@ -95,6 +97,7 @@ class ReverseMode:
         self.shapes = ShapeFacts(set(), {})  # what the code tells of shapes
         self.temporaries: set[str] = set()  # introduced by normalize: may be folded back
         self.containers: set[str] = set()
+        self.maybe_containers: set[str] = set()
         # state of the backward sweep being generated
         self.defined: set[str] = set()
         self.owned: set[str] = set()
@@ -105,7 +108,7 @@ class ReverseMode:
         # many names, and looking each up in a list was quadratic)
         self.snapshots: dict[int, dict[str, None]] = {}
         self.stacks: dict[tuple[str, int], str] = {}
-        self.slots: dict[int, str] = {}
+        self.slots: dict[object, str] = {}
         self.control: dict[int, str] = {}
         self.preinit: dict[int, dict[str, None]] = {}
         self.stack_inits: dict[int, list[str]] = {}
@@ -175,7 +178,8 @@ class ReverseMode:
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):
             output_grad = self.grad_names[output.id]
         consumed = tuple(sorted(set(self.stacks.values()) | self.sliced))
-        return ReverseResult(forward, adjoint, output, grads, output_grad, consumed)
+        return ReverseResult(forward, adjoint, output, grads, output_grad, consumed,
+                             {v: set(ts) for v, ts in self.aliased.items()})
 
     def _never_released(self, returned: set[str]) -> set[str]:
         """Names the backward sweep must not ``del``: read after it, or too small to matter
@@ -276,6 +280,22 @@ class ReverseMode:
                 return expr
 
     def _find_containers(self, stmts: list[ast.stmt]) -> None:
+        """The variables whose cotangents are added with ``add_grads``: lists, tuples and
+        dicts (``+`` would concatenate them). ``containers`` are known to be (displays,
+        appends, unpacked values, sequences rules return); ``maybe_containers`` are all the
+        variables nothing uses as an array or a number (an argument of a rule's array
+        parameter, or the result of one): a parameter or a user function's result that is
+        only passed on, subscripted or returned may be a tuple (generated code,
+        differentiated again, passes tuples of gradients around), and ``add_grads`` adds
+        arrays too."""
+        arrays: set[str] = set()
+        names: set[str] = set(self.params)
+        for stmt in self.placement.statements.values():
+            for node in walk(stmt):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+            arrays |= self._used_as_arrays(stmt)
+        self.maybe_containers = names - arrays
         for stmt in self.placement.statements.values():
             if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
                 isinstance(stmt.value, (ast.List, ast.Tuple, ast.Dict))
@@ -291,6 +311,27 @@ class ReverseMode:
                 op = self.resolver.classify(stmt.value)
                 if op.kind == RULE and op.rule.sequence_output:
                     self.containers.add(stmt.targets[0].id)
+
+    def _used_as_arrays(self, stmt: ast.stmt) -> set[str]:
+        """The names ``stmt`` uses as arrays or numbers: arguments of a rule's parameters that
+        take one array (not a sequence), and the result of a rule that returns one."""
+        if isinstance(stmt, ast.AugAssign):
+            return {n.id for n in (stmt.target, stmt.value) if isinstance(n, ast.Name)}
+        if not isinstance(stmt, ast.Assign):
+            return set()
+        op = self.resolver.classify(stmt.value)
+        if op.kind != RULE:
+            return set()
+        rule = op.rule
+        used = set()
+        for param, arg in op.args.items():
+            if param in rule.nondiff or param in rule.sequence_params:
+                continue
+            parts = arg.elts if param == rule.varargs and isinstance(arg, ast.Tuple) else [arg]
+            used.update(a.id for a in parts if isinstance(a, ast.Name))
+        if isinstance(stmt.targets[0], ast.Name) and not rule.sequence_output:
+            used.add(stmt.targets[0].id)
+        return used
 
     def _note_reads(self, stmt: ast.stmt, exprs: list[ast.AST]) -> None:
         if not self.recording:
@@ -501,10 +542,13 @@ class ReverseMode:
         return self.stacks[key]
 
     def _slot(self, stmt: ast.stmt, var: str, is_slice: bool) -> str:
-        if id(stmt) not in self.slots:
-            self.slots[id(stmt)] = self.namer.fresh(f"{var}_slice_old" if is_slice
-                                                    else f"{var}_old")
-        return self.slots[id(stmt)]
+        """The variable keeping ``var``'s value from before ``stmt`` (one per variable: an
+        unpacking ``a, axis = ...`` overwrites two)."""
+        key = (id(stmt), var, is_slice)
+        if key not in self.slots:
+            self.slots[key] = self.namer.fresh(f"{var}_slice_old" if is_slice
+                                               else f"{var}_old")
+        return self.slots[key]
 
     def _old_value(self, stmt: ast.stmt, var: str, is_slice: bool) -> ast.expr:
         if not is_slice:
@@ -695,7 +739,7 @@ class ReverseMode:
             else:
                 self.owned.discard(var)
             return [ast.Assign(targets=[target], value=contribution)]
-        if var in self.containers:
+        if var in self.containers or var in self.maybe_containers:
             value = ast.Call(func=name("add_grads"), args=[self.grad_load(var), contribution],
                              keywords=[])
         elif var in self.owned:  # ours alone: add in place, no new array
@@ -738,15 +782,19 @@ class ReverseMode:
         index = clone(value.slice)
         self._note_reads(stmt, [index])
         grad_base = self.grad_load(var)
-        # a list, tuple or dict holds one element per key: no index repeats one
+        # an element of a known list is read once per statement (repeats need np.add.at only
+        # in arrays, and it cannot update a list); an element of what may be a list may be a
+        # list itself
         if var in self.containers or _is_basic_index(index, self._range_loop_vars(stmt)):
             element = ast.Subscript(value=self.grad_load(var), slice=clone(index),
                                     ctx=ast.Load())
             target = ast.Subscript(value=name(self.grad(var), True), slice=index,
                                    ctx=ast.Store())
-            # a list's slice is a list: `+` would join the two, not add them
-            total = call("add_grads", element, g) if var in self.containers else ast.BinOp(
-                left=element, op=ast.Add(), right=g)
+            read = stmt.targets[0].id if isinstance(stmt, ast.Assign) and isinstance(
+                stmt.targets[0], ast.Name) else None
+            sequences = self.containers | self.maybe_containers
+            total = call("add_grads", element, g) if {var, read} <= sequences else (
+                ast.BinOp(left=element, op=ast.Add(), right=g))
             out.append(ast.Assign(targets=[target], value=total))
         else:
             out.append(ast.Expr(value=ast.Call(
@@ -1142,6 +1190,16 @@ def _is_fresh_call(expr: ast.expr) -> bool:
         isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
         and expr.func.attr == "copy"
     )
+
+
+def _index_value(index: ast.expr) -> ast.expr:
+    """A subscript's index as a value that can be passed to a function: slices (``:``, which
+    only a subscript can spell) are written inside ``np.s_[...]``."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    if not any(isinstance(p, ast.Slice) for p in parts):
+        return index
+    return ast.Subscript(value=ast.Attribute(value=name("np"), attr="s_", ctx=ast.Load()),
+                         slice=index, ctx=ast.Load())
 
 
 def _is_basic_index(index: ast.expr, range_vars: set[str]) -> bool:

@@ -8,6 +8,7 @@ whose results carry no derivative.
 from . import (  # noqa: F401  (registration)
     arithmetic,
     comparisons,
+    complex,
     elementwise,
     indexing,
     linalg,

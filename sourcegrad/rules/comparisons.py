@@ -9,7 +9,14 @@ so that a float32 cotangent stays float32.
 import numpy as np
 
 from .registry import rule
-from .support import broadcast_like, lower_bound, unbroadcast, upper_bound
+from .support import (
+    broadcast_like,
+    extreme_jvp,
+    extreme_vjp,
+    lower_bound,
+    unbroadcast,
+    upper_bound,
+)
 
 
 @rule(np.maximum)
@@ -137,3 +144,20 @@ class where:
 
     def jvp_y(t, ans, condition, x, y):
         return broadcast_like(np.where(condition, 0, t), ans)
+
+
+@rule(max, min)
+class builtin_extreme:
+    """Python's ``max``/``min`` of several numbers, or of the items of one list: the
+    cotangent is shared evenly among the tied winners (as for ``np.max``). Python's two-
+    argument form is differentiated as ``np.maximum``/``np.minimum`` (``rules/methods.py``),
+    with the same convention."""
+    sequence_params = ("args",)
+
+    torch_name = "Max"
+
+    def vjp_args(g, ans, *args):
+        return extreme_vjp(g, ans, args)
+
+    def jvp_args(t, ans, *args):
+        return extreme_jvp(t, ans, args)

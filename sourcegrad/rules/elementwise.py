@@ -6,11 +6,19 @@ at 0, ``arcsin`` at +-1) the rule computes what NumPy computes there (``inf``).
 """
 
 import math
+import operator
 
 import numpy as np
 
 from .registry import rule
-from .support import sinc_derivative
+from .support import (
+    abs_jvp,
+    abs_vjp,
+    broadcast_like,
+    sign_vjp,
+    sinc_derivative,
+    unbroadcast,
+)
 
 # -------------------------------------------------------------------------- powers and roots
 
@@ -130,6 +138,54 @@ class log10:
         return t / (x * math.log(10))
 
 
+@rule(np.logaddexp2)
+class logaddexp2:
+    """``log2(2**x1 + 2**x2)``: each argument's share is ``2**(x - ans)``."""
+
+    torch_name = "Logaddexp2"
+
+    def vjp_x1(g, ans, x1, x2):
+        return unbroadcast(g * np.exp2(x1 - ans), x1)
+
+    def vjp_x2(g, ans, x1, x2):
+        return unbroadcast(g * np.exp2(x2 - ans), x2)
+
+    def jvp_x1(t, ans, x1, x2):
+        return broadcast_like(t * np.exp2(x1 - ans), ans)
+
+    def jvp_x2(t, ans, x1, x2):
+        return broadcast_like(t * np.exp2(x2 - ans), ans)
+
+
+@rule(np.ldexp)
+class ldexp:
+    """``x1 * 2**x2`` with integer exponents ``x2`` (no derivative); linear in ``x1``."""
+
+    torch_name = "Ldexp"
+    nondiff = ("x2",)
+
+    def vjp_x1(g, ans, x1, x2):
+        return unbroadcast(np.ldexp(g, x2), x1)
+
+    def jvp_x1(t, ans, x1, x2):
+        return broadcast_like(np.ldexp(t, x2), ans)
+
+
+@rule(np.frexp)
+class frexp:
+    """``(mantissa, exponent)`` with ``x = mantissa * 2**exponent``: the integer exponent is
+    piecewise constant, so the mantissa is ``x * 2**-exponent`` locally."""
+
+    sequence_output = True
+    torch_name = "Frexp"
+
+    def vjp_x(g, ans, x):
+        return np.ldexp(g[0], -ans[1])
+
+    def jvp_x(t, ans, x):
+        return np.ldexp(t, -ans[1]), np.zeros_like(t)
+
+
 @rule(np.log1p)
 class log1p:
     torch_name = "Log1p"
@@ -208,6 +264,24 @@ class arctan:
 
     def jvp_x(t, ans, x):
         return t / (1 + x**2)
+
+
+@rule(np.degrees, np.rad2deg)
+class degrees:
+    torch_name = "Rad2deg"
+    linear = True
+
+    def vjp_x(g, ans, x):
+        return g * (180 / math.pi)
+
+
+@rule(np.radians, np.deg2rad)
+class radians:
+    torch_name = "Deg2rad"
+    linear = True
+
+    def vjp_x(g, ans, x):
+        return g * (math.pi / 180)
 
 
 @rule(np.sinc)
@@ -295,17 +369,18 @@ class arctanh:
 # ------------------------------------------------------------------------ sign and magnitude
 
 
-@rule(np.absolute, np.fabs)
+@rule(np.absolute, np.fabs, operator.abs)
 class absolute:
-    """``|x|``. At 0 the derivative is taken as 0 (``sign(0)``), as in PyTorch."""
+    """``|x|``. At 0 the derivative is taken as 0 (``sign(0)``), as in PyTorch; complex
+    ``x`` too (see ``rules/complex.py``)."""
 
     torch_name = "Abs"
 
     def vjp_x(g, ans, x):
-        return g * np.sign(x)
+        return abs_vjp(g, x)
 
     def jvp_x(t, ans, x):
-        return t * np.sign(x)
+        return abs_jvp(t, x)
 
 
 @rule(np.sign)
@@ -317,7 +392,60 @@ class sign:
     torch_name = "Sign"
 
     def vjp_x(g, ans, x):
-        return np.zeros_like(g)
+        return sign_vjp(g, x)
 
     def jvp_x(t, ans, x):
-        return np.zeros_like(t)
+        return sign_vjp(t, x)
+
+
+@rule(np.heaviside)
+class heaviside:
+    """The step ``0 if x1 < 0, x2 if x1 == 0, 1 if x1 > 0``: constant in ``x1`` away from 0
+    (derivative 0 there, and taken as 0 at 0 as for ``sign``); ``x2`` is the value at 0."""
+
+    torch_name = "Heaviside"
+
+    def vjp_x1(g, ans, x1, x2):
+        return unbroadcast(np.zeros_like(g), x1)
+
+    def vjp_x2(g, ans, x1, x2):
+        return unbroadcast(g * (x1 == 0), x2)
+
+    def jvp_x1(t, ans, x1, x2):
+        return broadcast_like(np.zeros_like(t), ans)
+
+    def jvp_x2(t, ans, x1, x2):
+        return broadcast_like(t * (x1 == 0), ans)
+
+
+@rule(np.nan_to_num)
+class nan_to_num:
+    """The identity on finite entries; a NaN or infinite entry becomes a constant, or the
+    (differentiable) ``nan``/``posinf``/``neginf`` value that replaces it."""
+
+    torch_name = "NanToNum"
+    nondiff = ("copy",)
+
+    def vjp_x(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return g * np.isfinite(x)
+
+    def vjp_nan(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return unbroadcast(g * np.isnan(x), nan)
+
+    def vjp_posinf(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return unbroadcast(g * np.isposinf(x), posinf)
+
+    def vjp_neginf(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return unbroadcast(g * np.isneginf(x), neginf)
+
+    def jvp_x(t, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return t * np.isfinite(x)
+
+    def jvp_nan(t, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return broadcast_like(t * np.isnan(x), ans)
+
+    def jvp_posinf(t, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return broadcast_like(t * np.isposinf(x), ans)
+
+    def jvp_neginf(t, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+        return broadcast_like(t * np.isneginf(x), ans)

@@ -47,10 +47,24 @@ class float_rule:
         return np.reshape(t, np.shape(ans))  # float(x[:1, :1]): a (1, 1) tangent, a scalar
 
 
+@rule(np.float64, np.float32, np.float16, np.longdouble)
+class float_cast:
+    """``np.float64(x)`` and the other float types called on a number or an array: a cast,
+    linear; the cotangent goes back in ``x``'s own float type (a Python float's is any
+    float)."""
+
+    linear = True
+
+    def vjp_x(g, ans, x):
+        return g if isinstance(x, (float, int)) else np.asarray(g, dtype=np.result_type(
+            x, np.float32))
+
+
 @rule(sum)
 class sum_rule:
     """Python's ``sum(iterable, start=0)`` over a list of numbers or arrays, whose shapes may
     broadcast against each other (the list comprehension that replaces a generator)."""
+    sequence_params = ("iterable",)
 
     def vjp_iterable(g, ans, iterable, start=0):
         return [unbroadcast(g, x) for x in iterable]
@@ -92,13 +106,15 @@ METHODS: dict[str, tuple[object, bool]] = {
     "astype": (astype, False),
     "item": (float, False),
     "tolist": (list, False),  # the elements as (nested) lists: the cotangents too
+    "conj": (np.conjugate, False),
+    "conjugate": (np.conjugate, False),
 }
 NONDIFF_METHODS = {
     "argmax", "argmin", "argsort", "nonzero", "round", "all", "any", "fill",
 }
 
-ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real}
-NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "imag"}
+ATTRIBUTES: dict[str, object] = {"T": np.transpose, "real": np.real, "imag": np.imag}
+NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes"}
 
 OPERATORS: dict[type, object] = {
     ast.Add: np.add,

@@ -8,6 +8,7 @@ nor an entry here is an error, never a silent zero.
 
 import builtins
 import math
+import operator
 
 import numpy as np
 
@@ -26,7 +27,7 @@ nondifferentiable(
 
 nondifferentiable(
     np.argmax, np.argmin, np.argsort, np.nonzero, np.flatnonzero, np.argwhere,
-    np.searchsorted, np.digitize,
+    np.searchsorted, np.digitize, np.argpartition, np.lexsort,
     reason="integer positions",
 )
 
@@ -35,11 +36,40 @@ nondifferentiable(
     np.logical_and, np.logical_or, np.logical_not, np.logical_xor,
     np.isclose, np.allclose, np.array_equal, np.signbit,
     np.isnan, np.isinf, np.isfinite, np.all, np.any, np.count_nonzero,
+    np.isposinf, np.isneginf, np.isreal, np.iscomplex, np.isrealobj, np.iscomplexobj,
+    np.isscalar, np.isnat, np.array_equiv, np.isin, np.may_share_memory, np.shares_memory,
     reason="booleans and counts",
 )
 
 nondifferentiable(
+    operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne,
+    operator.not_, operator.truth, operator.and_, operator.or_, operator.xor,
+    operator.invert, operator.index, operator.length_hint,
+    reason="the operator module's comparisons, booleans and integers",
+)
+
+nondifferentiable(
+    np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.bitwise_not, np.invert,
+    np.left_shift, np.right_shift, np.gcd, np.lcm,
+    getattr(np, "bitwise_count", None), getattr(np, "bitwise_invert", None),
+    getattr(np, "bitwise_left_shift", None), getattr(np, "bitwise_right_shift", None),
+    reason="integer and boolean arithmetic",
+)
+
+nondifferentiable(
+    np.spacing,
+    reason="piecewise constant: the distance to the next float depends on the exponent only",
+)
+
+nondifferentiable(
+    np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+    np.intp, np.uintp, np.bool_,
+    reason="integer and boolean casts: no derivative (as int() has none)",
+)
+
+nondifferentiable(
     np.floor, np.ceil, np.round, np.around, np.rint, np.trunc, np.fix, np.floor_divide,
+    operator.floordiv,
     reason=("piecewise constant: the derivative is 0 wherever it exists, as in PyTorch "
             "(floor_divide included: x1 // x2 only jumps)"),
 )

@@ -12,6 +12,7 @@ from .support import (
     cumprod_jvp,
     cumprod_vjp,
     degrees_of_freedom,
+    deviation,
     one_if_single,
     product_of_others,
     reduced_count,
@@ -66,11 +67,11 @@ class var:
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g, a, axis=axis, keepdims=keepdims)
-                * (a - np.mean(a, axis=axis, keepdims=True))
+                * deviation(a, axis=axis)
                 * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
+        return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims) * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
 
@@ -85,11 +86,11 @@ class std:
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g / one_if_single(ans, a), a, axis=axis, keepdims=keepdims)
-                * (a - np.mean(a, axis=axis, keepdims=True))
+                * deviation(a, axis=axis)
                 / degrees_of_freedom(a, ans, ddof=ddof))
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return (np.sum(t * (a - np.mean(a, axis=axis, keepdims=True)), axis=axis,
+        return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims)
                 / (one_if_single(ans, a) * degrees_of_freedom(a, ans, ddof=ddof)))
 

@@ -28,8 +28,11 @@ Class attributes:
 - ``linear``: the primitive is linear in its (single) differentiable parameter, so its JVP
   is the primitive applied to the tangent; ``jvp_*`` may then be omitted.
 - ``torch_name``: the stem PyTorch gives the node (``Mul`` for ``MulBackward0``).
-- ``sequence_output``: the primitive returns a tuple or a list, so cotangents of its result
-  are added element by element.
+- ``sequence_output``: the primitive returns (or may return) a tuple or a list, so
+  cotangents of its result are added element by element.
+- ``sequence_params``: parameters that take (or may take) a list or tuple whose cotangent is
+  then a list: reverse mode adds the cotangents of a variable passed there element by
+  element (``add_grads``), not with ``+``, which would concatenate them.
 
 Structured values:
 
@@ -90,6 +93,7 @@ class Rule:
     linear: bool = False
     torch_name: str | None = None
     sequence_output: bool = False  # returns a tuple or list (np.split, np.linalg.eigh...)
+    sequence_params: frozenset[str] = frozenset()  # take lists (np.concatenate's arrays...)
     fingerprint: str = ""
     varargs: str | None = None
 
@@ -313,6 +317,7 @@ def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Ru
             linear=bool(getattr(cls, "linear", False)),
             torch_name=torch_name or getattr(cls, "torch_name", None),
             sequence_output=bool(getattr(cls, "sequence_output", False)),
+            sequence_params=frozenset(getattr(cls, "sequence_params", ())),
             fingerprint=_fingerprint(methods.values()),
             varargs=_varargs_of(next(iter(methods.values()))),
         )

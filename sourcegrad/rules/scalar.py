@@ -9,6 +9,7 @@ stays fast and its gradients stay Python floats. Float division raises
 import math
 
 from .registry import rule
+from .support import unreduce
 
 # ------------------------------------------------------------------------ powers and logs
 
@@ -366,3 +367,15 @@ class fabs:
     def jvp_x(t, ans, x):
         return t * math.copysign(1.0, x) if x != 0 else 0.0
 
+
+
+@rule(math.fsum)
+class fsum:
+    """The exact sum of a list (or 1-D array) of numbers: linear, each gets the cotangent."""
+    sequence_params = ("seq",)
+
+    torch_name = "Sum"
+    linear = True
+
+    def vjp_seq(g, ans, seq):
+        return [g for _ in seq] if isinstance(seq, (list, tuple)) else unreduce(g, seq)

@@ -10,12 +10,18 @@ import numpy as np
 
 
 def unbroadcast(g, x):
-    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting."""
+    """Sum ``g`` down to the shape of ``x``: the adjoint of NumPy's implicit broadcasting. A
+    real ``x`` takes the real part of a complex ``g`` (a real value's cotangent is real:
+    JAX's convention, see ``rules/complex.py``)."""
     shape = getattr(x, "shape", None)
     if shape is None:
         shape = _shape(x)
     elif getattr(g, "shape", None) == shape:
-        return g  # the common case, answered without another call
+        if g.dtype is x.dtype or g.dtype.kind != "c" or x.dtype.kind == "c":
+            return g  # the common case, answered without another call
+        return np.real(g)
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
     if _shape(g) == shape:
         return g
     g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
@@ -26,6 +32,25 @@ def unbroadcast(g, x):
     if stretched:
         g = g.sum(axis=stretched, keepdims=True)
     return g
+
+
+def unbroadcast_each(cotangent, x):
+    """``unbroadcast`` leaf by leaf, for an ``x`` that may be a list, tuple or dict of arrays
+    (``as_gradient``'s adjoint; the cotangent of a sequence is a list)."""
+    if isinstance(x, (list, tuple)):
+        return [unbroadcast_each(gi, xi) for gi, xi in zip(cotangent, x, strict=True)]
+    if isinstance(x, dict):
+        return {k: unbroadcast_each(cotangent[k], v) for k, v in x.items()}
+    return unbroadcast(cotangent, x)
+
+
+def broadcast_each(tangent, like):
+    """``broadcast_like`` leaf by leaf (``unbroadcast_each``'s adjoint)."""
+    if isinstance(like, (list, tuple)):
+        return [broadcast_each(ti, li) for ti, li in zip(tangent, like, strict=True)]
+    if isinstance(like, dict):
+        return {k: broadcast_each(tangent[k], v) for k, v in like.items()}
+    return broadcast_like(tangent, like)
 
 
 def _shape(x):
@@ -142,6 +167,24 @@ def _grad_dtype(x):
     return dtype if dtype.kind in "fc" else np.dtype(np.float64)
 
 
+def _refuse_complex(is_complex, what):
+    """A derivative whose formula holds for real values only refuses complex ones (called
+    with ``np.iscomplexobj(x)`` worked out beforehand, so that it reads no differentiated
+    value)."""
+    if is_complex:
+        raise NotImplementedError(
+            f"sourcegrad differentiates {what} of real values only; complex values pass "
+            "through the FFT family, np.real/imag/conj/angle/abs and holomorphic functions")
+
+
+def deviation(a, axis=None):
+    """``a - mean(a, axis)`` (kept dimensions), for the derivatives of ``var`` and ``std``,
+    which hold for real ``a`` only."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.var and np.std")
+    return a - np.mean(a, axis=axis, keepdims=True)
+
+
 def _axes(axis, ndim):
     """``axis`` (None, an int or a tuple, negatives allowed) as a tuple of non-negative ints.
     A 0-d value has none: NumPy reduces it over axis 0 or -1 to itself."""
@@ -184,6 +227,8 @@ def as_gradient(g, x):
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)  # a real argument's gradient is real (see unbroadcast)
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(g)
     x = np.asarray(x)
@@ -238,6 +283,8 @@ def private_copy(g):
         return list(g)
     if isinstance(g, dict):
         return dict(g)
+    if type(g) is ShapeOf:  # only a shape was kept: nothing to update (a gradient's own
+        return g  # `x = shape_only(x)`, differentiated again, saves that)
     return np.array(g, copy=True)
 
 
@@ -306,7 +353,10 @@ def shape_of_elementwise(*operands):
 
 
 def add_grads(a, b):
-    """``a + b`` for gradients that may be lists, tuples or dicts of arrays."""
+    """``a + b`` for gradients that may be lists, tuples or dicts of arrays; ``None`` (the
+    cotangent of a ``None``, or a zero) adds nothing."""
+    if a is None or b is None:
+        return b if a is None else a
     if isinstance(a, dict):
         return {k: add_grads(a[k], b[k]) if k in b else a[k] for k in a}
     if isinstance(a, (list, tuple)):
@@ -510,12 +560,6 @@ def concatenate_c(items):
     return np.c_[tuple(items)]
 
 
-def as_column(x):
-    """One item as ``np.c_`` takes it: a number or a 1-d array becomes a column, an array of
-    2 or more dimensions stays as it is."""
-    return np.c_[(x,)]
-
-
 def join_back(pieces, arrays, axis=0, promote=None):
     """The adjoint of ``split_back``: the pieces (one per array) joined the way ``arrays``
     were, for second derivatives of ``concatenate``, ``hstack`` and ``vstack``."""
@@ -603,6 +647,313 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
     steps = np.arange(length)
     view[..., steps - min(offset, 0), steps + max(offset, 0)] = g
     return grad
+
+
+def ungather(g, x, positions):
+    """Cotangent of ``x`` in a function that only copies elements of ``x`` (``x[index]``,
+    ``np.pad``'s edge, reflect, wrap and symmetric modes, ``np.delete``, ``np.resize``...).
+    ``positions`` is that function applied to the flat positions of ``x``'s elements: for
+    each output element the position it copies, or -1 for an element that is not a copy (a
+    constant). Elements copied several times collect the sum of their copies' cotangents."""
+    size = np.size(x)
+    flat = np.ravel(positions)
+    bins = np.where(flat < 0, size, flat)
+    g = real_like(g, x)
+    if np.iscomplexobj(g):  # np.bincount sums real weights
+        return _bin_sums(bins, np.real(g), x) + 1j * _bin_sums(bins, np.imag(g), x)
+    return _bin_sums(bins, g, x)
+
+
+def _bin_sums(bins, g, x):
+    """``g`` summed into the element of ``x`` (or the last bin, dropped) each entry names."""
+    size = np.size(x)
+    summed = np.bincount(bins, weights=np.ravel(g), minlength=size + 1)
+    return astype(np.reshape(summed[:size], np.shape(x)), _grad_dtype(g))
+
+
+def positions_of(x):
+    """The flat position of each element of ``x``, in ``x``'s shape (see ``ungather``)."""
+    return np.reshape(np.arange(_size(x)), np.shape(x))
+
+
+_COPYING_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty")
+
+
+def _copying_pad(x, pad_width, mode, reflect_type, fill):
+    """``np.pad(x, pad_width, mode)`` for the modes whose padding is a constant (``fill``)
+    or copies of elements; the others are refused."""
+    if not isinstance(mode, str) or mode not in _COPYING_PAD_MODES:
+        raise NotImplementedError(
+            f"sourcegrad differentiates np.pad in the modes {', '.join(_COPYING_PAD_MODES)}, "
+            f"not mode={mode!r}")
+    if mode in ("constant", "empty"):
+        return np.pad(x, pad_width, constant_values=fill)
+    if mode in ("edge", "wrap"):
+        return np.pad(x, pad_width, mode=mode)
+    if reflect_type != "even":
+        raise NotImplementedError("sourcegrad differentiates np.pad(..., reflect_type='even') "
+                                  "only (the default)")
+    return np.pad(x, pad_width, mode=mode)
+
+
+def unpad(g, array, pad_width, mode="constant", reflect_type="even"):
+    """Cotangent of ``array`` in ``np.pad(array, pad_width, mode)``: the inner part of ``g``,
+    plus (for the modes that copy edges) the cotangents of the copies."""
+    positions = _copying_pad(positions_of(array), pad_width, mode, reflect_type, -1)
+    return ungather(g, array, positions)
+
+
+def pad_tangent(t, pad_width, mode="constant", reflect_type="even"):
+    """Tangent of ``np.pad(array, pad_width, mode)`` for the tangent ``t`` of ``array``: ``t``
+    padded the same way, with zeros where the padding is a constant."""
+    return _copying_pad(t, pad_width, mode, reflect_type, 0)
+
+
+def pad_fill_vjp(g, array, pad_width, constant_values):
+    """Cotangent of ``constant_values`` in ``np.pad(array, pad_width, constant_values=...)``:
+    the sum of ``g`` over the cells each value fills (one value per axis and side, NumPy's
+    pairs broadcast from what was given; a later axis fills the corners)."""
+    ndim = np.ndim(array)
+    labels = np.reshape(np.arange(2 * ndim), (ndim, 2))
+    filled_by = np.pad(np.full(np.shape(array), -1), pad_width, constant_values=labels)
+    sums = np.bincount(np.ravel(filled_by) + 1, weights=np.ravel(g), minlength=2 * ndim + 1)
+    return unbroadcast(astype(np.reshape(sums[1:], (ndim, 2)), _grad_dtype(g)),
+                       constant_values)
+
+
+def rollaxis_destination(a, axis, start=0):
+    """Where ``np.rollaxis(a, axis, start)`` puts ``axis`` (so ``np.moveaxis(g,
+    destination, axis)`` undoes it)."""
+    ndim = np.ndim(a)
+    axis = axis % ndim
+    start = start + ndim if start < 0 else start
+    return start - 1 if axis < start else start
+
+
+def _diff_parts(a, axis, prepend, append):
+    """The arrays ``np.diff`` joins along ``axis`` before differencing (a number given as
+    ``prepend`` or ``append`` stands for a slice of length 1)."""
+    def as_slice(value):
+        if value is None:
+            return None
+        if np.ndim(value) == 0:
+            shape = list(np.shape(a))
+            shape[axis] = 1
+            return np.broadcast_to(value, tuple(shape))
+        return value
+    return [as_slice(prepend), a, as_slice(append)]
+
+
+def diff_vjp(g, which, a, n=1, axis=-1, prepend=None, append=None):
+    """Cotangent of one of ``[prepend, a, append]`` (``which`` is 0, 1 or 2) in
+    ``np.diff(a, n, axis, prepend, append)``. The adjoint of differencing is minus the
+    difference of ``g`` padded with zeros, ``n`` times: ``(-1)**n * diff(pad(g, n), n)``, the
+    cotangent of the arrays joined, of which each takes its own stretch."""
+    parts = _diff_parts(a, axis, prepend, append)
+    width = [(0, 0)] * np.ndim(g)
+    width[axis] = (n, n)
+    joined = np.diff(np.pad(g, width), n=n, axis=axis) * (-1) ** n
+    lengths = [0 if p is None else np.shape(p)[axis] for p in parts]
+    start = sum(lengths[:which])
+    stretch = np.take(joined, np.arange(start, start + lengths[which]), axis=axis)
+    return unbroadcast(stretch, [prepend, a, append][which])
+
+
+def diff_tangent(t, which, a, n=1, axis=-1, prepend=None, append=None):
+    """Tangent of ``np.diff(a, n, axis, prepend, append)`` for the tangent ``t`` of one of
+    ``[prepend, a, append]`` (``which`` is 0, 1 or 2): the difference of the joined arrays
+    with ``t`` in that place and zeros in the others."""
+    parts = _diff_parts(a, axis, prepend, append)
+    joined = [np.broadcast_to(t, np.shape(p)) if i == which
+              else np.zeros(np.shape(p), dtype=_grad_dtype(t))
+              for i, p in enumerate(parts) if p is not None]
+    return np.diff(np.concatenate(joined, axis=axis), n=n, axis=axis)
+
+
+def _gradient_spacings(varargs, axes):
+    """One spacing (a number or an array of coordinates) per axis of ``np.gradient``."""
+    if len(varargs) == 0:
+        return [1.0 for _ in axes]
+    if len(varargs) == 1 and np.ndim(varargs[0]) == 0:
+        return [varargs[0] for _ in axes]
+    return list(varargs)
+
+
+def gradient_bands(n, spacing=1.0, edge_order=1, dtype=float):
+    """``bands[2 + k, i]``: the weight of element ``i + k`` (``k`` from -2 to 2) in the
+    ``i``-th output of ``np.gradient`` over ``n`` elements, whatever the spacing and edge
+    order: each output reads at most three neighbours, all within two places, so the
+    weights are read off ``np.gradient`` of five combs (ones every fifth element)."""
+    positions = np.arange(n)
+    combs = np.stack([np.gradient((positions % 5 == r).astype(float), spacing,
+                                  edge_order=edge_order) for r in range(5)])
+    bands = np.zeros((5, n), dtype=dtype)
+    for k in range(-2, 3):
+        source = positions + k
+        inside = (source >= 0) & (source < n)
+        bands[k + 2, inside] = combs[source[inside] % 5, positions[inside]]
+    return bands
+
+
+def _along(vector, axis, ndim):
+    """A 1-D ``vector`` shaped to broadcast along ``axis`` of an ``ndim``-dimensional array."""
+    shape = [1] * ndim
+    shape[axis] = -1
+    return np.reshape(vector, shape)
+
+
+def _gradient_axes(f, axis):
+    ndim = np.ndim(f)
+    return list(range(ndim)) if axis is None else [a % ndim for a in np.atleast_1d(axis)]
+
+
+def gradient_vjp(g, f, varargs=(), axis=None, edge_order=1):
+    """Cotangent of ``f`` in ``np.gradient(f, *varargs, axis=axis, edge_order=edge_order)``
+    (``g`` one array, or one per axis): along each axis, the transpose of the banded
+    difference ``gradient_bands`` describes."""
+    axes = _gradient_axes(f, axis)
+    cotangents = list(g) if isinstance(g, (list, tuple)) else [g]
+    spacings = _gradient_spacings(varargs, axes)
+    total = zeros_like_grad(f)
+    for ax, g_ax, spacing in zip(axes, cotangents, spacings, strict=True):
+        uniform = np.ndim(spacing) == 0  # then the result is proportional to 1 / spacing
+        bands = gradient_bands(np.shape(f)[ax], 1.0 if uniform else spacing, edge_order,
+                               _grad_dtype(g_ax))
+        scaled = g_ax / spacing if uniform else g_ax
+        for k in range(-2, 3):
+            total = total + np.roll(scaled * _along(bands[k + 2], ax, np.ndim(f)), k, axis=ax)
+    return total
+
+
+def gradient_tangent(tangent, varargs=(), axis=None, edge_order=1):
+    """``np.gradient(tangent, *varargs, axis=axis, edge_order=edge_order)``, with the
+    spacings as one tuple: the tangent of ``np.gradient``'s result (it is linear in ``f``)."""
+    return np.gradient(tangent, *varargs, axis=axis, edge_order=edge_order)
+
+
+def _per_axis(values, n_axes):
+    """One of ``values`` (one per spacing argument of ``np.gradient``, or their tangents) for
+    each of ``n_axes`` axes: a single spacing serves every axis. The derivative in
+    coordinates (an array of them) is refused; a uniform spacing is differentiated."""
+    if any([np.ndim(h) != 0 for h in values]):
+        no_derivative("np.gradient with respect to coordinates (only a uniform spacing)")
+    if len(values) == 1:
+        return [values[0] for _ in range(n_axes)]
+    return [values[k] for k in range(n_axes)]
+
+
+def gradient_spacing_vjp(g, ans, f, varargs, axis=None):
+    """Cotangents of the uniform spacings of ``np.gradient``: each output is proportional to
+    ``1 / h``, so its derivative in ``h`` is ``-output / h``."""
+    spacings = _per_axis(varargs, len(varargs))
+    outputs = list(ans) if isinstance(ans, (list, tuple)) else [ans]
+    cotangents = list(g) if isinstance(g, (list, tuple)) else [g]
+    terms = [np.sum(gk * out) for gk, out in zip(cotangents, outputs, strict=True)]
+    if len(spacings) == 1:
+        return [-sum(terms) / spacings[0]]
+    return [-term / h for term, h in zip(terms, spacings, strict=True)]
+
+
+def gradient_spacing_jvp(t, ans, f, varargs, axis=None):
+    """Tangent of ``np.gradient``'s outputs for the tangents ``t`` of its uniform spacings
+    (``None`` where zero)."""
+    outputs = list(ans) if isinstance(ans, (list, tuple)) else [ans]
+    tangents = [zeros_like_grad(out) if th is None else -out * (th / h) for out, th, h in
+                zip(outputs, _per_axis(t, len(outputs)), _per_axis(varargs, len(outputs)),
+                    strict=True)]
+    return tuple(tangents) if isinstance(ans, (list, tuple)) else tangents[0]
+
+
+def no_derivative(what):
+    """Raise for an argument whose derivative sourcegrad does not compute (it is refused,
+    never taken as zero)."""
+    raise NotImplementedError(f"sourcegrad does not differentiate {what}; make it a constant "
+                              "(sg.stop_gradient) or register a rule with @sg.defvjp")
+
+
+def _cross_axes(axisa, axisb, axisc, axis):
+    return (axisa, axisb, axisc) if axis is None else (axis, axis, axis)
+
+
+def _vector_axis_from_end(shape, other_shape, axis, other_axis):
+    """``axis`` of an array of ``shape`` counted from the end; 2-vectors are refused."""
+    if shape[axis] != 3 or other_shape[other_axis] != 3:
+        raise NotImplementedError("sourcegrad differentiates np.cross of 3-vectors only "
+                                  "(NumPy 2 deprecates 2-vectors)")
+    return axis % len(shape) - len(shape)
+
+
+def cross_vjp_a(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cotangent of ``a`` in ``np.cross(a, b, ...)``: ``<g, a x b> = <a, b x g>``, with the
+    result's vector axis where ``a`` has it (counted from the end, so that broadcast
+    dimensions sum away)."""
+    axisa, axisb, axisc = _cross_axes(axisa, axisb, axisc, axis)
+    end = _vector_axis_from_end(np.shape(a), np.shape(b), axisa, axisb)
+    return unbroadcast(np.cross(b, g, axisa=axisb, axisb=axisc, axisc=end), a)
+
+
+def cross_vjp_b(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cotangent of ``b`` in ``np.cross(a, b, ...)``: ``<g, a x b> = <b, g x a>``."""
+    axisa, axisb, axisc = _cross_axes(axisa, axisb, axisc, axis)
+    end = _vector_axis_from_end(np.shape(b), np.shape(a), axisb, axisa)
+    return unbroadcast(np.cross(g, a, axisa=axisc, axisb=axisa, axisc=end), b)
+
+
+def select_masks(condlist):
+    """Where ``np.select(condlist, choicelist, default)`` takes each choice (the first true
+    condition wins), and last where it takes ``default``."""
+    taken = np.zeros(np.broadcast_shapes(*[np.shape(c) for c in condlist]), dtype=bool)
+    masks = []
+    for condition in condlist:
+        masks.append(condition & ~taken)
+        taken = taken | condition
+    return [*masks, ~taken]
+
+
+def as_column(x):
+    """What ``np.column_stack`` and ``np.c_`` make of each item: a number or a 1-D array
+    becomes a column, an array of 2 or more dimensions stays as it is."""
+    return np.reshape(x, (-1, 1)) if np.ndim(x) < 2 else x
+
+
+def block_shape(arrays, depth=None, ndim=None):
+    """The shape of ``np.block(arrays)``, worked out from the shapes of its leaves."""
+    if depth is None:
+        depth, ndim = _block_depth_and_ndim(arrays)
+    if not isinstance(arrays, list):
+        return (1,) * (ndim - np.ndim(arrays)) + np.shape(arrays)
+    shapes = [block_shape(a, depth - 1, ndim) for a in arrays]
+    axis = ndim - depth
+    return shapes[0][:axis] + (sum(s[axis] for s in shapes),) + shapes[0][axis + 1:]
+
+
+def _block_depth_and_ndim(arrays):
+    depth, node = 0, arrays
+    while isinstance(node, list):
+        depth, node = depth + 1, node[0]
+    leaves = [arrays]
+    ndim = 0
+    while leaves:
+        leaf = leaves.pop()
+        if isinstance(leaf, list):
+            leaves.extend(leaf)
+        else:
+            ndim = max(ndim, np.ndim(leaf))
+    return depth, max(depth, ndim)
+
+
+def unblock(cotangent, arrays, depth=None, ndim=None):
+    """Cotangent of the nested lists ``arrays`` in ``np.block(arrays)``: ``g`` cut along the
+    axis of each level of nesting (the innermost lists join along the last axis), each leaf's
+    piece with the leaf's own shape."""
+    if depth is None:
+        depth, ndim = _block_depth_and_ndim(arrays)
+    if not isinstance(arrays, list):
+        return np.reshape(cotangent, np.shape(arrays))
+    axis = ndim - depth
+    ends = np.cumsum([block_shape(a, depth - 1, ndim)[axis] for a in arrays])
+    pieces = np.split(cotangent, ends[:-1], axis=axis)
+    return [unblock(piece, a, depth - 1, ndim) for piece, a in zip(pieces, arrays, strict=True)]
 
 
 # ---------------------------------------------------------------------- products and linalg
@@ -968,6 +1319,8 @@ def _matrix_norm_derivative(x, ord):
 def norm_derivative(x, ans, ord=None, axis=None):
     """d ``np.linalg.norm(x, ord, axis)`` / dx, with ``x``'s shape, for every vector and
     matrix norm NumPy computes; ``ans`` is the norm (with or without kept dimensions)."""
+    is_complex = np.iscomplexobj(x)
+    _refuse_complex(is_complex, "np.linalg.norm")
     axes = _axes(axis, np.ndim(x))
     ord = None if ord == "fro" else ord
     matrix = len(axes) == 2 and (axis is not None or ord is not None)
@@ -987,6 +1340,8 @@ def cholesky_vjp(g, ans, upper=False):
     """Cotangent of ``a`` in ``L = np.linalg.cholesky(a)``: the symmetric matrix
     ``sym(L^-T Phi(L^T g) L^-1)`` (Murray, 2016). Symmetric as in PyTorch, since only
     symmetric perturbations of ``a`` keep it a valid input."""
+    is_complex = np.iscomplexobj(ans)
+    _refuse_complex(is_complex, "np.linalg.cholesky")
     low = _transpose(ans) if upper else ans
     g_low = _transpose(g) if upper else g
     inv = np.linalg.inv(low)
@@ -995,6 +1350,8 @@ def cholesky_vjp(g, ans, upper=False):
 
 def cholesky_jvp(t, ans, upper=False):
     """Tangent of ``L = np.linalg.cholesky(a)``: ``L Phi(L^-1 sym(t) L^-T)``."""
+    is_complex = np.iscomplexobj(ans)
+    _refuse_complex(is_complex, "np.linalg.cholesky")
     low = _transpose(ans) if upper else ans
     inv = np.linalg.inv(low)
     tangent = low @ _eliminated_lower(inv @ _symmetric_part(t) @ _transpose(inv))
@@ -1012,6 +1369,8 @@ def eigh_vjp(g, ans):
     """Cotangent of ``a`` in ``w, v = np.linalg.eigh(a)``:
     ``sym(v (diag(g_w) + F * (v^T g_v)) v^T)``, ``F`` the inverse eigengaps (infinite for
     repeated eigenvalues, where the eigenvectors are not differentiable)."""
+    is_complex = np.iscomplexobj(ans[1])
+    _refuse_complex(is_complex, "np.linalg.eigh")
     g_w, g_v = g
     w, v = ans
     diagonal = np.expand_dims(g_w, -1) * np.eye(np.shape(w)[-1], dtype=bool)
@@ -1022,6 +1381,8 @@ def eigh_vjp(g, ans):
 def eigh_jvp(t, ans):
     """Tangent of ``(w, v) = np.linalg.eigh(a)``: ``dw = diag(v^T sym(t) v)``,
     ``dv = v (F * (v^T sym(t) v))``."""
+    is_complex = np.iscomplexobj(ans[1])
+    _refuse_complex(is_complex, "np.linalg.eigh")
     w, v = ans
     rotated = _transpose(v) @ _symmetric_part(t) @ v
     return np.diagonal(rotated, axis1=-2, axis2=-1), v @ (_eigengap_inverse(w) * rotated)
@@ -1050,3 +1411,591 @@ def astype(x, dtype):
     """``x.astype(dtype)`` as a function (also for Python numbers), so that the cast has a
     rule of its own."""
     return np.asarray(x).astype(dtype) if not hasattr(x, "astype") else x.astype(dtype)
+
+
+# ------------------------------------------------------------------------- Python builtins
+
+
+def _extreme_candidates(args):
+    """What Python's ``max``/``min`` chose among: its arguments, or the items of its one
+    argument."""
+    return list(args[0]) if len(args) == 1 else list(args)
+
+
+def extreme_vjp(g, ans, args):
+    """Cotangents of the arguments of Python's ``max(*args)``/``min(*args)`` (or of the items
+    of its single argument), ``g`` shared evenly among the ties for the result, as for
+    ``np.max``."""
+    ties = [float(a == ans) for a in _extreme_candidates(args)]
+    count = sum(ties)
+    shares = [g * tie / count for tie in ties]
+    if len(args) > 1:
+        return shares
+    return [np.asarray(shares) if isinstance(args[0], np.ndarray) else shares]
+
+
+def extreme_jvp(t, ans, args):
+    """Tangent of Python's ``max(*args)``/``min(*args)``: the mean of the tangents of the
+    tied winners (``t`` holds one tangent per argument, ``None`` for zero)."""
+    candidates = _extreme_candidates(args)
+    tangents = _extreme_candidates(t) if t[0] is not None or len(t) > 1 else [None] * len(
+        candidates)
+    ties = [float(a == ans) for a in candidates]
+    return sum([tie * tc for tie, tc in zip(ties, tangents, strict=True)
+                if tc is not None]) / sum(ties)
+
+
+# ------------------------------------------------------------------ decompositions, continued
+
+
+def _matrix_diag(v):
+    """Stacks of diagonal matrices with ``v`` (..., k) on their diagonals."""
+    return np.expand_dims(v, -1) * np.eye(np.shape(v)[-1], dtype=_grad_dtype(v))
+
+
+def _diagonal_of(x):
+    return np.diagonal(x, axis1=-2, axis2=-1)
+
+
+def _square_gap_inverse(s):
+    """``F[..., i, j] = 1 / (s[j]**2 - s[i]**2)`` off the diagonal, 0 on it (infinite where
+    two singular values are equal: the singular vectors are then not differentiable)."""
+    return _eigengap_inverse(s * s)
+
+
+def _refuse_full_extra_columns(shape, full_matrices):
+    """``full_matrices=True`` with a non-square input adds columns to ``u`` (or rows to
+    ``vh``) that only span a complement: not unique, so not differentiable."""
+    if full_matrices and shape[-1] != shape[-2]:
+        raise NotImplementedError(
+            "sourcegrad differentiates np.linalg.svd(a, full_matrices=True) of square "
+            "matrices only (the extra singular vectors of a non-square matrix are not unique); "
+            "pass full_matrices=False")
+
+
+def svd_vjp(g, ans, a, full_matrices=True, compute_uv=True):
+    """Cotangent of ``a`` in ``np.linalg.svd(a, full_matrices, compute_uv)`` (Townsend,
+    2016), for distinct nonzero singular values: ``u [(F o (u'gu - gu'u)) s + diag(gs) +
+    s (F o (v'gv - gv'v))] v' + (I - uu') gu s^-1 v' + u s^-1 gv' (I - vv')``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.svd")
+    if not compute_uv:
+        u, _, vh = np.linalg.svd(a, full_matrices=False)
+        return (u * np.expand_dims(g, -2)) @ vh
+    shape = np.shape(a)
+    _refuse_full_extra_columns(shape, full_matrices)
+    u, s, vh = ans
+    g_u, g_s, g_vh = g
+    v, g_v = _transpose(vh), _transpose(g_vh)
+    gaps = _square_gap_inverse(s)
+    u_gu, v_gv = _transpose(u) @ g_u, _transpose(v) @ g_v
+    inner = ((gaps * (u_gu - _transpose(u_gu))) * np.expand_dims(s, -2) + _matrix_diag(g_s)
+             + np.expand_dims(s, -1) * (gaps * (v_gv - _transpose(v_gv))))
+    grad = u @ inner @ vh
+    if np.shape(a)[-2] > np.shape(s)[-1]:  # more rows than singular values
+        grad = grad + (g_u - u @ u_gu) @ (vh / np.expand_dims(s, -1))
+    if np.shape(a)[-1] > np.shape(s)[-1]:  # more columns
+        grad = grad + (u / np.expand_dims(s, -2)) @ _transpose(g_v - v @ v_gv)
+    return grad
+
+
+def svd_jvp(t, ans, a, full_matrices=True, compute_uv=True):
+    """Tangent of ``np.linalg.svd(a, ...)``: with ``p = u' t v``, ``ds = diag(p)``,
+    ``du = u (F o (p s + s p')) + (I - uu') t v s^-1`` and ``dv`` alike with ``t'``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.svd")
+    if not compute_uv:
+        u, _, vh = np.linalg.svd(a, full_matrices=False)
+        return _diagonal_of(_transpose(u) @ t @ _transpose(vh))
+    shape = np.shape(a)
+    _refuse_full_extra_columns(shape, full_matrices)
+    u, s, vh = ans
+    v = _transpose(vh)
+    p = _transpose(u) @ t @ v
+    gaps = _square_gap_inverse(s)
+    s_row, s_col = np.expand_dims(s, -2), np.expand_dims(s, -1)
+    du = u @ (gaps * (p * s_row + s_col * _transpose(p)))
+    dv = v @ (gaps * (s_col * p + _transpose(p) * s_row))
+    if np.shape(a)[-2] > np.shape(s)[-1]:
+        du = du + (t @ v - u @ p) / s_row
+    if np.shape(a)[-1] > np.shape(s)[-1]:
+        dv = dv + (_transpose(t) @ u - v @ _transpose(p)) / s_row
+    return du, _diagonal_of(p), _transpose(dv)
+
+
+def pinv_vjp(g, ans, a):
+    """Cotangent of ``a`` in ``p = np.linalg.pinv(a)`` (for a locally constant rank):
+    ``-p' g p' + (I - a p) g' p p' + p' p g' (I - p a)``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.pinv")
+    p, p_t, g_t = ans, _transpose(ans), _transpose(g)
+    left = g_t - a @ (p @ g_t)  # (I - a p) g'
+    right = g_t - (g_t @ p) @ a  # g' (I - p a)
+    return -(p_t @ g @ p_t) + left @ (p @ p_t) + (p_t @ p) @ right
+
+
+def pinv_jvp(t, ans, a):
+    """Tangent of ``p = np.linalg.pinv(a)``: ``-p t p + p p' t' (I - a p) + (I - p a) t' p' p``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.pinv")
+    p, p_t, t_t = ans, _transpose(ans), _transpose(t)
+    return (-(p @ t @ p) + (p @ p_t) @ (t_t - (t_t @ a) @ p)
+            + (t_t - p @ (a @ t_t)) @ (p_t @ p))
+
+
+def _refuse_complex_eigenvalues(is_complex, what):
+    if is_complex:
+        raise NotImplementedError(
+            f"sourcegrad differentiates {what} where every eigenvalue is real (here some are "
+            "complex); for a symmetric matrix use np.linalg.eigh")
+
+
+def _unit_columns_adjoint(x, v):
+    """The derivative of normalizing the columns of ``v`` to unit length, applied to ``x``
+    (self-adjoint): ``x`` less its component along each column."""
+    return x - v * np.sum(v * x, axis=-2, keepdims=True)
+
+
+def eig_vjp(g, ans):
+    """Cotangent of ``a`` in ``w, v = np.linalg.eig(a)``, for real distinct eigenvalues and
+    LAPACK's unit eigenvectors: ``v^-T (diag(g_w) + F o (v' N(g_v))) v'``, ``F`` the inverse
+    eigengaps and ``N`` the adjoint of the normalization."""
+    w, v = ans
+    g_w, g_v = g
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eig")
+    inner = _matrix_diag(g_w) + _eigengap_inverse(w) * (_transpose(v) @ _unit_columns_adjoint(
+        g_v, v))
+    return np.linalg.solve(_transpose(v), inner @ _transpose(v))
+
+
+def eig_jvp(t, ans):
+    """Tangent of ``w, v = np.linalg.eig(a)``: with ``c = v^-1 t v``, ``dw = diag(c)`` and
+    ``dv = N(v (F o c))``."""
+    w, v = ans
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eig")
+    c = np.linalg.solve(v, t @ v)
+    return _diagonal_of(c), _unit_columns_adjoint(v @ (_eigengap_inverse(w) * c), v)
+
+
+def eigvals_vjp(g, a):
+    """Cotangent of ``a`` in ``np.linalg.eigvals(a)`` (real eigenvalues): ``v^-T diag(g) v'``."""
+    w, v = np.linalg.eig(a)
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eigvals")
+    return np.linalg.solve(_transpose(v), _matrix_diag(g) @ _transpose(v))
+
+
+def eigvals_jvp(t, a):
+    """Tangent of ``np.linalg.eigvals(a)``: ``diag(v^-1 t v)``."""
+    w, v = np.linalg.eig(a)
+    is_complex = np.iscomplexobj(w)
+    _refuse_complex_eigenvalues(is_complex, "np.linalg.eigvals")
+    return _diagonal_of(np.linalg.solve(v, t @ v))
+
+
+def eigvalsh_vjp(g, a, UPLO="L"):
+    """Cotangent of ``a`` in ``np.linalg.eigvalsh(a)``: ``v diag(g) v'`` (symmetric)."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.eigvalsh")
+    _, v = np.linalg.eigh(a, UPLO=UPLO)
+    return (v * np.expand_dims(g, -2)) @ _transpose(v)
+
+
+def eigvalsh_jvp(t, a, UPLO="L"):
+    """Tangent of ``np.linalg.eigvalsh(a)``: ``diag(v' sym(t) v)``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.eigvalsh")
+    _, v = np.linalg.eigh(a, UPLO=UPLO)
+    return _diagonal_of(_transpose(v) @ _symmetric_part(t) @ v)
+
+
+def _as_matrix(b):
+    """A 1-D right-hand side as one column."""
+    return np.expand_dims(b, -1) if np.ndim(b) == 1 else b
+
+
+def lstsq_vjp_a(g, ans, a, b):
+    """Cotangent of ``a`` in ``x, residuals, rank, s = np.linalg.lstsq(a, b)``: ``x`` is
+    ``pinv(a) @ b``; the residuals are minimal in ``x``, so their derivative in ``a`` is
+    ``-2 (b - a x) x'``; ``s`` are ``a``'s singular values."""
+    g_x, g_res, _, g_s = g
+    x, _, _, _ = ans
+    p = np.linalg.pinv(a)
+    grad = pinv_vjp(_as_matrix(g_x) @ _transpose(_as_matrix(b)), p, a)
+    grad = grad + svd_vjp(g_s, None, a, compute_uv=False)
+    if np.size(g_res) > 0:  # residuals are reported (full column rank, more rows)
+        residual = _as_matrix(b) - a @ _as_matrix(x)
+        grad = grad - 2 * (residual * g_res) @ _transpose(_as_matrix(x))
+    return grad
+
+
+def lstsq_vjp_b(g, ans, a, b):
+    """Cotangent of ``b`` in ``np.linalg.lstsq(a, b)``: ``pinv(a)' g_x + 2 (b - a x) g_res``."""
+    g_x, g_res, _, _ = g
+    x, _, _, _ = ans
+    grad = _transpose(np.linalg.pinv(a)) @ _as_matrix(g_x)
+    if np.size(g_res) > 0:  # residuals are reported (full column rank, more rows)
+        grad = grad + 2 * (_as_matrix(b) - a @ _as_matrix(x)) * g_res
+    return np.reshape(grad, np.shape(b))
+
+
+def lstsq_jvp_a(t, ans, a, b):
+    """Tangent of ``np.linalg.lstsq(a, b)``'s results for the tangent ``t`` of ``a``."""
+    x, residuals, rank, _ = ans
+    p = np.linalg.pinv(a)
+    dx = np.reshape(pinv_jvp(t, p, a) @ _as_matrix(b), np.shape(x))
+    d_res = np.zeros_like(residuals)
+    if np.size(residuals) > 0:
+        d_res = -2 * np.sum((_as_matrix(b) - a @ _as_matrix(x)) * (t @ _as_matrix(x)), axis=0)
+    return dx, d_res, np.zeros(np.shape(rank)), svd_jvp(t, None, a, compute_uv=False)
+
+
+def lstsq_jvp_b(t, ans, a, b):
+    """Tangent of ``np.linalg.lstsq(a, b)``'s results for the tangent ``t`` of ``b``."""
+    x, residuals, rank, s = ans
+    dx = np.reshape(np.linalg.pinv(a) @ _as_matrix(t), np.shape(x))
+    d_res = np.zeros_like(residuals)
+    if np.size(residuals) > 0:
+        d_res = 2 * np.sum((_as_matrix(b) - a @ _as_matrix(x)) * _as_matrix(t), axis=0)
+    return dx, d_res, np.zeros(np.shape(rank)), np.zeros_like(s)
+
+
+def matrix_power_vjp(g, a, n):
+    """Cotangent of ``a`` in ``np.linalg.matrix_power(a, n)``: with ``b = a`` (``inv(a)`` for
+    ``n < 0``, ``m = |n|``), ``sum_k (b')^k g (b')^(m-1-k)``, then through the inverse."""
+    base = np.linalg.inv(a) if n < 0 else a
+    m = abs(n)
+    powers = [np.broadcast_to(np.eye(np.shape(a)[-1], dtype=_grad_dtype(a)), np.shape(a))]
+    for _ in range(m - 1):
+        powers.append(powers[-1] @ _transpose(base))
+    total = zeros_like_grad(a)
+    for k in range(m):
+        total = total + powers[k] @ g @ powers[m - 1 - k]
+    if n < 0:
+        total = -(_transpose(base) @ total @ _transpose(base))
+    return total
+
+
+def matrix_power_jvp(t, a, n):
+    """Tangent of ``np.linalg.matrix_power(a, n)``: ``sum_k b^k db b^(m-1-k)`` with ``b``,
+    ``m`` as in ``matrix_power_vjp`` and ``db`` the tangent of ``b``."""
+    base = np.linalg.inv(a) if n < 0 else a
+    m = abs(n)
+    d_base = -(base @ t @ base) if n < 0 else t
+    powers = [np.broadcast_to(np.eye(np.shape(a)[-1], dtype=_grad_dtype(a)), np.shape(a))]
+    for _ in range(m - 1):
+        powers.append(powers[-1] @ base)
+    total = zeros_like_grad(a)
+    for k in range(m):
+        total = total + powers[k] @ d_base @ powers[m - 1 - k]
+    return total
+
+
+def _chain_factors(arrays):
+    """The factors of ``np.linalg.multi_dot(arrays)`` as matrices (a 1-D first factor is a
+    row, a 1-D last factor a column)."""
+    last = len(arrays) - 1
+    return [np.expand_dims(x, 0) if i == 0 and np.ndim(x) == 1 else
+            np.expand_dims(x, -1) if i == last and np.ndim(x) == 1 else x
+            for i, x in enumerate(arrays)]
+
+
+def multi_dot_vjp(g, arrays):
+    """Cotangents of the factors of ``np.linalg.multi_dot(arrays)``: for each, the product of
+    the factors before it (transposed), ``g``, and those after it (transposed)."""
+    factors = _chain_factors(arrays)
+    g_matrix = np.reshape(g, (np.shape(factors[0])[0], np.shape(factors[-1])[-1]))
+    befores = [np.eye(np.shape(factors[0])[0], dtype=_grad_dtype(g))]
+    for x in factors[:-1]:
+        befores.append(befores[-1] @ x)
+    afters = [np.eye(np.shape(factors[-1])[-1], dtype=_grad_dtype(g))]
+    for x in factors[:0:-1]:
+        afters.append(x @ afters[-1])
+    n = len(factors)
+    return [np.reshape(_transpose(befores[i]) @ g_matrix @ _transpose(afters[n - 1 - i]),
+                       np.shape(arrays[i])) for i in range(n)]
+
+
+def multi_dot_jvp(t, arrays):
+    """Tangent of ``np.linalg.multi_dot(arrays)``: the sum of the products with one factor
+    replaced by its tangent (``t`` holds one per factor)."""
+    return sum([np.linalg.multi_dot(_replaced(arrays, k, tk)) for k, tk in enumerate(t)])
+
+
+def _copy_lower_to_upper(m):
+    """The symmetric matrix with ``m``'s lower triangle (diagonal included)."""
+    lower = np.tril(m, -1)
+    return lower + _transpose(lower) + _matrix_diag(_diagonal_of(m))
+
+
+def _qr_mode(mode, shape):
+    if mode not in ("reduced", "complete", "r"):
+        raise NotImplementedError(f"sourcegrad differentiates np.linalg.qr in the modes "
+                                  f"'reduced', 'complete' and 'r', not {mode!r}")
+    if mode == "complete" and shape[-2] > shape[-1]:
+        raise NotImplementedError("sourcegrad differentiates np.linalg.qr(a, 'complete') of "
+                                  "matrices with no more rows than columns (the extra columns "
+                                  "of q are not unique); use mode='reduced'")
+
+
+def _qr_square_vjp(g_q, g_r, q, r):
+    """Cotangent of the square part ``x = q r`` (``r`` square upper triangular):
+    ``(g_q + q copyltu(m)) r^-T`` with ``m = r g_r' - g_q' q`` (Liao et al., 2019)."""
+    m = r @ _transpose(g_r) - _transpose(g_q) @ q
+    b = g_q + q @ _copy_lower_to_upper(m)
+    return _transpose(np.linalg.solve(r, _transpose(b)))
+
+
+def qr_vjp(g, ans, a, mode="reduced"):
+    """Cotangent of ``a`` in ``np.linalg.qr(a, mode)``; a wide ``a = [x | y]`` is ``q [u | v]``
+    with ``y = q v``, whose cotangent is ``q g_v`` and adds ``y g_v'`` to ``g_q``."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.qr")
+    shape = np.shape(a)
+    _qr_mode(mode, shape)
+    if mode == "r":
+        q, r = np.linalg.qr(a)
+        g_q, g_r = zeros_like_grad(q), g
+    else:
+        q, r = ans
+        g_q, g_r = g
+    m, n = np.shape(a)[-2], np.shape(a)[-1]
+    if m >= n:
+        return _qr_square_vjp(g_q, g_r, q, r)
+    y, g_v = a[..., :, m:], g_r[..., :, m:]
+    grad_x = _qr_square_vjp(g_q + y @ _transpose(g_v), g_r[..., :, :m], q, r[..., :, :m])
+    return np.concatenate([grad_x, q @ g_v], axis=-1)
+
+
+def _qr_square_jvp(t, q, r):
+    """Tangents ``(dq, dr)`` of the square part: ``c = q' t r^-1``, ``o = tril(c, -1) -
+    tril(c, -1)'`` (so ``q' dq``), ``dr = (c - o) r``, ``dq = q o + (t - q q' t) r^-1``."""
+    t_over_r = _transpose(np.linalg.solve(_transpose(r), _transpose(t)))  # t r^-1
+    c = _transpose(q) @ t_over_r
+    lower = np.tril(c, -1)
+    omega = lower - _transpose(lower)
+    return q @ omega + t_over_r - q @ c, (c - omega) @ r
+
+
+def qr_jvp(t, ans, a, mode="reduced"):
+    """Tangent of ``np.linalg.qr(a, mode)`` (see ``qr_vjp`` for wide matrices)."""
+    is_complex = np.iscomplexobj(a)
+    _refuse_complex(is_complex, "np.linalg.qr")
+    shape = np.shape(a)
+    _qr_mode(mode, shape)
+    q, r = np.linalg.qr(a) if mode == "r" else ans
+    m, n = np.shape(a)[-2], np.shape(a)[-1]
+    if m >= n:
+        dq, dr = _qr_square_jvp(t, q, r)
+    else:
+        dq, dr_x = _qr_square_jvp(t[..., :, :m], q, r[..., :, :m])
+        dv = _transpose(dq) @ a[..., :, m:] + _transpose(q) @ t[..., :, m:]
+        dr = np.concatenate([dr_x, dv], axis=-1)
+    return dr if mode == "r" else (dq, dr)
+
+
+def vector_norm_derivative(x, ans, ord=2, axis=None):
+    """d ``np.linalg.vector_norm(x, axis, ord=ord)`` / dx: ``x`` flattened when ``axis`` is
+    ``None``, and a vector norm even over two axes."""
+    axes = _axes(axis, np.ndim(x))
+    kept = [1 if i in axes else n for i, n in enumerate(np.shape(x))]
+    return _vector_norm_derivative(x, np.reshape(ans, kept), ord, axes)
+
+
+# ------------------------------------------------------------------------ complex numbers
+# JAX's convention: a cotangent ``c`` of a complex value pairs with a tangent ``t`` as
+# ``Re(sum(c * t))`` (no conjugate), so the rules of holomorphic functions hold unchanged
+# for complex values; a real value's cotangent is real.
+
+
+def real_like(g, x):
+    """``g`` as the cotangent of ``x``: its real part if ``x`` is real."""
+    return np.real(g) if np.iscomplexobj(g) and not np.iscomplexobj(x) else g
+
+
+def _unit_conj(z):
+    """``conj(z) / |z|`` (0 at 0), spelled with differentiable operations (``np.sign`` of a
+    complex number is not piecewise constant)."""
+    return np.conj(z) / np.where(z == 0, 1, np.abs(z))
+
+
+def abs_vjp(g, x):
+    """Cotangent of ``x`` in ``np.abs(x)``: ``g * sign(x)``, the derivative taken as 0 at 0
+    (PyTorch's); for complex ``x``, ``Re(g) * conj(x) / |x|``."""
+    if np.iscomplexobj(x):
+        return np.real(g) * _unit_conj(x)
+    return g * np.sign(x)
+
+
+def abs_jvp(t, x):
+    """Tangent of ``np.abs(x)``: ``t * sign(x)``; for complex ``x``, ``Re(conj(x) t) / |x|``."""
+    if np.iscomplexobj(x):
+        return np.real(_unit_conj(x) * t)
+    return t * np.sign(x)
+
+
+def sign_vjp(g, x):
+    """``np.sign`` is piecewise constant on real values: its cotangent is 0 (as PyTorch's
+    ``SignBackward``); on complex values it is ``z / |z|``, whose derivative sourcegrad does
+    not compute."""
+    is_complex = np.iscomplexobj(x)
+    _refuse_complex(is_complex, "np.sign")
+    return np.zeros_like(g)
+
+
+def imag_vjp(g, val):
+    """Cotangent of ``val`` in ``np.imag(val)``: ``-1j * Re(g)`` (0 for a real value)."""
+    if np.iscomplexobj(val):
+        return -1j * np.real(g)
+    return np.zeros_like(np.real(g))
+
+
+def imag_jvp(t, val):
+    return np.imag(t) if np.iscomplexobj(val) else np.zeros_like(np.real(t))
+
+
+def _angle_scale(deg):
+    return 180 / np.pi if deg else 1.0
+
+
+def angle_vjp(g, z, deg=False):
+    """Cotangent of ``z`` in ``np.angle(z)``: ``-1j * Re(g) * conj(z) / |z|**2`` (0 for a real
+    value: its angle is piecewise constant)."""
+    if np.iscomplexobj(z):
+        return -1j * np.real(g) * _angle_scale(deg) * np.conj(z) / (np.real(z) ** 2
+                                                                    + np.imag(z) ** 2)
+    return np.zeros_like(np.real(g))
+
+
+def angle_jvp(t, z, deg=False):
+    """Tangent of ``np.angle(z)``: ``Im(conj(z) t) / |z|**2``."""
+    if np.iscomplexobj(z):
+        return np.imag(np.conj(z) * t) * _angle_scale(deg) / (np.real(z) ** 2
+                                                             + np.imag(z) ** 2)
+    return np.zeros_like(np.real(t))
+
+
+# -------------------------------------------------------------------------------- np.fft
+
+
+def _fit(x, n, axis):
+    """``x`` cropped or zero-padded to length ``n`` along ``axis`` (what the FFTs do to their
+    input given ``n``)."""
+    length = np.shape(x)[axis]
+    if n == length:
+        return x
+    if n < length:
+        return np.take(x, np.arange(n), axis=axis)
+    width = [(0, 0)] * np.ndim(x)
+    width[axis] = (0, n - length)
+    return np.pad(x, width)
+
+
+def _fft_axes(x, s, axes, default_axes):
+    """The axes and lengths of an n-dimensional FFT of ``x``, as NumPy works them out."""
+    if axes is None:
+        axes = default_axes if default_axes is not None else (
+            list(range(np.ndim(x))) if s is None else list(range(-len(s), 0)))
+    axes = [a % np.ndim(x) for a in axes]
+    lengths = [np.shape(x)[a] for a in axes] if s is None else list(s)
+    return axes, lengths
+
+
+def swapped_norm(norm):
+    """The FFT normalization of the other direction (``hfft`` is an ``irfft``)."""
+    return {None: "forward", "backward": "forward", "forward": "backward"}.get(norm, norm)
+
+
+def fft_vjp(g, x, n=None, axis=-1, norm=None, inverse=False):
+    """Cotangent of ``x`` in ``np.fft.fft(x, n, axis, norm)`` (``ifft`` with ``inverse``):
+    the transform is symmetric, so its transpose is itself, then the input's cropping or
+    padding undone."""
+    grad = np.fft.ifft(g, axis=axis, norm=norm) if inverse else np.fft.fft(g, axis=axis,
+                                                                           norm=norm)
+    return real_like(_fit(grad, np.shape(x)[axis], axis), x)
+
+
+def fftn_vjp(g, x, s=None, axes=None, norm=None, inverse=False, default_axes=None):
+    """Cotangent of ``x`` in ``np.fft.fftn(x, s, axes, norm)`` (``ifftn``, and ``fft2`` and
+    ``ifft2`` with ``default_axes=(-2, -1)``)."""
+    axes, _ = _fft_axes(x, s, axes, default_axes)
+    grad = np.fft.ifftn(g, axes=axes, norm=norm) if inverse else np.fft.fftn(g, axes=axes,
+                                                                             norm=norm)
+    for a in axes:
+        grad = _fit(grad, np.shape(x)[a], a)
+    return real_like(grad, x)
+
+
+def _inverse_scale(n, norm):
+    """The factor of the inverse transform of length ``n`` under ``norm``."""
+    if norm == "ortho":
+        return 1 / np.sqrt(n)
+    return 1.0 if norm == "forward" else 1 / n
+
+
+def rfft_vjp(g, x, n=None, axis=-1, norm=None):
+    """Cotangent of the real ``x`` in ``np.fft.rfft(x, n, axis, norm)``: the half spectrum's
+    transpose is the full forward transform of ``g`` padded with zeros, real part."""
+    n = np.shape(x)[axis] if n is None else n
+    full = np.fft.fft(_fit(g, n, axis), axis=axis, norm=norm)
+    return np.real(_fit(full, np.shape(x)[axis], axis))
+
+
+def _half_spectrum_weights(n, m, axis, ndim):
+    """1 for the terms of an inverse real FFT of length ``n`` that stand once (zero
+    frequency, and Nyquist for even ``n``), 2 for those that stand for a conjugate pair, over
+    ``m`` frequencies, shaped along ``axis``."""
+    k = np.arange(m)
+    weights = np.where((k == 0) | (2 * k == n), 1.0, 2.0)
+    shape = [1] * ndim
+    shape[axis] = m
+    return np.reshape(weights, shape)
+
+
+def irfft_vjp(g, a, n=None, axis=-1, norm=None):
+    """Cotangent of ``a`` in ``np.fft.irfft(a, n, axis, norm)``: each frequency's weight
+    (1 or 2) times the conjugate forward transform of ``Re(g)``, scaled as the inverse is."""
+    axis = axis % np.ndim(a)
+    g = np.real(g)
+    n = np.shape(g)[axis]
+    spectrum = np.conj(np.fft.rfft(g, axis=axis))
+    m = np.shape(spectrum)[axis]
+    grad = spectrum * (_half_spectrum_weights(n, m, axis, np.ndim(g)) * _inverse_scale(n, norm))
+    return _fit(grad, np.shape(a)[axis], axis)
+
+
+def _complex_like(shape):
+    """A complex array of ``shape`` that takes no memory: what a helper needs to know of an
+    intermediate spectrum (its shape, and that it is complex)."""
+    return np.broadcast_to(np.zeros((), dtype=complex), tuple(shape))
+
+
+def rfftn_vjp(g, x, s=None, axes=None, norm=None, default_axes=None):
+    """Cotangent of ``x`` in ``np.fft.rfftn(x, s, axes, norm)`` (``rfft2`` with
+    ``default_axes=(-2, -1)``): an ``rfft`` over the last axis, then an ``fftn`` over the
+    others, transposed in the reverse order."""
+    axes, lengths = _fft_axes(x, s, axes, default_axes)
+    grad = g
+    if len(axes) > 1:
+        half = list(np.shape(x))
+        half[axes[-1]] = lengths[-1] // 2 + 1
+        grad = fftn_vjp(g, _complex_like(half), lengths[:-1], axes[:-1], norm)
+    return rfft_vjp(grad, x, lengths[-1], axes[-1], norm)
+
+
+def irfftn_vjp(g, a, s=None, axes=None, norm=None, default_axes=None):
+    """Cotangent of ``a`` in ``np.fft.irfftn(a, s, axes, norm)`` (``irfft2`` with
+    ``default_axes=(-2, -1)``): an ``ifftn`` over all axes but the last, then an ``irfft``
+    over the last, transposed in the reverse order."""
+    axes, lengths = _fft_axes(a, s, axes, default_axes)
+    if s is None:
+        lengths[-1] = 2 * (lengths[-1] - 1)
+    spectrum = list(np.shape(a))
+    for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
+        spectrum[axis] = n
+    grad = irfft_vjp(g, _complex_like(spectrum), lengths[-1], axes[-1], norm)
+    if len(axes) > 1:
+        grad = fftn_vjp(grad, a, lengths[:-1], axes[:-1], norm, inverse=True)
+    return grad

@@ -15,11 +15,16 @@ import numpy as np
 from . import support
 from .registry import nondifferentiable, rule
 from .support import (
+    broadcast_each,
     broadcast_like,
     einsum_cross,
     einsum_jvp,
     einsum_jvp_cross,
     einsum_vjp_one,
+    gradient_spacing_jvp,
+    gradient_spacing_vjp,
+    gradient_tangent,
+    gradient_vjp,
     join_back,
     last_writes,
     matmul_vjp_x1,
@@ -30,6 +35,7 @@ from .support import (
     spectral_norm_curvature,
     split_back,
     unbroadcast,
+    unbroadcast_each,
     unreduce,
 )
 
@@ -72,15 +78,43 @@ class reduce_like_rule:
 
 @rule(support.as_gradient)
 class as_gradient_rule:
+    sequence_output = True
+    sequence_params = ("grad",)
     linear = True
     nondiff = ("x",)
 
     def vjp_grad(g, ans, grad, x):
-        return unbroadcast(g, grad)
+        return unbroadcast_each(g, grad)
+
+
+@rule(support.unbroadcast_each)
+class unbroadcast_each_rule:
+    """``unbroadcast`` leaf by leaf; recursive, so it needs a rule of its own."""
+
+    sequence_output = True
+    sequence_params = ("cotangent",)
+    linear = True
+    nondiff = ("x",)
+
+    def vjp_cotangent(g, ans, cotangent, x):
+        return broadcast_each(g, cotangent)
+
+
+@rule(support.broadcast_each)
+class broadcast_each_rule:
+    sequence_output = True
+    sequence_params = ("tangent",)
+    linear = True
+    nondiff = ("like",)
+
+    def vjp_tangent(g, ans, tangent, like):
+        return unbroadcast_each(g, tangent)
 
 
 @rule(support.private_copy)
 class private_copy_rule:
+    sequence_output = True
+    sequence_params = ("value",)
     linear = True
 
     def vjp_value(g, ans, value):
@@ -89,6 +123,8 @@ class private_copy_rule:
 
 @rule(support.add_grads)
 class add_grads_rule:
+    sequence_output = True
+    sequence_params = ("a", "b")
     def vjp_a(g, ans, a, b):
         return g
 
@@ -145,6 +181,8 @@ nondifferentiable(
     support.degrees_of_freedom, support.unit_tangents,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
     support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
+    support.positions_of, support.select_masks, support.rollaxis_destination, support.block_shape,
+    support.no_derivative,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
@@ -154,6 +192,8 @@ class list_rule:
     """``list(a)`` / ``tuple(a)``: the rows of an array (or the items of a sequence) as a list
     or a tuple. The cotangent of a sequence is a list (as ``add_grads`` makes them), whatever
     the sequence's type."""
+    sequence_output = True
+    sequence_params = ("x",)
 
     linear = True
     sequence_output = True
@@ -235,6 +275,7 @@ class split_back_rule:
 
 @rule(support.join_back)
 class join_back_rule:
+    sequence_params = ("pieces",)
     linear = True
     nondiff = ("arrays", "axis", "promote")
 
@@ -245,6 +286,7 @@ class join_back_rule:
 @rule(support.reshape_each)
 class reshape_each_rule:
     """Its own adjoint: the cotangents go back to the shapes (and structure) of ``parts``."""
+    sequence_params = ("parts",)
     sequence_output = True
 
     linear = True
@@ -256,6 +298,7 @@ class reshape_each_rule:
 
 @rule(support.unstack_like)
 class unstack_like_rule:
+    sequence_output = True
     linear = True
     nondiff = ("obj",)
 
@@ -318,6 +361,7 @@ class spectral_norm_derivative_rule:
 class einsum_vjp_one_rule:
     """The cotangent of operand ``k`` (``-1``: ``subscripts``, an operand in the interleaved
     form), linear in ``cotangent`` and in the other operands."""
+    sequence_params = ("operands",)
 
     nondiff = ("k",)
 
@@ -349,6 +393,7 @@ class einsum_vjp_one_rule:
 class einsum_jvp_rule:
     """The tangent of the output, linear in ``tangents``, in ``first`` and in each
     operand."""
+    sequence_params = ("tangents", "operands")
 
     def vjp_tangents(g, ans, tangents, subscripts, operands, first=None):
         return [einsum_vjp_one(g, subscripts, operands, k) for k in range(len(operands))]
@@ -375,3 +420,37 @@ class einsum_jvp_rule:
 
     def jvp_operands(t, ans, tangents, subscripts, operands, first=None):
         return einsum_jvp_cross(tangents, subscripts, operands, t, ans, t_first=first)
+
+
+@rule(support.unblock)
+class unblock_rule:
+    """Cuts a cotangent into ``np.block``'s nesting (recursively, so it needs a rule of its
+    own); its adjoint joins the pieces back with ``np.block``."""
+    sequence_output = True
+
+    linear = True
+    nondiff = ("arrays", "depth", "ndim")
+
+    def vjp_cotangent(g, ans, cotangent, arrays, depth=None, ndim=None):
+        return np.block(g)
+
+
+@rule(support.gradient_tangent)
+class gradient_tangent_rule:
+    """``np.gradient`` with its spacings in one tuple (its own rule, spelled alike)."""
+    sequence_params = ("varargs",)
+
+    sequence_output = True
+    nondiff = ("axis", "edge_order")
+
+    def vjp_tangent(g, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_vjp(g, tangent, varargs, axis=axis, edge_order=edge_order)
+
+    def vjp_varargs(g, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_spacing_vjp(g, ans, tangent, varargs, axis=axis)
+
+    def jvp_tangent(t, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_tangent(t, varargs, axis=axis, edge_order=edge_order)
+
+    def jvp_varargs(t, ans, tangent, varargs=(), axis=None, edge_order=1):
+        return gradient_spacing_jvp(t, ans, tangent, varargs, axis=axis)

@@ -32,6 +32,7 @@ from .grad_mode import is_grad_enabled
 from .tensor import Tensor
 
 _FLOAT64 = np.dtype(np.float64)
+_COMPLEX128 = np.dtype(np.complex128)
 # Ops ask whether grad mode is off as ``_OFF[0] and not _THREAD.enabled``: ``is_grad_enabled()``
 # written out (see grad_mode's docstring: the thread is asked only if some thread has it off).
 
@@ -359,6 +360,13 @@ def _make_plan(rule: Rule, fn: Callable, name: str | None, pattern: tuple, n_arr
                kw_arrays: dict, several: bool) -> Plan:
     """The plan of a call, once its arguments are checked against the rule."""
     _check_arguments(rule, fn, n_arrays, kw_arrays)
+    if rule.varargs is not None:
+        # the arguments a variadic parameter collects are the items of one sequence argument
+        # (``np.einsum(s, a, b)``: ``a`` is item 0 of ``operands``, whose VJP returns a list)
+        start = rule.params.index(rule.varargs)
+        pattern = tuple(((start, where - start), requires_grad)
+                        if isinstance(where, int) and where >= start else (where, requires_grad)
+                        for where, requires_grad in pattern)
     direct = not several and not any(isinstance(where, tuple) for where, _ in pattern)
     return (DirectPlan if direct else Plan)(rule, fn, name, pattern, several)
 
@@ -428,14 +436,14 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
 
 
 def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.ndarray:
-    """PyTorch's default dtype: a float64 result that no float64 array asked for (integer
-    tensors divided, Python floats mixed with integers) is float32."""
+    """PyTorch's default dtype: a float64 result that no float64 (or complex128) array asked
+    for (integer tensors divided, Python floats mixed with integers) is float32."""
     if ans.dtype != _FLOAT64:
         return ans
     for a in (*arrays, *kw_arrays.values()):
         dtype = getattr(a, "dtype", None)
         # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)
-        if dtype is not None and dtype == _FLOAT64:
+        if dtype is not None and (dtype == _FLOAT64 or dtype == _COMPLEX128):
             return ans
     return ans.astype(np.float32)
 
@@ -463,7 +471,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
             raise NotImplementedError(f"{ufunc.__name__}.{method} (or out=) on tensors that "
                                       "require grad is not supported")
         return call_untracked(getattr(ufunc, method), *inputs, **kwargs)
-    if ufunc.nout != 1:
+    if ufunc.nout != 1 and lookup(ufunc) is None:
         return call_untracked(ufunc, *inputs, **kwargs)
     return call(ufunc, *inputs, **kwargs)
 

@@ -478,6 +478,17 @@ class Tensor:
     def T(self) -> Tensor:  # noqa: N802  (PyTorch's name)
         return PERMUTE.unary(self)
 
+    @property
+    def real(self) -> Tensor:
+        return np.real(self)
+
+    @property
+    def imag(self) -> Tensor:
+        return np.imag(self)
+
+    def conj(self) -> Tensor:
+        return np.conjugate(self)
+
     def unsqueeze(self, dim: int) -> Tensor:
         return UNSQUEEZE.binary(self, dim)
 

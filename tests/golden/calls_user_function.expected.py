@@ -13,7 +13,7 @@ def grad_calls_user_function(x):
     grad_helper_x_2 = unbroadcast(grad_helper_x_plus_helper_x, helper_x_2)
     grad_x = backward_helper(grad_helper_x_2, helper_x_2_saved)[0]
     del grad_helper_x_2, helper_x_2_saved
-    grad_x = grad_x + backward_helper(grad_helper_x, helper_x_saved)[0]
+    grad_x = add_grads(grad_x, backward_helper(grad_helper_x, helper_x_saved)[0])
     return as_gradient(grad_x, x)
 
 

@@ -8,7 +8,7 @@ def jvp_break_and_continue(x, tangent_x):
         else:
             # total = total + np.sum(x ** i)
             x_pow_i = x ** i
-            tangent_x_pow_i = np.where(i == 0, 0, tangent_x * i * x ** (i - 1))
+            tangent_x_pow_i = np.where(i == 0, 0, tangent_x * i * np.where(i == 0, 1, x) ** (i - 1))
             sum_x_pow_i = np.sum(x_pow_i)
             tangent_sum_x_pow_i = np.sum(tangent_x_pow_i)
             total_plus_sum_x_pow_i = total + sum_x_pow_i

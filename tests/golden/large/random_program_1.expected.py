@@ -421,7 +421,7 @@ def grad_f(x, y):
                                             * (np.maximum(sort_v23_times_c_plus, lower_bound(-1.0))
                                                > abs_twice_v32_over), abs_twice_v32_over)
     del abs_twice_v32_over, grad_v38, sort_v23_times_c_plus
-    grad_twice_v32_over_helper = grad_abs_twice_v32_over_2 * np.sign(twice_v32_over_helper)
+    grad_twice_v32_over_helper = abs_vjp(grad_abs_twice_v32_over_2, twice_v32_over_helper)
     del grad_abs_twice_v32_over_2
     grad_twice_v32 = unbroadcast(grad_twice_v32_over_helper / helper_v15_sq_plus_1, twice_v32)
     grad_helper_v15_sq = unbroadcast(-grad_twice_v32_over_helper * twice_v32_over_helper
@@ -450,7 +450,7 @@ def grad_f(x, y):
         grad_v6 = zeros_like_grad(v6)
     else:
         # v37 = np.abs(np.exp(0.3 * v6))
-        grad_exp_c_times_v6 = grad_v37 * np.sign(exp_c_times_v6)
+        grad_exp_c_times_v6 = abs_vjp(grad_v37, exp_c_times_v6)
         grad_c_times_v6 = grad_exp_c_times_v6 * exp_c_times_v6
         grad_v6 = grad_c_times_v6 * 0.3
         grad_v0 = zeros_like_grad(v0)
@@ -519,9 +519,9 @@ def grad_f(x, y):
     grad_parts_2_1 = unbroadcast(grad_v18, parts_2_1)
     del grad_v18
     grad_parts_2 = zeros_like_grad(parts_2)
-    grad_parts_2[1] = add_grads(grad_parts_2[1], grad_parts_2_1)
+    grad_parts_2[1] = grad_parts_2[1] + grad_parts_2_1
     del grad_parts_2_1
-    grad_parts_2[0] = add_grads(grad_parts_2[0], grad_parts_2_0)
+    grad_parts_2[0] = grad_parts_2[0] + grad_parts_2_0
     del grad_parts_2_0
     # for i in range(2):
     grad_v16 = zeros_like_grad(v16)
@@ -624,7 +624,7 @@ def grad_f(x, y):
         grad_abs_v5 = unbroadcast(grad_clip_v2
                                   * (np.maximum(v2, lower_bound(-1.0)) > abs_v5_plus_c),
                                   abs_v5_plus_c)
-        grad_v5 += grad_abs_v5 * np.sign(v5)
+        grad_v5 += abs_vjp(grad_abs_v5, v5)
         grad_v8 = grad_v8_times_c * 1.3
     del v5
     # v8 = x
@@ -708,9 +708,9 @@ def grad_f(x, y):
     grad_parts_0 = unbroadcast(grad_v2, parts_0)
     grad_parts_1 = unbroadcast(grad_v2, parts_1)
     grad_parts = zeros_like_grad(parts)
-    grad_parts[1] = add_grads(grad_parts[1], grad_parts_1)
+    grad_parts[1] = grad_parts[1] + grad_parts_1
     del grad_parts_1
-    grad_parts[0] = add_grads(grad_parts[0], grad_parts_0)
+    grad_parts[0] = grad_parts[0] + grad_parts_0
     del grad_parts_0
     # for i in range(2):
     for i in reversed(range(2)):

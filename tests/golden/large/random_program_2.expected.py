@@ -276,9 +276,9 @@ def grad_f(x, y):
     grad_parts_5_1 = unbroadcast(grad_v38, parts_5_1)
     del grad_v38
     grad_parts_5 = zeros_like_grad(parts_5)
-    grad_parts_5[1] = add_grads(grad_parts_5[1], grad_parts_5_1)
+    grad_parts_5[1] = grad_parts_5[1] + grad_parts_5_1
     del grad_parts_5_1
-    grad_parts_5[0] = add_grads(grad_parts_5[0], grad_parts_5_0)
+    grad_parts_5[0] = grad_parts_5[0] + grad_parts_5_0
     del grad_parts_5_0
     # for i in range(2):
     grad_v24 = zeros_like_grad(v24)
@@ -295,9 +295,9 @@ def grad_f(x, y):
     grad_parts_4_1 = unbroadcast(grad_v37, parts_4_1)
     del grad_v37
     grad_parts_4 = zeros_like_grad(parts_4)
-    grad_parts_4[1] = add_grads(grad_parts_4[1], grad_parts_4_1)
+    grad_parts_4[1] = grad_parts_4[1] + grad_parts_4_1
     del grad_parts_4_1
-    grad_parts_4[0] = add_grads(grad_parts_4[0], grad_parts_4_0)
+    grad_parts_4[0] = grad_parts_4[0] + grad_parts_4_0
     del grad_parts_4_0
     # for i in range(2):
     grad_v13 = zeros_like_grad(v13)

@@ -727,7 +727,7 @@ def grad_f(x, y):
     del grad_helper_abs_v28, helper_abs_v28_saved
     grad_mean_v21 = grad_tanh_mean_v21 * (1 - tanh_mean_v21 * tanh_mean_v21)
     grad_v21 = unreduce(grad_mean_v21 / reduced_count(v21, mean_v21), v21)
-    grad_v28 += grad_abs_v28 * np.sign(v28)
+    grad_v28 += abs_vjp(grad_abs_v28, v28)
     del grad_abs_v28
     # v37 = v30
     grad_v30 += grad_v37
@@ -971,7 +971,7 @@ def grad_f(x, y):
                                           * (np.maximum(arctan2_hypot_c, lower_bound(-1.0))
                                              > abs_sort_cumsum_v7_plus), abs_sort_cumsum_v7_plus)
     del abs_sort_cumsum_v7_plus, arctan2_hypot_c, grad_v9
-    grad_sort_cumsum_v7 = grad_abs_sort_cumsum_v7 * np.sign(sort_cumsum_v7)
+    grad_sort_cumsum_v7 = abs_vjp(grad_abs_sort_cumsum_v7, sort_cumsum_v7)
     del grad_abs_sort_cumsum_v7, sort_cumsum_v7
     grad_cumsum_v7 = untake_along_axis(grad_sort_cumsum_v7, cumsum_v7,
                                        np.argsort(cumsum_v7, axis=-1, kind='stable'), axis=-1)

@@ -4,12 +4,14 @@ change a byte of what they generate.
 ``tests/golden/large/NAME.py`` holds a long program (generated once, by the makers of
 ``test_random_programs.py`` or ``benchmarks/sized_subject.py``, and kept as text so that a
 change of those generators leaves it alone); ``NAME.expected.py`` the module sourcegrad
-generated for it before the passes were made linear. ``SOURCEGRAD_UPDATE_GOLDEN=1`` writes
-missing programs and rewrites the expected modules, as for the other golden files.
+generated for it before the passes were made linear (with the quadratic passes: an intended
+change of generated code rewrites them, as for the other golden files, with
+``SOURCEGRAD_UPDATE_GOLDEN=1``, which also writes missing programs).
 
-Growth is measured by counting, never by timing: the calls of each Python function (and the
-lines run in each) while one function of ``n`` lines and one of ``4 n`` lines are transformed.
-A linear pass does about four times the work on the larger one; a quadratic one sixteen.
+Growth is measured by counting, never by timing: the lines of sourcegrad's own code run in
+each of its functions while one function of ``n`` lines and one of ``4 n`` lines are
+transformed. A linear pass does about four times the work on the larger one; a quadratic one
+sixteen.
 """
 
 import collections

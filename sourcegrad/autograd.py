@@ -31,30 +31,49 @@ def _aligned(grads: Any, n: int) -> list:
 
 def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
          grad_outputs: Any = None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool = False) -> tuple[Tensor | None, ...]:
+         create_graph: bool = False, allow_unused: bool | None = None,
+         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
     """The gradients of ``outputs`` (weighted by ``grad_outputs``) with respect to
-    ``inputs``, returned rather than accumulated into ``.grad``."""
-    if create_graph:
-        raise NotImplementedError("create_graph=True is not supported by the runtime; for "
-                                  "higher derivatives use sg.grad / sg.hessian on a function")
+    ``inputs``, returned rather than accumulated into ``.grad``; with ``create_graph``, the
+    gradients have a history of their own (gradients of gradients). ``materialize_grads``
+    gives zeros, not ``None``, for an input the outputs do not depend on."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    allow_unused = bool(allow_unused) or materialize_grads
     outputs, inputs = _as_list(outputs), _as_list(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = graph.root_gradients(outputs, _aligned(grad_outputs, len(outputs)))
-    captured = graph.run_backward(outputs, roots, retain_graph=bool(retain_graph),
-                                  capture=inputs)
+    roots = graph.root_gradients(outputs, _aligned(grad_outputs, len(outputs)), create_graph)
+    retain = create_graph if retain_graph is None else bool(retain_graph)
+    captured = graph.run_backward(outputs, roots, retain, inputs, create_graph)
     for i, found in enumerate(captured):
         if found is None and not allow_unused:
             raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
                                "been used in the graph. Set allow_unused=True if this is the "
                                "desired behavior.")
-    return tuple(None if g is None else Tensor(np.array(g, copy=True)) for g in captured)
+    return tuple(_returned(g, tensor, materialize_grads, create_graph)
+                 for g, tensor in zip(captured, inputs, strict=True))
+
+
+def _returned(g: Any, tensor: Tensor, materialize: bool, create_graph: bool) -> Tensor | None:
+    """A gradient as ``grad`` returns it: zeros for an unused input if ``materialize``
+    (zeros that require grad under ``create_graph``, as PyTorch's do)."""
+    if g is None:
+        if not materialize:
+            return None
+        return Tensor(np.zeros_like(tensor.data), requires_grad=create_graph)
+    return g if isinstance(g, Tensor) else Tensor(np.array(g, copy=True))
 
 
 def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,
-             retain_graph: bool | None = None) -> None:
-    """``backward`` from several outputs in one pass (their gradients add up)."""
+             retain_graph: bool | None = None, create_graph: bool = False,
+             inputs: Tensor | Sequence[Tensor] | None = None) -> None:
+    """``backward`` from several outputs in one pass (their gradients add up), into the
+    leaves' ``.grad`` or, with ``inputs``, into those tensors' only."""
     tensors = _as_list(tensors)
-    roots = graph.root_gradients(tensors, _aligned(grad_tensors, len(tensors)))
-    graph.run_backward(tensors, roots, retain_graph=bool(retain_graph))
+    graph.backward(tensors, _aligned(grad_tensors, len(tensors)), retain_graph, create_graph,
+                   None if inputs is None else _as_list(inputs))

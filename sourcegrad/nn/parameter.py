@@ -27,7 +27,7 @@ class Parameter(Tensor):
             array = data if isinstance(data, np.ndarray) else to_array(data)
         super().__init__(array, requires_grad=requires_grad)
         if isinstance(data, Tensor):
-            self._version = data._version  # the same storage: the same version counter
+            self._vbox = data._vbox  # the same storage: the same version counter
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()

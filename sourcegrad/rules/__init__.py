@@ -18,6 +18,7 @@ from . import (  # noqa: F401  (registration)
     scalar,
     shapes,
     support_rules,
+    writes,
 )
 from .registry import NONDIFF, RULES, Rule, is_nondifferentiable, lookup, rule, table_version
 

@@ -597,6 +597,20 @@ def unstack_like(g, obj):
     return np.reshape(g, np.shape(obj))
 
 
+def index_put(x, index, values):
+    """A copy of ``x`` with ``values`` written at ``index``: the assignment ``x[index] =
+    values`` as a function (the runtime records assignments into tensors with it)."""
+    out = np.array(x, copy=True)
+    out[index] = values
+    return out
+
+
+def filled_with(x, value):
+    """An array of ``x``'s shape and dtype holding ``value`` (broadcast): ``x.copy_(value)``
+    and ``x.fill_(value)`` as a function, in which ``x``'s elements play no part."""
+    return np.array(np.broadcast_to(value, np.shape(x)), dtype=np.result_type(x))
+
+
 def _scatter_add(g, shape, index):
     """A zero array of ``shape`` into which ``g`` is added at ``index`` (repeats add up)."""
     grad = np.zeros(shape, dtype=_grad_dtype(g))

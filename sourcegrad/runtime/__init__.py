@@ -1,9 +1,11 @@
 """The runtime layer: PyTorch's autograd semantics on NumPy arrays.
 
 ``tensor.py`` (the ``Tensor``), ``graph.py`` (nodes, ``record``, the backward engine),
-``dispatch.py`` (NumPy calls on tensors, recorded through the rule table), ``grad_mode.py``
+``dispatch.py`` (NumPy calls on tensors, recorded through the rule table), ``reads.py``
+(what a rule's VJP saves), ``views.py`` and ``in_place.py`` (views, in-place operations),
+``tensorized.py`` (rule VJPs on tensors: ``create_graph``), ``grad_mode.py``
 (``no_grad``...), ``factories.py`` (``sg.zeros``...), ``functions.py`` (``sg.exp``...),
-``printing.py`` (PyTorch's ``repr``).
+``decorated.py`` (``@sg.differentiable``), ``printing.py`` (PyTorch's ``repr``).
 """
 
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: I001

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import api, pipeline
+from ..compile import pseudo_filename, register_lines
 from . import graph
 from .grad_mode import is_grad_enabled
 from .tensor import Tensor
@@ -33,9 +34,13 @@ class Differentiable:
         self.parameters = list(inspect.signature(fn).parameters)
         self.node_name = "".join(part.capitalize() for part in fn.__name__.split("_")) + (
             "Backward")
-        # a class of its own, which knows the function (``sg.viz`` links a node to its source)
-        self.node_class = type(self.node_name, (graph.Node,), {"__slots__": (), "function": fn})
         self._split: dict[tuple[str, ...], tuple[Callable, Callable]] = {}
+        self._vjps: dict[tuple, Differentiable] = {}
+        self._node_classes: dict[tuple, type] = {}
+        # Whether its node's backward can record its own graph (create_graph): not for the
+        # weighted gradient made for that, as differentiating it again (a third derivative
+        # through a call of the user's function) is not reliable in the transformer yet.
+        self.records_backward = True
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         for arg in args:
@@ -82,13 +87,80 @@ class Differentiable:
             return tuple(out)
 
         outputs = value if single else tuple(value)
-        return graph.record(self.node_class, list(args), outputs, backward_node)
+        tensors_backward = None if kwargs or not self.records_backward else (
+            self._tensors_backward(args, positions, [value] if single else list(value), single))
+        return graph.record(self._node_class(tensors_backward is not None), list(args),
+                            outputs, backward_node, tensors_backward)
+
+    def _node_class(self, records_backward: bool) -> type:
+        """The class of this function's nodes: named ``PredictBackward`` for ``predict``, a
+        class of its own that knows the function (``sg.viz`` links a node to its source)."""
+        base = graph.TensorsBackwardNode if records_backward else graph.Node
+        key = (self.node_name, base)
+        if key not in self._node_classes:
+            self._node_classes[key] = type(self.node_name, (base,),
+                                           {"__slots__": (), "function": self.fn})
+        return self._node_classes[key]
+
+    def _tensors_backward(self, args: tuple, positions: list[int], outputs: list[Any],
+                          single: bool) -> Callable[[tuple], tuple]:
+        """The node's backward under ``create_graph``: the gradient of ``<f(args), c>`` (one
+        ``c`` per output) with respect to the tensors, which is the VJP of ``f`` at ``c``,
+        computed by generated code that is itself ``@sg.differentiable``, so it records a
+        node whose backward is generated code again."""
+
+        def tensors_backward(cotangents: tuple) -> tuple:
+            weights = [Tensor(np.zeros_like(out)) if c is None else c
+                       for c, out in zip(cotangents, outputs, strict=True)]
+            vjp = self._weighted_gradient(tuple(positions), len(outputs), single)
+            grads = vjp(*args, *weights)
+            out: list[Any] = [None] * len(args)
+            for position, g in zip(positions, grads, strict=True):
+                out[position] = g
+            return tuple(out)
+
+        return tensors_backward
+
+    def _weighted_gradient(self, positions: tuple[int, ...], n_outputs: int,
+                           single: bool) -> Differentiable:
+        key = (positions, n_outputs, single)
+        if key not in self._vjps:
+            vjp = Differentiable(_weighted_gradient(self, positions, n_outputs, single))
+            vjp.node_name = self.node_name + "Backward"  # (``PredictBackwardBackward``)
+            vjp.records_backward = False
+            self._vjps[key] = vjp
+        return self._vjps[key]
 
     def _derivative(self, wrt: tuple[str, ...]) -> tuple[Callable, Callable]:
         pair = self._split.get(wrt)
         if pair is None or not pair[0]._sourcegrad_entry[0].valid():  # a helper redefined...
             pair = self._split[wrt] = pipeline.split_functions(self.fn, wrt)
         return pair
+
+
+def _weighted_gradient(decorated: Differentiable, positions: tuple[int, ...], n_outputs: int,
+                       single: bool) -> Callable:
+    """``sg.grad`` of ``f_weighted(*params, *cotangents) = sum(np.sum(f(...)[i] *
+    cotangents[i]))`` with respect to the parameters at ``positions``: a function written
+    out as source (so that the transformer reads it), then differentiated."""
+    fn, params = decorated.fn, decorated.parameters
+    weights = [f"cotangent_{i}" for i in range(n_outputs)]
+    while set(weights) & set(params) or fn.__name__ in params:
+        weights = ["_" + w for w in weights]
+    call = f"{fn.__name__}({', '.join(params)})"
+    if single:
+        total = f"np.sum({call} * {weights[0]})"
+        body = f"    return {total}\n"
+    else:
+        total = " + ".join(f"np.sum(outputs[{i}] * {w})" for i, w in enumerate(weights))
+        body = f"    outputs = {call}\n    return {total}\n"
+    name = f"{fn.__name__}_weighted"
+    source = f"def {name}({', '.join([*params, *weights])}):\n{body}"
+    filename = pseudo_filename(name, source)
+    register_lines(filename, source)
+    namespace = {"np": np, fn.__name__: fn}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102
+    return api.grad(namespace[name], wrt=tuple(params[p] for p in positions))
 
 
 def _like(g: Any, x: np.ndarray) -> np.ndarray:

@@ -17,19 +17,22 @@ call goes through ``call_named``. Both record with ``graph.record_saved``.
 
 from __future__ import annotations
 
-import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..errors import NoDerivativeError
+from ..rules.methods import VIEW_PRIMITIVES
 from ..rules.registry import Rule, is_nondifferentiable, lookup, on_change
-from . import graph
+from . import graph, views
 from .grad_mode import THREADS_WITHOUT_GRAD as _OFF
 from .grad_mode import _state as _THREAD
 from .grad_mode import is_grad_enabled
+from .reads import value_reads
 from .tensor import Tensor
+from .tensorized import tensorized
 
 _FLOAT64 = np.dtype(np.float64)
 _COMPLEX128 = np.dtype(np.complex128)
@@ -51,8 +54,11 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     return call_named(None, fn, args, kwargs)
 
 
-def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any:
-    """``call`` with the node named ``name`` instead of the rule's ``torch_name``."""
+def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict, *,
+               views_by_caller: bool = False) -> Any:
+    """``call`` with the node named ``name`` instead of the rule's ``torch_name``. Results
+    sharing memory with an argument are made views or copies (``_as_views``), unless the
+    caller makes them views itself (``views_by_caller``: ``Tensor.split``)."""
     inputs: list[tuple[Where, Tensor]] = []
     arrays = [_unwrap_noting(i, a, inputs) for i, a in enumerate(args)]
     kw_arrays = {k: _unwrap_noting(k, v, inputs) for k, v in kwargs.items()} if kwargs else {}
@@ -60,19 +66,52 @@ def call_named(name: str | None, fn: Callable, args: tuple, kwargs: dict) -> Any
     several = isinstance(result, (list, tuple))
     ans: Any = ([_pytorch_float(np.asarray(r), arrays, kw_arrays) for r in result] if several
                 else _pytorch_float(np.asarray(result), arrays, kw_arrays))
-    if not (is_grad_enabled() and _any_requires_grad(inputs)):
-        return [Tensor(a) for a in ans] if several else Tensor(ans)
-    rule = lookup(fn)
-    if rule is None:
-        return _without_rule(fn, ans, several)
-    pattern = tuple((where, tensor.requires_grad) for where, tensor in inputs)
-    key = (rule, fn, name, several, len(arrays), tuple(kw_arrays), pattern)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = _PLANS[key] = _make_plan(rule, fn, name, pattern, len(arrays), kw_arrays,
-                                        several)
-    outputs = _record(plan, [t for _, t in inputs], ans, arrays, kw_arrays)
+    recording = is_grad_enabled() and _any_requires_grad(inputs)
+    if not recording:
+        outputs: Any = [Tensor(a) for a in ans] if several else Tensor(ans)
+    else:
+        rule = lookup(fn)
+        if rule is None:
+            return _without_rule(fn, ans, several)
+        pattern = tuple((where, requires(tensor)) for where, tensor in inputs)
+        key = (rule, fn, name, several, len(arrays), tuple(kw_arrays), pattern)
+        plan = _PLANS.get(key)
+        if plan is None:
+            plan = _PLANS[key] = _make_plan(rule, fn, name, pattern, len(arrays), kw_arrays,
+                                            several)
+        if plan.live:
+            outputs = _record(plan, [t for _, t in inputs], ans, arrays, kw_arrays)
+        else:  # only arguments without a derivative (a shape, an index) require grad
+            outputs = [Tensor(a) for a in ans] if several else Tensor(ans)
+    if not views_by_caller:
+        outputs = _as_views(fn, args, kwargs, inputs, outputs, recording)
     return list(outputs) if isinstance(result, list) else outputs
+
+
+def _as_views(fn: Callable, args: tuple, kwargs: dict, inputs: list, outputs: Any,
+              recording: bool) -> Any:
+    """A result sharing memory with a tensor argument: a view of it when the primitive
+    makes views of its first argument (``np.reshape(t, ...)``), otherwise a copy (a tensor
+    and its version counter must not alias another's memory unnoticed)."""
+    if not inputs:
+        return outputs
+    if isinstance(outputs, Tensor):
+        source = args[0] if args else None
+        if isinstance(source, Tensor) and (fn in VIEW_PRIMITIVES or fn is operator.getitem):
+            step = (fn, fn, tuple(unwrap(a) for a in args[1:]),
+                    {k: unwrap(v) for k, v in kwargs.items()})
+            views.make_view(outputs, source, step, recording)
+            if outputs._view is not None:
+                return outputs
+        return _unaliased(outputs, inputs)
+    return type(outputs)(_unaliased(out, inputs) for out in outputs)
+
+
+def _unaliased(out: Tensor, inputs: list) -> Tensor:
+    if out.data.base is not None and any(np.may_share_memory(out.data, t.data)
+                                         for _, t in inputs):
+        out.data = np.array(out.data, copy=True)
+    return out
 
 
 class Op:
@@ -89,23 +128,44 @@ class Op:
     (``_unary_call``, ``_binary_calls``), so that a tensor method or operator can be one of
     them itself (``Tensor.tanh = TANH.unary``): no method in between to call."""
 
-    __slots__ = ("fn", "name", "runs", "_plans", "unary", "binary", "reflected")
+    __slots__ = ("fn", "name", "runs", "view", "as_result", "_plans", "unary", "binary",
+                 "reflected")
 
-    def __init__(self, fn: Callable, name: str | None = None, runs: Callable | None = None
-                 ) -> None:
+    def __init__(self, fn: Callable, name: str | None = None, runs: Callable | None = None,
+                 view: bool = False, exact_dtype: bool = False) -> None:
         self.fn = fn
         self.name = name
         # What computes the result, when something cheaper than ``fn`` computes the same.
         self.runs = runs or fn
+        # Whether the result may be a view of the first argument (``views.py``).
+        self.view = view
+        # The result as an array in PyTorch's dtype; ``exact_dtype``: in the one it has (a
+        # cast's).
+        self.as_result = _as_array if exact_dtype else _as_result
         # Plans by the kinds of the arguments, keyed ``_UNARY``, ``4 * kind_a + kind_b`` or a
         # tuple of kinds (keys that never equal one another). Cleared, never replaced: the
         # calls below hold it.
         self._plans: dict[Any, Plan] = {}
         self.unary = _unary_call(self)
         self.binary, self.reflected = _binary_calls(self)
+        if view:
+            self.unary, self.binary = _view_calls(self, self.unary, self.binary)
         _OPS.append(self)
 
     def positional(self, *args: Any) -> Any:
+        """``fn(*args)``: any number of arguments, tensors among them (see ``_positional``);
+        a view of the first for a view-making Op."""
+        out = self._positional(*args)
+        if self.view and isinstance(args[0], Tensor) and isinstance(out, Tensor):
+            views.make_view(out, args[0], (self.fn, self.runs, args[1:], views.NO_KEYWORDS),
+                            is_grad_enabled())
+        return out
+
+    def plan_for(self, kinds: tuple) -> Plan | None:
+        """The plan for arguments of ``kinds`` (one per argument; see ``_kind``)."""
+        return self._plans.get(kinds) or self._new_plan(kinds, kinds)
+
+    def _positional(self, *args: Any) -> Any:
         """``fn(*args)``: any number of arguments, tensors among them. A primitive with
         several results (none of the tensor methods' Ops) is handed to ``call_named``."""
         kinds, arrays, inputs = [], [], []
@@ -121,7 +181,7 @@ class Op:
         result = self.runs(*arrays)
         if isinstance(result, (list, tuple)):
             return call_named(self.name, self.fn, args, {})
-        ans = _as_result(result, arrays)
+        ans = self.as_result(result, arrays)
         if _REQUIRES_GRAD not in kinds or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
         key = tuple(kinds)
@@ -147,7 +207,7 @@ class Op:
 def _unary_call(op: Op) -> Callable[[Any], Tensor]:
     """``op.unary``: ``fn(x)``, for ``x.tanh()`` and ``sg.tanh(x)`` alike (``x`` need not be
     a tensor). Each check is written for the common case (a float64 array) first."""
-    fn, runs, plans, new_plan = op.fn, op.runs, op._plans, op._new_plan
+    fn, runs, plans, new_plan, as_result = op.fn, op.runs, op._plans, op._new_plan, op.as_result
     record_saved, ndarray = graph.record_saved, np.ndarray
 
     def unary(x: Any) -> Tensor:
@@ -157,8 +217,9 @@ def _unary_call(op: Op) -> Callable[[Any], Tensor]:
         ans = runs(data)
         # (PyTorch's dtype differs from NumPy's for a float64 result of other arrays only.)
         if type(ans) is not ndarray or data.dtype is not _FLOAT64 and ans.dtype is _FLOAT64:
-            ans = _as_result(ans, (data,))
-        if x.grad_fn is None and not x._requires_grad or _OFF[0] and not _THREAD.enabled:
+            ans = as_result(ans, (data,))
+        if (x._grad_fn is None and not x._requires_grad and (
+                x._view is None or not x.requires_grad)) or _OFF[0] and not _THREAD.enabled:
             return Tensor(ans)
         plan = plans.get(_UNARY) or new_plan(_UNARY, (_REQUIRES_GRAD,))
         if plan is None:
@@ -176,11 +237,11 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
     the same with its arguments the other way round (``Tensor.__rsub__``). Each check is
     written for the common case (a tensor and a Python float) first."""
     fn, name, runs, plans, new_plan = op.fn, op.name, op.runs, op._plans, op._new_plan
-    record_saved, ndarray = graph.record_saved, np.ndarray
+    record_saved, ndarray, as_result = graph.record_saved, np.ndarray, op.as_result
 
     def binary(a: Any, b: Any) -> Tensor:
-        kind_a = _kind(a) if type(a) is not Tensor else (
-            _REQUIRES_GRAD if a.grad_fn is not None or a._requires_grad else _CONSTANT)
+        kind_a = _kind(a) if type(a) is not Tensor or a._view is not None else (
+            _REQUIRES_GRAD if a._grad_fn is not None or a._requires_grad else _CONSTANT)
         kind_b = _OTHER if type(b) is float or b is None else _kind(b)
         if kind_a == _SEQUENCE or kind_b == _SEQUENCE:
             return call_named(name, fn, (a, b), {})
@@ -189,7 +250,7 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
         ans = runs(x1, x2)
         # A result of the dtype of a tensor's array is what PyTorch gives, too.
         if type(ans) is not ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
-            ans = _as_result(ans, (x1, x2))
+            ans = as_result(ans, (x1, x2))
         if kind_a != _REQUIRES_GRAD and kind_b != _REQUIRES_GRAD or (
                 _OFF[0] and not _THREAD.enabled):
             return Tensor(ans)
@@ -210,6 +271,28 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
     return binary, reflected
 
 
+def _view_calls(op: Op, unary: Callable, binary: Callable) -> tuple[Callable, Callable]:
+    """``unary`` and ``binary`` of a view-making Op: their result made a view of the first
+    argument when NumPy made it one (``views.make_view``)."""
+    fn, runs, make_view, none = op.fn, op.runs, views.make_view, views.NO_KEYWORDS
+
+    def unary_view(x: Any) -> Tensor:
+        out = unary(x)
+        if isinstance(x, Tensor):
+            make_view(out, x, (fn, runs, (), none), not _OFF[0] or _THREAD.enabled)
+        return out
+
+    def binary_view(a: Any, b: Any) -> Tensor:
+        out = binary(a, b)
+        if isinstance(a, Tensor) and isinstance(out, Tensor):
+            make_view(out, a, (fn, runs, (b,), none), not _OFF[0] or _THREAD.enabled)
+        return out
+
+    unary_view.__name__ = unary_view.__qualname__ = unary.__name__
+    binary_view.__name__ = binary_view.__qualname__ = binary.__name__
+    return unary_view, binary_view
+
+
 # What an argument of an ``Op`` is: not a tensor (falsy), a tensor that does not require
 # grad, one that does, or a sequence (perhaps holding tensors: the general path).
 _OTHER, _CONSTANT, _REQUIRES_GRAD, _SEQUENCE = 0, 1, 2, 3
@@ -228,10 +311,25 @@ on_change(_forget_plans)
 _NO_KEYWORDS: dict = {}
 
 
+def requires(t: Tensor) -> bool:
+    """``t.requires_grad``, answered without a property call for a tensor that is no view."""
+    return t._grad_fn is not None or t._requires_grad or (
+        t._view is not None and t.requires_grad)
+
+
+def kind(value: Any) -> int:
+    """What ``value`` is as an argument of an ``Op`` (``_OTHER``...)."""
+    return _kind(value)
+
+
+def refuse_without_rule(fn: Callable) -> None:
+    raise NoDerivativeError(_missing_rule_message(fn))
+
+
 def _kind(value: Any) -> int:
     cls = type(value)
     if cls is Tensor:
-        return _REQUIRES_GRAD if value.grad_fn is not None or value._requires_grad else _CONSTANT
+        return _REQUIRES_GRAD if requires(value) else _CONSTANT
     if cls is float or cls is int or value is None:  # the usual constants, answered first
         return _OTHER
     if isinstance(value, (list, tuple)):  # shapes, axes and indices are constants too
@@ -243,6 +341,15 @@ def _kind(value: Any) -> int:
 
 # What a list or tuple of constants holds (no tensor, no sequence that might hold one).
 _PLAIN_TYPES = frozenset({int, float, bool, slice, type(None), type(Ellipsis), np.ndarray})
+
+
+def as_result(result: Any, arrays: tuple) -> np.ndarray:
+    """A primitive's single result as an array, in PyTorch's default dtype."""
+    return _as_result(result, arrays)
+
+
+def _as_array(result: Any, arrays: tuple) -> np.ndarray:
+    return result if type(result) is np.ndarray else np.asarray(result)
 
 
 def _as_result(result: Any, arrays: tuple) -> np.ndarray:
@@ -266,9 +373,13 @@ def _record(plan: Plan, inputs: Sequence[Tensor], ans: Any, arrays: Sequence,
     """One node whose backward is ``plan``, saving what the rule's VJPs read."""
     saved = (ans, arrays, kw_arrays)
     cls = plan.node_class or plan.class_for(arrays, kw_arrays)
-    if plan.several:  # a node of the general kind, its backward the plan bound to ``saved``
-        backward = functools.partial(plan.cotangents, saved=saved)
-        return graph.record(cls.__name__, inputs, list(ans), backward)
+    if plan.several:
+        node = graph.saved_node(cls, plan, inputs, saved, len(ans))
+        outputs = [graph.output_of(node, nr, a) for nr, a in enumerate(ans)]
+        if plan.saves_ans:
+            node._versions += tuple((out._vbox, 0, out.data, -1 - nr)
+                                    for nr, out in enumerate(outputs))
+        return tuple(outputs)
     return graph.record_saved(cls, plan, inputs, ans, saved)
 
 
@@ -284,14 +395,26 @@ class Plan:
     ``graph.SavedValuesNode`` of every such call, which saves ``(ans, arrays, kw_arrays)``.
     """
 
-    __slots__ = ("vjps", "wheres", "several", "node_class", "_named_by_axis")
+    __slots__ = ("vjps", "wheres", "several", "node_class", "_named_by_axis", "saved_inputs",
+                 "saves_ans", "keeps_values", "_nondiff_reads", "live")
 
     def __init__(self, rule: Rule, fn: Callable, name: str | None, pattern: tuple,
-                 several: bool) -> None:
+                 several: bool, n_arrays: int, keywords: tuple) -> None:
         self.vjps = tuple(_vjp_for(rule, fn, _argument(where)) if requires_grad else None
                           for where, requires_grad in pattern)
         self.wheres = tuple(where for where, _ in pattern)
         self.several = several
+        self.live = any(vjp is not None for vjp in self.vjps)
+        # What the active VJPs read the values of (``reads.py``): the saved tensors.
+        read = frozenset().union(*(value_reads(v) for v in self.vjps if v is not None))
+        self.saves_ans = "ans" in read
+        self.saved_inputs = tuple(k for k, where in enumerate(self.wheres)
+                                  if _param_name(rule, _argument(where)) in read)
+        self.keeps_values = self.saves_ans or any(
+            p in read and p not in rule.nondiff for p in rule.params)
+        arguments = (*range(n_arrays), *keywords)
+        self._nondiff_reads = tuple(a for a in arguments
+                                    if _param_name(rule, a) in read & rule.nondiff)
         stem = rule.torch_name or rule.name.capitalize()
         # The class of the nodes, or None when it depends on the call (``class_for``).
         self.node_class: type[graph.SavedValuesNode] | None = graph.node_class(
@@ -303,6 +426,17 @@ class Plan:
                                    graph.node_class(f"{stem}Backward1", graph.SavedValuesNode))
             self.node_class = None
 
+    def frees(self, saved: tuple) -> bool:
+        """Whether a node with this plan drops ``saved`` after a backward pass: when its
+        backward reads a value PyTorch would save as a tensor (not an int index, an axis)."""
+        if self.keeps_values:
+            return True
+        if not self._nondiff_reads:
+            return False
+        _, arrays, kw_arrays = saved
+        return any(_holds_array(arrays[a] if isinstance(a, int) else kw_arrays[a])
+                   for a in self._nondiff_reads)
+
     def class_for(self, arrays: Sequence, kw_arrays: dict) -> type[graph.SavedValuesNode]:
         """The node class of a reduction: named by whether it reduces over an axis."""
         position, over_all, over_axis = self._named_by_axis
@@ -312,9 +446,29 @@ class Plan:
     def cotangents(self, grads: tuple, saved: tuple) -> tuple:
         """Each input's cotangent from its parameter's VJP, called once per parameter (a
         sequence parameter's cotangent is a sequence, one item per tensor)."""
-        ans, arrays, kw_arrays = saved
-        g = ([np.zeros_like(a) if gi is None else gi for gi, a in zip(grads, ans, strict=True)]
-             if self.several else grads[0])
+        return self._cotangents(grads, *saved, lambda vjp: vjp)
+
+    def recorded_cotangents(self, node: graph.SavedValuesNode, grads: tuple) -> tuple:
+        """``cotangents`` under ``create_graph``: ``grads`` are tensors, and so are the saved
+        values, unpacked with the history they had (the node's output is a tensor whose
+        ``grad_fn`` is the node; an input, its edge's), so the VJPs, tensorized, record
+        their own graph."""
+        ans, arrays, kw_arrays = node._saved
+        if self.several:
+            ans = [graph.output_of(node, nr, a) for nr, a in enumerate(ans)]
+        else:
+            ans = graph.output_of(node, 0, ans)
+        arrays, kw_arrays = list(arrays), dict(kw_arrays)
+        for (child, nr), where in zip(node.next_functions, self.wheres, strict=True):
+            if child is not None:
+                _place(arrays, kw_arrays, where, graph.unpacked(child, nr, _at(
+                    arrays, kw_arrays, where)))
+        return self._cotangents(grads, ans, arrays, kw_arrays, tensorized)
+
+    def _cotangents(self, grads: tuple, ans: Any, arrays: Sequence, kw_arrays: dict,
+                    prepared: Callable[[Callable], Callable]) -> tuple:
+        g = ([np.zeros_like(a.data if isinstance(a, Tensor) else a) if gi is None else gi
+              for gi, a in zip(grads, ans, strict=True)] if self.several else grads[0])
         per_argument: dict = {}
         cotangents = []
         for vjp, where in zip(self.vjps, self.wheres, strict=True):
@@ -324,7 +478,7 @@ class Plan:
             argument = _argument(where)
             if argument not in per_argument:
                 # The rule's own signature binds the arguments and fills in the defaults.
-                per_argument[argument] = vjp(g, ans, *arrays, **kw_arrays)
+                per_argument[argument] = prepared(vjp)(g, ans, *arrays, **kw_arrays)
             cotangent = per_argument[argument]
             cotangents.append(cotangent[where[1]] if isinstance(where, tuple) else cotangent)
         return tuple(cotangents)
@@ -368,12 +522,66 @@ def _make_plan(rule: Rule, fn: Callable, name: str | None, pattern: tuple, n_arr
                         if isinstance(where, int) and where >= start else (where, requires_grad)
                         for where, requires_grad in pattern)
     direct = not several and not any(isinstance(where, tuple) for where, _ in pattern)
-    return (DirectPlan if direct else Plan)(rule, fn, name, pattern, several)
+    return (DirectPlan if direct else Plan)(rule, fn, name, pattern, several, n_arrays,
+                                            tuple(kw_arrays))
+
+
+def _param_name(rule: Rule, argument: int | str) -> str:
+    """The rule's parameter an argument (a position or a keyword) binds to."""
+    if isinstance(argument, str):
+        return argument
+    if rule.varargs is not None and argument >= rule.params.index(rule.varargs):
+        return rule.varargs
+    return rule.params[argument] if argument < len(rule.params) else ""
+
+
+def _holds_array(value: Any) -> bool:
+    """Whether ``value`` (an index, say) holds an array or a list: a saved tensor."""
+    if isinstance(value, (np.ndarray, list)):
+        return True
+    return isinstance(value, tuple) and any(_holds_array(v) for v in value)
+
+
+def vjp_call(vjp: Callable, g: Any, ans: Any, *args: Any, **kwargs: Any) -> Any:
+    """A rule's VJP on arrays (the usual backward), or on tensors (create_graph)."""
+    if isinstance(g, Tensor):
+        return tensorized(vjp)(g, ans, *args, **kwargs)
+    return vjp(g, ans, *args, **kwargs)
+
+
+def _at(arrays: list, kw_arrays: dict, where: Where) -> Any:
+    """The argument at ``where`` (a position, a keyword, or an element of either)."""
+    if isinstance(where, tuple):
+        argument, j = where
+        return (arrays[argument] if isinstance(argument, int) else kw_arrays[argument])[j]
+    return arrays[where] if isinstance(where, int) else kw_arrays[where]
+
+
+def _place(arrays: list, kw_arrays: dict, where: Where, value: Any) -> None:
+    """Put ``value`` at ``where`` (a sequence argument is copied into a list first)."""
+    if isinstance(where, tuple):
+        argument, j = where
+        container = arrays if isinstance(argument, int) else kw_arrays
+        items = list(container[argument])
+        items[j] = value
+        container[argument] = items
+    elif isinstance(where, int):
+        arrays[where] = value
+    else:
+        kw_arrays[where] = value
+
+
+def primitive(fn: Callable, *args: Any, runs: Callable | None = None, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` on arrays (computed by ``runs`` when given), or recorded
+    through ``fn``'s rule when an argument is a tensor."""
+    if any(isinstance(a, Tensor) for a in args):
+        return call(fn, *args, **kwargs)
+    return (runs or fn)(*args, **kwargs)
 
 
 def _any_requires_grad(inputs: list[tuple[Where, Tensor]]) -> bool:
     for _, tensor in inputs:
-        if tensor.grad_fn is not None or tensor._requires_grad:
+        if requires(tensor):
             return True
     return False
 
@@ -438,14 +646,23 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
 def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.ndarray:
     """PyTorch's default dtype: a float64 result that no float64 (or complex128) array asked
     for (integer tensors divided, Python floats mixed with integers) is float32."""
-    if ans.dtype != _FLOAT64:
+    if ans.dtype != _FLOAT64 or _holds_float64((*arrays, *kw_arrays.values())):
         return ans
-    for a in (*arrays, *kw_arrays.values()):
+    return ans.astype(np.float32)
+
+
+def _holds_float64(values: Sequence) -> bool:
+    """Whether a float64 array is among ``values`` (or in a list among them)."""
+    for a in values:
+        if isinstance(a, (list, tuple)):
+            if _holds_float64(a):
+                return True
+            continue
         dtype = getattr(a, "dtype", None)
         # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)
         if dtype is not None and (dtype == _FLOAT64 or dtype == _COMPLEX128):
-            return ans
-    return ans.astype(np.float32)
+            return True
+    return False
 
 
 def _missing_rule_message(fn: Callable) -> str:
@@ -467,10 +684,21 @@ def _name(fn: Callable) -> str:
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``np.exp(t)``, ``np.add(t, 1)``...: tracked through the ufunc's rule."""
     if method != "__call__" or "out" in kwargs:
-        if _tracked(inputs, kwargs) and is_grad_enabled():
+        out = kwargs.get("out", ())
+        written = [t for t in (out if isinstance(out, tuple) else (out,))
+                   if isinstance(t, Tensor)]
+        if method == "at" and isinstance(inputs[0], Tensor):
+            written.append(inputs[0])
+        if is_grad_enabled() and (_tracked(inputs, kwargs)
+                                  or any(t.requires_grad for t in written)):
             raise NotImplementedError(f"{ufunc.__name__}.{method} (or out=) on tensors that "
                                       "require grad is not supported")
-        return call_untracked(getattr(ufunc, method), *inputs, **kwargs)
+        result = call_untracked(getattr(ufunc, method), *inputs, **kwargs)
+        for tensor in written:  # written in place: saved values of it are stale now
+            tensor._vbox[0] += 1
+        if written and "out" in kwargs:
+            return written[0] if len(written) == 1 else tuple(written)
+        return result
     if ufunc.nout != 1 and lookup(ufunc) is None:
         return call_untracked(ufunc, *inputs, **kwargs)
     return call(ufunc, *inputs, **kwargs)

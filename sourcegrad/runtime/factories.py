@@ -82,6 +82,42 @@ def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _made(_rng.standard_normal(_sizes(size), dtype=dtype or float32), requires_grad)
 
 
+def randint(*args: Any, size: Any = None, dtype: Any = None,
+            requires_grad: bool = False) -> Tensor:
+    """Integers drawn uniformly from ``[low, high)``: ``randint(high, size)`` or
+    ``randint(low, high, size)``, int64 unless told otherwise, as in PyTorch."""
+    if size is None:
+        *bounds, size = args
+    else:
+        bounds = list(args)
+    low, high = (0, *bounds) if len(bounds) == 1 else bounds
+    data = _rng.integers(low, high, _sizes((size,)), dtype=np.int64)
+    return _made(data if dtype is None else data.astype(dtype), requires_grad)
+
+
+def empty(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uninitialised in PyTorch; zeros here (NumPy's ``empty`` would show whatever memory
+    held, which no test can rely on either way)."""
+    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any, dtype: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _made(np.full_like(input.data, fill_value, dtype=dtype), requires_grad)
+
+
+def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
 def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _made(np.zeros_like(input.data, dtype=dtype), requires_grad)
 

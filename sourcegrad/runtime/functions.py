@@ -79,3 +79,55 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     """``torch.stack``: join tensors along a new dimension (``StackBackward0``)."""
     return dispatch.call(np.stack, [_as_tensor(t) for t in tensors], axis=dim)
+
+
+def clone(input: Any) -> Tensor:
+    return _as_tensor(input).clone()
+
+
+def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    return _as_tensor(input).flatten(start_dim, end_dim)
+
+
+def squeeze(input: Any, dim: Any = None) -> Tensor:
+    return _as_tensor(input).squeeze(dim)
+
+
+def unsqueeze(input: Any, dim: int) -> Tensor:
+    return _as_tensor(input).unsqueeze(dim)
+
+
+def permute(input: Any, dims: Any) -> Tensor:
+    return _as_tensor(input).permute(dims)
+
+
+def narrow(input: Any, dim: int, start: int, length: int) -> Tensor:
+    return _as_tensor(input).narrow(dim, start, length)
+
+
+def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    return _as_tensor(input).chunk(chunks, dim)
+
+
+def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    return _as_tensor(tensor).split(split_size_or_sections, dim)
+
+
+def unbind(input: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    return _as_tensor(input).unbind(dim)
+
+
+def add(input: Any, other: Any, alpha: float = 1) -> Tensor:
+    return _as_tensor(input).add(other, alpha=alpha)
+
+
+def sub(input: Any, other: Any, alpha: float = 1) -> Tensor:
+    return _as_tensor(input).sub(other, alpha=alpha)
+
+
+def mul(input: Any, other: Any) -> Tensor:
+    return _as_tensor(input).mul(other)
+
+
+def div(input: Any, other: Any) -> Tensor:
+    return _as_tensor(input).div(other)

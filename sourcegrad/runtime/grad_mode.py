@@ -14,8 +14,10 @@ leaves the count above zero: the check then always asks the thread, right but sl
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Generator
 from typing import Any, TypeVar
 
 
@@ -43,8 +45,20 @@ def _set(flag: bool) -> None:
         _state.enabled = flag
 
 
+CLASS_DECORATION_WARNING = (
+    "Decorating classes is deprecated and will be disabled in future versions. You should "
+    "only decorate functions or methods. To preserve the current behavior of class "
+    "decoration, you can directly decorate the `__init__` method and nothing else."
+)
+
+
 class _GradMode:
-    """Switches grad mode to ``self.mode`` inside a ``with`` block or a decorated call."""
+    """Switches grad mode to ``self.mode`` inside a ``with`` block or a decorated call.
+
+    A decorated generator, coroutine or asynchronous generator runs its body in ``mode``
+    each time it is resumed, and gives the caller's mode back each time it suspends
+    (``yield``, ``await``), as PyTorch does for generators: its body runs long after the
+    call that made it returned."""
 
     mode: bool
 
@@ -62,18 +76,114 @@ class _GradMode:
         _set(self._previous)
 
     def __call__(self, fn: F) -> F:
-        mode = self.mode
+        if inspect.isclass(fn):
+            # PyTorch's deprecated behaviour: the constructor runs in the mode.
+            warnings.warn(CLASS_DECORATION_WARNING, FutureWarning, stacklevel=2)
+            return _in_mode(self.mode, _constructor(fn))  # type: ignore[return-value]
+        return _in_mode(self.mode, fn)  # type: ignore[return-value]
+
+
+def _constructor(cls: type) -> Callable[..., Any]:
+    @functools.wraps(cls, updated=())
+    def construct(*args: Any, **kwargs: Any) -> Any:
+        return cls(*args, **kwargs)
+
+    return construct
+
+
+def _in_mode(mode: bool, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` running in grad mode ``mode``, whatever kind of function it is."""
+    if inspect.isgeneratorfunction(fn):
 
         @functools.wraps(fn)
-        def with_mode(*args: Any, **kwargs: Any) -> Any:
-            previous = is_grad_enabled()
-            _set(mode)
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _set(previous)
+        def generator_in_mode(*args: Any, **kwargs: Any) -> Any:
+            return (yield from _resumed_in_mode(fn(*args, **kwargs), mode))
 
-        return with_mode  # type: ignore[return-value]
+        return generator_in_mode
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def coroutine_in_mode(*args: Any, **kwargs: Any) -> Any:
+            return await _Awaiting(fn(*args, **kwargs), mode)
+
+        return coroutine_in_mode
+    if inspect.isasyncgenfunction(fn):
+        return _async_generator_in_mode(fn, mode)
+
+    @functools.wraps(fn)
+    def with_mode(*args: Any, **kwargs: Any) -> Any:
+        previous = is_grad_enabled()
+        _set(mode)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _set(previous)
+
+    return with_mode
+
+
+def _step_in_mode(mode: bool, step: Callable[..., Any], *args: Any) -> Any:
+    """``step(*args)`` (a generator's ``send``, ``throw`` or ``close``) in ``mode``."""
+    previous = is_grad_enabled()
+    _set(mode)
+    try:
+        return step(*args)
+    finally:
+        _set(previous)
+
+
+def _resumed_in_mode(gen: Any, mode: bool) -> Generator[Any, Any, Any]:
+    """Drive ``gen`` (a generator, or a coroutine's ``await`` protocol) one step at a time in
+    ``mode``, passing what it yields up to the caller, and what the caller sends or throws
+    down to it, in the caller's mode."""
+    step, argument = gen.send, None
+    while True:
+        try:
+            value = _step_in_mode(mode, step, argument)
+        except StopIteration as stop:
+            return stop.value
+        try:
+            argument = yield value
+            step = gen.send
+        except GeneratorExit:
+            _step_in_mode(mode, gen.close)
+            raise
+        except BaseException as error:  # noqa: BLE001  (thrown in by the caller: passed on)
+            step, argument = gen.throw, error
+
+
+class _Awaiting:
+    """``await``-able running the coroutine ``coro`` in ``mode`` at each resumption."""
+
+    def __init__(self, coro: Any, mode: bool) -> None:
+        self.coro, self.mode = coro, mode
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        return _resumed_in_mode(self.coro, self.mode)
+
+
+def _async_generator_in_mode(fn: Callable[..., Any], mode: bool) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    async def async_generator_in_mode(*args: Any, **kwargs: Any) -> Any:
+        agen = fn(*args, **kwargs)
+        step, argument = agen.asend, None
+        try:
+            while True:
+                try:
+                    value = await _Awaiting(step(argument), mode)
+                except StopAsyncIteration:
+                    return
+                try:
+                    argument = yield value
+                    step = agen.asend
+                except GeneratorExit:
+                    raise
+                except BaseException as error:  # noqa: BLE001  (passed on, as above)
+                    step, argument = agen.athrow, error
+        finally:
+            await _Awaiting(agen.aclose(), mode)
+
+    return async_generator_in_mode
 
 
 class no_grad(_GradMode):

@@ -8,6 +8,7 @@ maps PyTorch's spelling (``dim``, ``keepdim``, methods, operators) onto NumPy ca
 
 from __future__ import annotations
 
+import copy
 import operator
 import warnings
 from collections import namedtuple
@@ -16,11 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from . import graph
+from . import graph, in_place, views
 from .grad_mode import is_grad_enabled
 from .printing import tensor_repr
 
-LEAF_IN_PLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 # PyTorch words it one way when creating a tensor and another when flagging one.
 FLOAT_ONLY_AT_CREATION = "Only Tensors of floating point and complex dtype can require gradients"
 FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients"
@@ -36,6 +36,15 @@ NON_LEAF_GRAD_WARNING = (
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 
+T_OF_0D_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                   "these cases.")
+T_OF_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
+    "batches of matrices or `x.permute(*sg.arange(x.ndim - 1, -1, -1))` to reverse the "
+    "dimensions of a tensor."
+)
+
 ReductionResult = namedtuple("ReductionResult", ["values", "indices"])
 
 
@@ -47,18 +56,6 @@ class Size(tuple):
 
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))
-
-
-class RemovableHandle:
-    """Returned by ``register_hook``: ``.remove()`` unregisters the hook."""
-
-    def __init__(self, hooks: list, hook: Callable) -> None:
-        self._hooks = hooks
-        self._hook = hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
 
 
 def _is_floating(dtype: np.dtype) -> bool:
@@ -102,20 +99,23 @@ def _shape_args(shape: tuple) -> tuple:
 class Tensor:
     """An ndarray with autograd: see the module docstring."""
 
-    __slots__ = ("data", "grad_fn", "_output_nr", "_requires_grad", "_grad", "_accum",
-                 "_retains_grad", "_version", "__weakref__")
+    __slots__ = ("data", "_grad_fn", "_output_nr", "_requires_grad", "_grad", "_accum",
+                 "_retains_grad", "_vbox", "_view", "__weakref__")
     __array_priority__ = 1000.0
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
         self.data = data if isinstance(data, np.ndarray) else to_array(data)
-        self.grad_fn: graph.Node | None = None
+        self._grad_fn: graph.Node | None = None
         self._output_nr = 0
         self._requires_grad = False
         self._grad: Tensor | None = None
         self._accum: graph.AccumulateGrad | None = None
         self._retains_grad = False
-        # Counts in-place modifications; shared with tensors that share the data (detach).
-        self._version = [0]
+        # The version counter (``[count]``): in-place modifications, shared with the tensors
+        # sharing the data (views, their base, ``detach()``).
+        self._vbox = [0]
+        # What a view knows of its base (``views.ViewInfo``), or None.
+        self._view: views.ViewInfo | None = None
         # (graph.record_saved sets the same attributes on the tensors it makes: in step.)
         if requires_grad:
             if not _is_floating(self.data.dtype):
@@ -123,6 +123,27 @@ class Tensor:
             self._requires_grad = True
 
     # ---------------------------------------------------------------- autograd attributes
+
+    @property
+    def grad_fn(self) -> graph.Node | None:
+        """The node that made this tensor (None for a leaf); a view's is made again after
+        its base changed in place (``views.refresh``)."""
+        if self._view is not None:
+            views.refresh(self)
+        return self._grad_fn
+
+    @property
+    def _version(self) -> int:
+        """How many times this tensor's data (shared with its views) was changed in place."""
+        return self._vbox[0]
+
+    @property
+    def _base(self) -> Tensor | None:
+        """The tensor this one is a view of, or None."""
+        return None if self._view is None else self._view.base
+
+    def _is_view(self) -> bool:
+        return self._view is not None
 
     @property
     def requires_grad(self) -> bool:
@@ -171,32 +192,31 @@ class Tensor:
                  create_graph: bool = False, inputs: Any = None) -> None:
         """Accumulate the gradient of this tensor (times ``gradient``) into the leaves, or
         only into ``inputs`` when given."""
-        if create_graph:
-            raise NotImplementedError("create_graph=True is not supported by the runtime; for "
-                                      "higher derivatives use sg.grad on a function")
-        grads = graph.root_gradients([self], [gradient])
-        if inputs is None:
-            graph.run_backward([self], grads, retain_graph=bool(retain_graph))
-            return
-        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-        captured = graph.run_backward([self], grads, retain_graph=bool(retain_graph),
-                                      capture=inputs)
-        for tensor, grad in zip(inputs, captured, strict=True):
-            if grad is not None:
-                graph.accumulate_into(tensor, grad)
+        if isinstance(inputs, Tensor):
+            inputs = [inputs]
+        graph.backward([self], [gradient], retain_graph, create_graph,
+                       None if inputs is None else list(inputs))
 
     def detach(self) -> Tensor:
         """The same data, cut from the graph (in-place changes to either are seen by both,
         and by the graph's check of saved values)."""
         detached = Tensor(self.data)
-        detached._version = self._version
+        detached._vbox = self._vbox
         return detached
 
     def _mark_modified(self) -> None:
-        self._version[0] += 1
+        self._vbox[0] += 1
 
     def detach_(self) -> Tensor:
-        self.grad_fn = None
+        if self._view is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
+                               "using DistributedDataParallel (DDP) for training, and "
+                               "gradient_as_bucket_view is set as True, gradients are views "
+                               "of DDP buckets, and hence detach_() cannot be called on these "
+                               "gradients. To fix this error, please refer to the "
+                               "Optimizer.zero_grad() function in torch/optim/optimizer.py as "
+                               "the solution.")
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
@@ -211,15 +231,31 @@ class Tensor:
     def retains_grad(self) -> bool:
         return self._retains_grad
 
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> graph.RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
         replaces the gradient."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node, nr = (self._accumulator(), 0) if self.grad_fn is None else (self.grad_fn,
                                                                             self._output_nr)
-        node.add_hook(nr, hook)
-        return RemovableHandle(node._hooks[nr], hook)
+        return node.add_hook(nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
+                                           ) -> graph.RemovableHandle:
+        """Call ``hook(tensor)`` once a gradient has been accumulated into this leaf's
+        ``.grad`` (PyTorch's hook for optimizer steps during backward)."""
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        return self._accumulator().add_hook("post_accumulate", hook)
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is."""
+        return self._output_nr
 
     # ---------------------------------------------------------------- array attributes
 
@@ -251,8 +287,9 @@ class Tensor:
         return self.data.item()
 
     def numpy(self) -> np.ndarray:
-        """The underlying array itself (shared memory, as in PyTorch)."""
-        if self.requires_grad:
+        """The underlying array itself (shared memory, as in PyTorch); refused for a tensor
+        that requires grad unless grad mode is off."""
+        if self.requires_grad and is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         return self.data
@@ -303,6 +340,28 @@ class Tensor:
 
     __hash__ = object.__hash__
 
+    # ---------------------------------------------------------------- pickling, deepcopy
+
+    def __reduce_ex__(self, protocol: Any) -> tuple:
+        """Pickled as PyTorch pickles a tensor: its data and ``requires_grad`` (a tensor with
+        history loads as a leaf; ``.grad`` is not kept)."""
+        return (_rebuilt, (self.data, self.requires_grad))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        """A leaf with a copy of the data, ``requires_grad`` and ``.grad``, as in PyTorch;
+        a tensor with history is refused, as in PyTorch."""
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
+                "module, this may be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001")
+        copied = Tensor(copy.deepcopy(self.data, memo), requires_grad=self._requires_grad)
+        memo[id(self)] = copied
+        if self._grad is not None:
+            copied._grad = copy.deepcopy(self._grad, memo)
+        return copied
+
     # ---------------------------------------------------------------- operators
     # (``+ - * / @``, their reflected forms, ``-t`` and ``abs(t)`` are assigned below the
     # class: each is its primitive's ``Op`` call itself.)
@@ -331,81 +390,85 @@ class Tensor:
     def __ge__(self, other: Any) -> Tensor:
         return dispatch.call_untracked(np.greater_equal, self, other)
 
+    # logical operators, on boolean tensors (masks)
+
+    def __and__(self, other: Any) -> Tensor:
+        return dispatch.call_untracked(np.bitwise_and, self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return dispatch.call_untracked(np.bitwise_or, self, other)
+
+    def __xor__(self, other: Any) -> Tensor:
+        return dispatch.call_untracked(np.bitwise_xor, self, other)
+
+    def __invert__(self) -> Tensor:
+        return dispatch.call_untracked(np.invert, self)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
     def __getitem__(self, index: Any) -> Tensor:
         return INDEXING[_index_node_name(index)].binary(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if self._check_in_place(value):
-            raise RuntimeError("sourcegrad does not record assignment into a tensor that is "
-                               "part of a graph; build the new tensor out of place instead")
-        self.data[dispatch.unwrap(index)] = dispatch.unwrap(value)
-        self._mark_modified()
+        """PyTorch's assignment: into the view ``self[index]`` (``copy_``) for a basic index,
+        ``index_put_`` for an advanced one; recorded when anything requires grad."""
+        index = dispatch.unwrap(index)
+        if _is_basic(index):
+            region = self[index]
+            if region._view is not None:
+                region.copy_(value)
+                return
+        in_place.apply(self, INDEX_PUT, index, value)
 
     # ---------------------------------------------------------------- in-place operations
-
-    def _check_in_place(self, other: Any = None) -> bool:
-        """Whether an in-place update must be recorded; refuses one on a leaf that requires
-        grad while grad mode is on, as PyTorch does."""
-        if not is_grad_enabled():
-            return False
-        if self.grad_fn is None and self._requires_grad:
-            raise RuntimeError(LEAF_IN_PLACE_MESSAGE)
-        return self.requires_grad or (isinstance(other, Tensor) and other.requires_grad)
-
-    def _in_place(self, ufunc: np.ufunc, other: Any) -> Tensor:
-        if self._check_in_place(other):
-            # Recorded out of place: nodes that saved the old array keep it intact, and this
-            # tensor takes over the result's history.
-            result = dispatch.call(ufunc, self, other)
-            self.data, self.grad_fn, self._output_nr = result.data, result.grad_fn, 0
-            self._version = result._version  # new data: nothing saved reads it yet
-            return self
-        ufunc(self.data, dispatch.unwrap(other), out=self.data, casting="same_kind")
-        self._mark_modified()
-        return self
+    # (``add_``, ``mul_``, ``exp_``... are assigned below the class; ``in_place.py`` says
+    # how they are recorded.)
 
     def __iadd__(self, other: Any) -> Tensor:
-        return self._in_place(np.add, other)
+        return in_place.apply(self, ADD, other)
 
     def __isub__(self, other: Any) -> Tensor:
-        return self._in_place(np.subtract, other)
+        return in_place.apply(self, SUB, other)
 
     def __imul__(self, other: Any) -> Tensor:
-        return self._in_place(np.multiply, other)
+        return in_place.apply(self, MUL, other)
 
     def __itruediv__(self, other: Any) -> Tensor:
-        return self._in_place(np.divide, other)
+        return in_place.apply(self, DIV, other)
+
+    def __ipow__(self, other: Any) -> Tensor:
+        return self.pow_(other)
 
     def add_(self, other: Any, alpha: float = 1) -> Tensor:
-        return self._in_place(np.add, other if alpha == 1 else other * alpha)
+        return in_place.apply(self, ADD, other if alpha == 1 else other * alpha)
 
     def sub_(self, other: Any, alpha: float = 1) -> Tensor:
-        return self._in_place(np.subtract, other if alpha == 1 else other * alpha)
+        return in_place.apply(self, SUB, other if alpha == 1 else other * alpha)
 
     def mul_(self, other: Any) -> Tensor:
-        return self._in_place(np.multiply, other)
+        return in_place.apply(self, MUL, other)
 
     def div_(self, other: Any) -> Tensor:
-        return self._in_place(np.divide, other)
+        return in_place.apply(self, DIV, other)
+
+    def pow_(self, exponent: Any) -> Tensor:
+        return in_place.apply(self, POW_TENSOR if isinstance(exponent, Tensor) else POW,
+                              exponent)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        _check_clamp_bounds(min, max)
+        return in_place.apply(self, CLAMP, min, max)
+
+    clip_ = clamp_
 
     def zero_(self) -> Tensor:
-        return self.fill_(0)
+        return in_place.apply(self, ZERO, 0)
 
-    def fill_(self, value: float) -> Tensor:
-        if self._check_in_place():
-            raise RuntimeError("sourcegrad does not record fill_()/zero_() on a tensor that is "
-                               "part of a graph; detach it first")
-        self.data.fill(value)
-        self._mark_modified()
-        return self
+    def fill_(self, value: Any) -> Tensor:
+        return in_place.apply(self, FILL, value)
 
-    def copy_(self, source: Any) -> Tensor:
-        if self._check_in_place(source):
-            raise RuntimeError("sourcegrad does not record copy_() into a tensor that is part "
-                               "of a graph")
-        np.copyto(self.data, dispatch.unwrap(source), casting="same_kind")
-        self._mark_modified()
-        return self
+    def copy_(self, src: Any) -> Tensor:
+        return in_place.apply(self, COPY, src)
 
     # ---------------------------------------------------------------- methods
     # (``exp``, ``log``, ``sqrt``, ``tanh``, ``sin``, ``cos``, ``abs``, ``sigmoid``, ``relu``
@@ -453,29 +516,64 @@ class Tensor:
         return Tensor(np.asarray(np.argmin(self.data, axis=dim, keepdims=keepdim)))
 
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002  (PyTorch's names)
-        if min is None and max is None:
-            raise RuntimeError("sg.clamp: At least one of 'min' or 'max' must not be None")
-        return dispatch.call_named("ClampBackward1", np.clip, (self, min, max), {})
+        _check_clamp_bounds(min, max)
+        return CLAMP.positional(self, min, max)
 
     clip = clamp
 
     def reshape(self, *shape: Any) -> Tensor:
-        return VIEW.binary(self, _shape_args(shape))
+        """A view when the data allows one, a copy otherwise (PyTorch's node names)."""
+        out = VIEW.binary(self, _shape_args(shape))
+        if out._view is None and out.data.size and (out.requires_grad or self.requires_grad):
+            return RESHAPE_COPY.binary(self, _shape_args(shape))
+        return out
 
     def view(self, *shape: Any) -> Tensor:
-        return VIEW.binary(self, _shape_args(shape))
+        out = VIEW.binary(self, _shape_args(shape))
+        if out._view is None and out.data.size:
+            raise RuntimeError("view size is not compatible with input tensor's size and "
+                               "stride (at least one dimension spans across two contiguous "
+                               "subspaces). Use .reshape(...) instead.")
+        return out
 
-    def flatten(self) -> Tensor:
-        return self.reshape(-1)
+    def view_as(self, other: Tensor) -> Tensor:
+        return self.view(other.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return self.reshape(other.shape)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        """Dimensions ``start_dim`` to ``end_dim`` as one; a tensor that already has them
+        as one is returned itself, as in PyTorch."""
+        ndim = self.data.ndim
+        if ndim == 0:
+            return self.reshape(1)
+        start, end = start_dim % ndim, end_dim % ndim
+        if start == end:
+            return self
+        shape = self.data.shape
+        return self.reshape(*shape[:start], -1, *shape[end + 1:])
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         return TRANSPOSE.positional(self, dim0, dim1)
 
+    swapaxes = transpose
+
+    def permute(self, *dims: Any) -> Tensor:
+        return PERMUTE.binary(self, _shape_args(dims))
+
     def t(self) -> Tensor:
-        return self.transpose(0, 1) if self.data.ndim == 2 else self
+        """The transpose of a matrix (a vector or a number: a view of itself)."""
+        if self.data.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self.data.ndim}D")
+        return (T_2D if self.data.ndim == 2 else T_LOW).unary(self)
 
     @property
     def T(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        if self.data.ndim != 2:
+            warnings.warn(T_OF_0D_WARNING if self.data.ndim == 0 else T_OF_ND_WARNING,
+                          UserWarning, stacklevel=2)
         return PERMUTE.unary(self)
 
     @property
@@ -492,8 +590,84 @@ class Tensor:
     def unsqueeze(self, dim: int) -> Tensor:
         return UNSQUEEZE.binary(self, dim)
 
-    def squeeze(self, dim: int | None = None) -> Tensor:
-        return SQUEEZE.binary(self, dim)
+    def squeeze(self, dim: Any = None) -> Tensor:
+        """PyTorch names the node by the argument (none, a dim, dims); a dim whose size is
+        not 1 is left alone."""
+        if dim is None:
+            return SQUEEZE.binary(self, None)
+        dims = _dim_args(dim)
+        ones = tuple(d for d in (dims if isinstance(dims, tuple) else (dims,))
+                     if self.data.shape[d] == 1)
+        op = SQUEEZE_DIMS if isinstance(dims, tuple) else SQUEEZE_DIM
+        return op.binary(self, ones)
+
+    def expand(self, *sizes: Any) -> Tensor:
+        """A read-only view repeating size-1 dimensions (``-1`` keeps a size)."""
+        return EXPAND.binary(self, _expanded_shape(self.data.shape, _shape_args(sizes)))
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return self.expand(other.shape)
+
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        dim %= self.data.ndim
+        index = (slice(None),) * dim + (slice(start, start + length),)
+        return INDEXING["SliceBackward0"].binary(self, index)
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        return TILE.binary(self, _shape_args(sizes))
+
+    def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """Views of consecutive pieces along ``dim``: of ``split_size`` each (the last one
+        smaller) or of the sizes listed."""
+        n = self.data.shape[dim]
+        if isinstance(split_size_or_sections, int):
+            size = split_size_or_sections
+            sizes = [size] * (n // size) + ([n % size] if n % size or n == 0 else [])
+            name = "Split"
+        else:
+            sizes = list(split_size_or_sections)
+            if sum(sizes) != n:
+                raise RuntimeError(
+                    f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
+                    f"size at dimension {dim}), but got split_sizes={sizes}")
+            name = "SplitWithSizes"
+        ends = np.cumsum(sizes)
+        pieces = dispatch.call_named(f"{name}Backward0", np.split, (self, list(ends[:-1])),
+                                     {"axis": dim}, views_by_caller=True)
+        lead = (slice(None),) * (dim % self.data.ndim)
+        steps = [(operator.getitem, _getitem, (lead + (slice(end - size, end),),),
+                  views.NO_KEYWORDS) for size, end in zip(sizes, ends, strict=True)]
+        views.make_output_views(pieces, self, steps, name)
+        return tuple(pieces)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        n = self.data.shape[dim]
+        return self.split(max(1, -(-n // chunks)), dim)
+
+    def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
+        pieces = dispatch.call_named("UnbindBackward0", np.unstack, (self,), {"axis": dim},
+                                     views_by_caller=True)
+        lead = (slice(None),) * (dim % self.data.ndim)
+        steps = [(operator.getitem, _getitem, (lead + (i,),), views.NO_KEYWORDS)
+                 for i in range(len(pieces))]
+        views.make_output_views(list(pieces), self, steps, "Unbind")
+        return tuple(pieces)
+
+    # ------------------------------------------------- arithmetic methods (``alpha=``)
+
+    def add(self, other: Any, alpha: float = 1) -> Tensor:
+        return self + (other if alpha == 1 else other * alpha)
+
+    def sub(self, other: Any, alpha: float = 1) -> Tensor:
+        return self - (other if alpha == 1 else other * alpha)
+
+    def mul(self, other: Any) -> Tensor:
+        return self * other
+
+    def div(self, other: Any) -> Tensor:
+        return self / other
+
+    multiply, divide, subtract = mul, div, sub
 
     def float(self) -> Tensor:
         return self.to(np.float32)
@@ -505,14 +679,67 @@ class Tensor:
         return self.to(np.int64)
 
     def to(self, dtype: Any) -> Tensor:
-        """A copy in ``dtype``. Its backward hands the cotangent back unchanged: the engine
-        casts every cotangent to its input's dtype."""
+        """A copy in ``dtype`` (this tensor itself if it has that dtype already)."""
         if self.data.dtype == np.dtype(dtype):
             return self
-        data = self.data.astype(dtype)
-        if not _is_floating(data.dtype):
-            return Tensor(data)
-        return graph.record("ToCopyBackward0", [self], data, lambda grads: grads)
+        return ASTYPE.binary(self, np.dtype(dtype))
+
+
+def _rebuilt(data: np.ndarray, requires_grad: bool) -> Tensor:
+    return Tensor(data, requires_grad=requires_grad)
+
+
+def _check_clamp_bounds(low: Any, high: Any) -> None:
+    if low is None and high is None:
+        raise RuntimeError("sg.clamp: At least one of 'min' or 'max' must not be None")
+
+
+def _expanded_shape(shape: tuple[int, ...], sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """``expand``'s target shape, with PyTorch's errors."""
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(f"expand(sg.FloatTensor{{{list(shape)}}}, size={list(sizes)}): the "
+                           "number of sizes provided must be greater or equal to the number of "
+                           "dimensions in the tensor")
+    out = []
+    for i, size in enumerate(sizes):
+        if i < lead:
+            if size == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            out.append(size)
+            continue
+        existing = shape[i - lead]
+        if size == -1:
+            size = existing
+        elif existing != 1 and size != existing:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size "
+                f"({existing}) at non-singleton dimension {i}.  Target sizes: {list(sizes)}.  "
+                f"Tensor sizes: {list(shape)}")
+        out.append(size)
+    return tuple(out)
+
+
+def _is_basic(index: Any) -> bool:
+    """Whether ``index`` selects a view (integers, slices, ``None``, ``...``), not a copy."""
+    parts = index if type(index) is tuple else (index,)
+    for part in parts:
+        if not (part is None or part is Ellipsis or type(part) is slice
+                or isinstance(part, (int, np.integer)) and not isinstance(part, (bool, np.bool_))):
+            return False
+    return True
+
+
+def _getitem(a: np.ndarray, index: Any) -> np.ndarray:
+    """``a[index]``; where every index is an integer, the 0-d view of that element rather
+    than NumPy's number (a copy), so that it can be written into as PyTorch's can."""
+    if type(index) is int:  # (the most frequent: a row, or an element of a vector)
+        return a[index, ...]
+    out = a[index]
+    if type(out) is np.ndarray:
+        return out
+    return a[(*index, ...) if type(index) is tuple else (index, ...)]
 
 
 def _unsqueezed(a: np.ndarray, axis: Any) -> np.ndarray:
@@ -543,6 +770,7 @@ graph._Tensor = Tensor
 
 # dispatch and the nn primitives need ``Tensor`` and ``graph``; imported last on purpose.
 from ..nn import ops as nn_ops  # noqa: E402
+from ..rules import support  # noqa: E402
 from . import dispatch  # noqa: E402
 
 # The primitives behind the operators and methods, each prepared once (``dispatch.Op``).
@@ -552,6 +780,7 @@ RSUB = _Op(np.subtract, "RsubBackward1")
 POW, POW_TENSOR = _Op(np.power, "PowBackward0"), _Op(np.power, "PowBackward1")
 RPOW = _Op(np.power, "PowBackward2")
 MATMUL, NEG = _Op(np.matmul), _Op(np.negative)
+CLONE = _Op(np.copy, "CloneBackward0")
 # np.sum(a, axis, dtype, out, keepdims) on an ndarray is np.add.reduce with the same arguments,
 # behind a Python wrapper that costs more than the sum of ten numbers. PyTorch names a
 # reduction by whether it has a ``dim`` (``SumBackward0``/``1``): one Op for each.
@@ -561,14 +790,28 @@ SUM_DIM = _Op(np.sum, "SumBackward1", runs=np.add.reduce)
 # the same name, with the same arguments, through a Python wrapper.
 MEAN = _Op(np.mean, "MeanBackward0", runs=np.ndarray.mean)
 MEAN_DIM = _Op(np.mean, "MeanBackward1", runs=np.ndarray.mean)
-VIEW = _Op(np.reshape, "ViewBackward0", runs=np.ndarray.reshape)
-TRANSPOSE = _Op(np.swapaxes, "TransposeBackward0", runs=np.ndarray.swapaxes)
-PERMUTE = _Op(np.transpose, "PermuteBackward0", runs=np.ndarray.transpose)
-SQUEEZE = _Op(np.squeeze, "SqueezeBackward0", runs=np.ndarray.squeeze)
-UNSQUEEZE = _Op(np.expand_dims, "UnsqueezeBackward0", runs=_unsqueezed)
+VIEW = _Op(np.reshape, "ViewBackward0", runs=np.ndarray.reshape, view=True)
+TRANSPOSE = _Op(np.swapaxes, "TransposeBackward0", runs=np.ndarray.swapaxes, view=True)
+T_2D = _Op(np.transpose, "TBackward0", runs=np.ndarray.transpose, view=True)
+T_LOW = _Op(np.transpose, "TBackward0", runs=np.ndarray.transpose, view=True)
+PERMUTE = _Op(np.transpose, "PermuteBackward0", runs=np.ndarray.transpose, view=True)
+SQUEEZE = _Op(np.squeeze, "SqueezeBackward0", runs=np.ndarray.squeeze, view=True)
+SQUEEZE_DIM = _Op(np.squeeze, "SqueezeBackward1", runs=np.ndarray.squeeze, view=True)
+SQUEEZE_DIMS = _Op(np.squeeze, "SqueezeBackward2", runs=np.ndarray.squeeze, view=True)
+RESHAPE_COPY = _Op(np.reshape, "UnsafeViewBackward0", runs=np.ndarray.reshape)
+EXPAND = _Op(np.broadcast_to, "ExpandBackward0", runs=views.expanded, view=True)
+TILE = _Op(np.tile, "RepeatBackward0")
+UNSQUEEZE = _Op(np.expand_dims, "UnsqueezeBackward0", runs=_unsqueezed, view=True)
 # Indexing, by the node name PyTorch gives it (``_index_node_name``).
-INDEXING = {name: _Op(operator.getitem, name)
+INDEXING = {name: _Op(operator.getitem, name, runs=_getitem, view=name != "IndexBackward0")
             for name in ("SelectBackward0", "SliceBackward0", "IndexBackward0")}
+CLAMP = _Op(np.clip, "ClampBackward1")
+ASTYPE = _Op(support.astype, "ToCopyBackward0", exact_dtype=True)
+# Writes, for the in-place operations and assignments (``rules/writes.py``)
+INDEX_PUT = _Op(support.index_put, "IndexPutBackward0")
+ZERO = _Op(support.filled_with, "ZeroBackward0")
+FILL = _Op(support.filled_with, "FillBackward2")
+COPY = _Op(support.filled_with, "CopyBackwards")
 EXP, LOG, SQRT, TANH = _Op(np.exp), _Op(np.log), _Op(np.sqrt), _Op(np.tanh)
 SIN, COS, ABS = _Op(np.sin), _Op(np.cos), _Op(np.abs)
 SIGMOID, RELU = _Op(nn_ops.sigmoid), _Op(nn_ops.relu)
@@ -584,7 +827,22 @@ Tensor.__rpow__ = RPOW.reflected
 Tensor.__matmul__, Tensor.__rmatmul__ = MATMUL.binary, MATMUL.reflected
 Tensor.matmul = MATMUL.binary
 Tensor.__neg__ = NEG.unary
+Tensor.clone = CLONE.unary
 Tensor.__abs__ = Tensor.abs = ABS.unary
 Tensor.exp, Tensor.log, Tensor.sqrt, Tensor.tanh = EXP.unary, LOG.unary, SQRT.unary, TANH.unary
 Tensor.sin, Tensor.cos = SIN.unary, COS.unary
 Tensor.sigmoid, Tensor.relu = SIGMOID.unary, RELU.unary
+
+
+def _in_place_method(op: dispatch.Op, name: str) -> Callable[[Tensor], Tensor]:
+    def method(self: Tensor) -> Tensor:
+        return in_place.apply(self, op)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _op, _name in ((EXP, "exp_"), (LOG, "log_"), (SQRT, "sqrt_"), (TANH, "tanh_"),
+                   (SIN, "sin_"), (COS, "cos_"), (ABS, "abs_"), (NEG, "neg_"),
+                   (SIGMOID, "sigmoid_"), (RELU, "relu_")):
+    setattr(Tensor, _name, _in_place_method(_op, _name))

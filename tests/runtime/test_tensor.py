@@ -92,9 +92,12 @@ def test_in_place_update_under_no_grad_keeps_the_leaf_and_its_array():
 
 def test_in_place_on_a_leaf_that_requires_grad_is_refused():
     w = sg.ones(2, requires_grad=True)
-    for action in (lambda: w.add_(1), lambda: w.zero_(), lambda: w.__setitem__(0, 3.0)):
+    for action in (lambda: w.add_(1), lambda: w.zero_(), lambda: w.__setitem__([0], 3.0)):
         with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being"):
             action()
+    # an element of it is a view of it (PyTorch's wording, too)
+    with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad"):
+        w[0] = 3.0
 
 
 def test_in_place_on_a_non_leaf_is_recorded():
@@ -211,10 +214,13 @@ def test_integer_outputs_of_a_recorded_node_do_not_require_grad():
     assert value.requires_grad and not count.requires_grad
 
 
-def test_assigning_a_tensor_that_requires_grad_is_refused_rather_than_dropped():
+def test_assigning_a_tensor_that_requires_grad_is_recorded():
     target = sg.zeros(2)
-    with pytest.raises(RuntimeError, match="does not record assignment"):
-        target[0] = sg.tensor(1.0, requires_grad=True)
+    value = sg.tensor(1.5, requires_grad=True)
+    target[0] = value
+    assert type(target.grad_fn).__name__ == "CopySlices" and target.tolist() == [1.5, 0.0]
+    (target * sg.tensor([3.0, 5.0])).sum().backward()
+    assert value.grad.item() == 3.0
 
 
 def test_tuples_of_constants_and_tuples_holding_a_tensor_both_record_their_gradient():

@@ -103,8 +103,8 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return numerator / denominator
 
 
-def targets(rows: Sequence[Row], overhead, transform) -> str:
-    """Issue 6's targets, each with the measured figure and whether it is met."""
+def targets(rows: Sequence[Row], overhead, transform, sweep=None) -> str:
+    """The issues' targets, each with the measured figure and whether it is met."""
     body = []
     for row in rows:
         name = row.workload.name
@@ -141,5 +141,9 @@ def targets(rows: Sequence[Row], overhead, transform) -> str:
         body.append(["transformation: tangent-ad / sg.grad ≥ 10",
                      *_verdict(_ratio(seconds.get("tangent-ad"), seconds.get("sourcegrad")),
                                lambda r: r >= 10)])
+    for result in sweep or ():
+        if result.lines >= 300:  # issue 14: linear, at most 2.5 ms a line at every size
+            body.append([f"transformation of {result.lines:,} lines: ms a line ≤ 2.5",
+                         *_verdict(result.ms_per_line, lambda r: r <= 2.5, unit=" ms")])
     header = ["target (issues 6 and 14)", "measured", "met"]
     return "## Targets\n\n" + markdown_table(header, body)

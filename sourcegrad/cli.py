@@ -1,7 +1,8 @@
-"""``sourcegrad show`` and ``sourcegrad emit``: generated derivatives from the command line.
+"""``sourcegrad show`` and ``sourcegrad emit``: generated derivatives from the command line
+(also ``python -m sourcegrad``)::
 
     sourcegrad show FILE.py:FUNC [--wrt NAME[,NAME...]] [--mode reverse|forward]
-    sourcegrad emit FILE.py:FUNC [--wrt ...] [--mode ...] [-o OUT.py]
+    sourcegrad emit FILE.py:FUNC [--wrt ...] [--mode ...] [-o OUT.py] [--jit]
                     [--check --shapes NAME=D1,D2 ...]
 
 Exit status: 0 on success; 2 for a usage error (bad arguments, a missing file, function or

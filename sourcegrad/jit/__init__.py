@@ -38,7 +38,17 @@ def jit(fn: Callable | None = None, *, fallback: bool = True) -> Any:
 
     Where ``fn`` cannot be compiled, one ``sg.JitWarning`` per reason names the user's line
     and the reason, and ``fn`` runs uncompiled; ``fallback=False`` raises ``JitError`` (a
-    ``sg.SourcegradError``) instead."""
+    ``sg.SourcegradError``) instead.
+
+    >>> def loss(w):
+    ...     total = 0.0
+    ...     for i in range(100):
+    ...         total = total + np.sin(w * i)
+    ...     return total
+    >>> fast = sg.jit(sg.grad(loss))
+    >>> bool(np.isclose(fast(0.3), sg.grad(loss)(0.3)))
+    True
+    """
     try:
         import numba  # noqa: F401
     except ImportError as error:

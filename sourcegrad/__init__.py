@@ -11,6 +11,7 @@ from .cache import clear as clear_cache
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 from .higher import hessian, hvp, jacobian
 from .hooks import grad_hook
+from .jit import JitWarning, jit  # Numba is imported only when sg.jit is called
 from .user_rules import defjvp, defvjp
 
 # isort: split
@@ -87,6 +88,7 @@ from .runtime.functions import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "JitWarning",
     "NoDerivativeError",
     "SourcegradError",
     "UnsupportedSyntaxError",
@@ -100,6 +102,7 @@ __all__ = [
     "hessian",
     "hvp",
     "jacobian",
+    "jit",
     "jvp",
     "source",
     "stop_gradient",

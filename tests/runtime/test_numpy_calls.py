@@ -130,3 +130,13 @@ def test_einsum_in_every_form_matches_pytorch_to_second_order(spelling):
 ], ids=["atleast_2d", "broadcast_arrays", "atleast_1d", "atleast_1d of one"])
 def test_variadic_functions_of_tensors_to_second_order(several):
     _hvp_matches_finite_differences(several, [A, C[:, :3]])
+
+
+@pytest.mark.filterwarnings("ignore:Converting a tensor with requires_grad=True to a scalar")
+def test_a_tensor_made_of_tensors_takes_their_values():
+    def observe(m):
+        x = m.tensor([1.5, -2.0], dtype=m.float64, requires_grad=True)
+        made = [m.tensor([x[0], x[1] * 2]), m.tensor([x[0], 3.0]), m.tensor([[x[1]], [x[0]]])]
+        return made, [t.requires_grad for t in made]
+
+    same(observe)

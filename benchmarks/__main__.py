@@ -7,7 +7,14 @@ import os
 import sys
 import warnings
 
-from benchmarks import gradients_table, report, runtime_overhead, transform_time
+from benchmarks import (
+    compile_time,
+    gradients_table,
+    report,
+    runtime_overhead,
+    transform_sweep,
+    transform_time,
+)
 from benchmarks.timing import FULL, QUICK, machine_description
 from benchmarks.versions import library_versions
 
@@ -17,9 +24,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="fewer, shorter repeats")
     parser.add_argument("--only", default="", help="run only workloads whose name has TEXT")
     parser.add_argument("--skip-transform", action="store_true",
-                        help="leave out the transformation-time comparison")
+                        help="leave out the transformation-time comparison and size sweep")
     parser.add_argument("--skip-overhead", action="store_true",
                         help="leave out the eager runtime's per-op overhead figures")
+    parser.add_argument("--skip-compile", action="store_true",
+                        help="leave out the first-call (compile) times of sg.jit and jax.jit")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads per library (BLAS, OpenMP, XLA); 0 keeps their defaults")
     return parser.parse_args(argv)
@@ -75,12 +84,17 @@ def main(argv: list[str] | None = None) -> None:
         progress("running: eager per-op overhead")
         overhead = runtime_overhead.measure_all(budget)
         sections += ["", runtime_overhead.markdown(overhead, notes)]
-    transform = None
+    transform = sweep = None
     if not options.skip_transform:
         progress("running: transformation time")
         transform = transform_time.measure_all(repeats=3 if options.quick else 7)
         sections += ["", transform_time.markdown(transform, notes)]
-    sections += ["", report.targets(rows, overhead, transform)]
+        sweep = transform_sweep.measure_all(repeats=3 if options.quick else 5, progress=progress)
+        sections += ["", transform_sweep.markdown(sweep, notes)]
+    if not options.skip_compile:
+        compiled = compile_time.measure_all(1 if options.quick else 3, options.only, progress)
+        sections += ["", compile_time.markdown(compiled, notes)]
+    sections += ["", report.targets(rows, overhead, transform, sweep)]
     sections += ["", "## Notes", "", notes.markdown() or "(none)"]
     print("\n".join(sections))
 

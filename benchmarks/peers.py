@@ -91,6 +91,26 @@ def sourcegrad_grad(workload: Workload, args: tuple) -> Gradients:
     return run
 
 
+def sourcegrad_jit(workload: Workload, args: tuple) -> Gradients:
+    """``sg.jit(sg.grad(...))``: compiled by Numba at this first call. A workload it cannot
+    compile is a note (the fallback would time the uncompiled gradient under this name)."""
+    sg = import_or_skip("sourcegrad", "-e .")
+    if not hasattr(sg, "jit"):
+        raise Skip("`sg.jit` does not exist yet in this checkout")
+    import_or_skip("numba", "-e '.[jit]'")
+    gradient = sg.grad(workload.forward, wrt=_one_or_tuple(workload.wrt))
+    compiled = sg.jit(gradient, fallback=False)
+    try:
+        compiled(*args)
+    except sg.SourcegradError as error:
+        raise Skip(describe_failure("sg.jit", error)) from None
+
+    def run():
+        return compiled(*args)
+
+    return run
+
+
 def _call_or_skip(what: str, fun: Callable, *args, **kwargs):
     """Turn a library's failure to build a gradient into a note for the table."""
     try:
@@ -151,12 +171,21 @@ def autograd_grad(workload: Workload, args: tuple) -> Gradients:
     return run
 
 
-def _jax(jit: bool) -> Callable[[Workload, tuple], Gradients]:
+def _jax(jit: bool, loops: bool = False) -> Callable[[Workload, tuple], Gradients]:
+    """``jax.grad`` (``jax.jit`` of it) of the NumPy source run on ``jax.numpy``; with
+    ``loops``, of the workload's ``lax.fori_loop``/``lax.scan`` form (``jax_loops.py``)."""
     def prepare(workload: Workload, args: tuple) -> Gradients:
         jax = import_or_skip("jax", "jax")
         jax.config.update("jax_enable_x64", True)
         jnp = import_or_skip("jax.numpy", "jax")
-        forward = with_array_module(workload.forward, jnp, jnp)
+        if loops:
+            from benchmarks.jax_loops import LOOPS
+
+            if workload.name not in LOOPS:
+                raise Skip("no loop to write with lax: the JAX jit column is this workload's")
+            forward = LOOPS[workload.name](jnp, jax.lax)
+        else:
+            forward = with_array_module(workload.forward, jnp, jnp)
         gradient = jax.grad(forward, argnums=_one_or_tuple(workload.wrt))
         if jit:
             gradient = jax.jit(gradient)
@@ -186,11 +215,13 @@ BASELINE = Peer("NumPy forward", numpy_forward, memory_traced=True)
 PEERS = (
     Peer("hand-written", hand_written, memory_traced=True),
     Peer("sg.grad", sourcegrad_grad, memory_traced=True),
+    Peer("sg.jit", sourcegrad_jit, memory_traced=False),
     Peer("sg eager", sourcegrad_eager, memory_traced=True),
     Peer("autograd", autograd_grad, memory_traced=True),
     Peer("PyTorch", torch_eager, memory_traced=False),
     Peer("JAX", _jax(jit=False), memory_traced=False),
     Peer("JAX jit", _jax(jit=True), memory_traced=False),
+    Peer("JAX jit (loops)", _jax(jit=True, loops=True), memory_traced=False),
     Peer("tangent-ad", tangent_grad, memory_traced=True),
 )
 

@@ -76,8 +76,8 @@ def memory_table(rows: Sequence[Row], notes: Notes) -> str:
         for name in (BASELINE.name, *(peer.name for peer in PEERS)):
             line.append(_cell_text(row.cells[name], notes, _peak))
         body.append(line)
-    footer = ("\n\nn/m: not measurable with tracemalloc; PyTorch and XLA allocate through their "
-              "own allocators, out of its sight.")
+    footer = ("\n\nn/m: not measurable with tracemalloc; PyTorch, XLA and Numba's compiled code "
+              "allocate through their own allocators, out of its sight.")
     return markdown_table(header, body) + footer
 
 
@@ -103,8 +103,8 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return numerator / denominator
 
 
-def targets(rows: Sequence[Row], overhead, transform) -> str:
-    """Issue 6's targets, each with the measured figure and whether it is met."""
+def targets(rows: Sequence[Row], overhead, transform, sweep=None) -> str:
+    """The issues' targets, each with the measured figure and whether it is met."""
     body = []
     for row in rows:
         name = row.workload.name
@@ -122,6 +122,10 @@ def targets(rows: Sequence[Row], overhead, transform) -> str:
                 body.append([f"{name}: {peer} time / sg.grad ≥ {bound}",
                              *_verdict(_ratio(_seconds(row, peer), sg_time),
                                        lambda r, bound=bound: r >= bound)])
+        if row.cells.get("JAX jit (loops)") and row.cells["JAX jit (loops)"].note is None:
+            body.append([f"{name}: sg.jit time / JAX jit (loops) < 1 (issue 14)",
+                         *_verdict(_ratio(_seconds(row, "sg.jit"),
+                                          _seconds(row, "JAX jit (loops)")), lambda r: r < 1)])
     if overhead is not None:
         per_op = {result.name: result.per_op_seconds for result in overhead}
         body.append(["eager per-op: PyTorch / sourcegrad ≥ 1",
@@ -137,5 +141,9 @@ def targets(rows: Sequence[Row], overhead, transform) -> str:
         body.append(["transformation: tangent-ad / sg.grad ≥ 10",
                      *_verdict(_ratio(seconds.get("tangent-ad"), seconds.get("sourcegrad")),
                                lambda r: r >= 10)])
-    header = ["target (issue 6)", "measured", "met"]
+    for result in sweep or ():
+        if result.lines >= 300:  # issue 14: linear, at most 2.5 ms a line at every size
+            body.append([f"transformation of {result.lines:,} lines: ms a line ≤ 2.5",
+                         *_verdict(result.ms_per_line, lambda r: r <= 2.5, unit=" ms")])
+    header = ["target (issues 6 and 14)", "measured", "met"]
     return "## Targets\n\n" + markdown_table(header, body)

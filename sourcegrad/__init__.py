@@ -11,6 +11,7 @@ from .cache import clear as clear_cache
 from .errors import NoDerivativeError, SourcegradError, UnsupportedSyntaxError
 from .higher import hessian, hvp, jacobian
 from .hooks import grad_hook
+from .jit import JitWarning, jit  # Numba is imported only when sg.jit is called
 from .pytrees import tree_leaves, tree_map
 from .user_rules import defjvp, defvjp
 
@@ -88,6 +89,7 @@ from .runtime.functions import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "JitWarning",
     "NoDerivativeError",
     "SourcegradError",
     "UnsupportedSyntaxError",
@@ -101,6 +103,7 @@ __all__ = [
     "hessian",
     "hvp",
     "jacobian",
+    "jit",
     "jvp",
     "source",
     "stop_gradient",

@@ -1,7 +1,8 @@
-"""``sourcegrad show`` and ``sourcegrad emit``: generated derivatives from the command line.
+"""``sourcegrad show`` and ``sourcegrad emit``: generated derivatives from the command line
+(also ``python -m sourcegrad``)::
 
     sourcegrad show FILE.py:FUNC [--wrt NAME[,NAME...]] [--mode reverse|forward]
-    sourcegrad emit FILE.py:FUNC [--wrt ...] [--mode ...] [-o OUT.py]
+    sourcegrad emit FILE.py:FUNC [--wrt ...] [--mode ...] [-o OUT.py] [--jit]
                     [--check --shapes NAME=D1,D2 ...]
 
 Exit status: 0 on success; 2 for a usage error (bad arguments, a missing file, function or
@@ -79,6 +80,10 @@ def _parser() -> argparse.ArgumentParser:
                                    "differences at random inputs")
     emit_command.add_argument("--shapes", nargs="+", default=[], metavar="NAME=D1,D2",
                               help="input shapes for --check (NAME= for a float)")
+    emit_command.add_argument("--jit", action="store_true",
+                              help="compile the functions with @numba.njit (the module then "
+                                   "imports NumPy, Numba and the standard library only; "
+                                   "pip install 'sourcegrad[jit]')")
     emit_command.set_defaults(command=_emit)
     return parser
 
@@ -103,8 +108,12 @@ def _emit(args: argparse.Namespace) -> int:
         compiled = derivative(fun, wrt, args.mode)
     path = args.target.rpartition(":")[0]
     header = emit.Header(path, fun.__name__, as_names(wrt), args.mode,
-                         _source_hash(compiled, fun), __version__)
-    text = emit.module_text(compiled, header)
+                         _source_hash(compiled, fun), __version__, jit=args.jit)
+    try:
+        text = emit.module_text(compiled, header)
+    except ImportError as error:  # --jit without Numba
+        raise CliError(f"emit --jit needs Numba ({error}); pip install 'sourcegrad[jit]'",
+                       2) from error
     if args.output:
         refuse_overwriting_sources(args.output, fun, compiled)
         try:

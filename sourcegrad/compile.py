@@ -46,7 +46,6 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from .codegen.clone import clone
 from .codegen.walk import walk
 
 FACTORY = "_sourcegrad_factory"
@@ -211,8 +210,6 @@ def _release_lines(code_id: int, filename: str) -> None:
     linecache.cache.pop(filename, None)
 
 
-_HANDLER = ast.parse(f"try:\n    pass\nexcept Exception as {_ERROR}:\n"
-                     f"    {NOTE}({_ERROR})\n    raise\n").body[0]
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)
 
 
@@ -250,13 +247,24 @@ def _guarded(body: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def _in_try(stmt: ast.stmt) -> ast.Try:
-    guard = clone(_HANDLER)
-    assert isinstance(guard, ast.Try)
-    guard.body = [stmt]
-    for node in walk(guard.handlers[0]):
-        if hasattr(node, "lineno"):
-            node.lineno = node.end_lineno = stmt.lineno
-            node.col_offset = node.end_col_offset = stmt.col_offset
+    """``try: <stmt> except Exception as e: _sourcegrad_note(e); raise``, the handler on
+    the statement's own line (built node by node: a copy of a template, walked to move it,
+    cost more than the rest of compiling, once per statement)."""
+    line, column = stmt.lineno, stmt.col_offset
+
+    def here(node: Any) -> Any:
+        node.lineno = node.end_lineno = line
+        node.col_offset = node.end_col_offset = column
+        return node
+
+    load = ast.Load()
+    note = here(ast.Call(func=here(ast.Name(id=NOTE, ctx=load)),
+                         args=[here(ast.Name(id=_ERROR, ctx=load))], keywords=[]))
+    handler = here(ast.ExceptHandler(type=here(ast.Name(id="Exception", ctx=load)),
+                                     name=_ERROR,
+                                     body=[here(ast.Expr(value=note)),
+                                           here(ast.Raise(exc=None, cause=None))]))
+    guard = ast.Try(body=[stmt], handlers=[handler], orelse=[], finalbody=[])
     guard.lineno, guard.end_lineno = stmt.lineno, stmt.end_lineno
     guard.col_offset, guard.end_col_offset = stmt.col_offset, stmt.end_col_offset
     return guard

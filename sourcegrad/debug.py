@@ -23,6 +23,7 @@ from typing import Any
 
 from .codegen.printer import is_comment
 from .compile import BODY_SHIFT
+from .errors import location
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ class Provenance:
                         for primal, rule in _user_rules_called(self.user_function, user_line,
                                                                kind))
         return (f"sourcegrad: line {source_line} of the generated {self.generated_name} comes "
-                f'from File "{code.co_filename}", line {user_line}, in '
+                f"from {location(code.co_filename, user_line)}, in "
                 f"{self.user_function.__name__}" + (f": {text}" if text else "") + rules)
 
 
@@ -176,4 +177,4 @@ def _value_of(fn: types.FunctionType, expr: ast.expr) -> Any:
 
 def _where(rule: types.FunctionType) -> str:
     code = rule.__code__
-    return f'{rule.__qualname__} (File "{code.co_filename}", line {code.co_firstlineno})'
+    return f"{rule.__qualname__} ({location(code.co_filename, code.co_firstlineno)})"

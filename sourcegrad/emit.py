@@ -51,6 +51,7 @@ class Header:
     mode: str
     source_hash: str
     version: str
+    jit: bool = False  # the functions carry @numba.njit (sourcegrad/jit/emit.py)
 
 
 def generated_functions(compiled: Any) -> list[Any]:
@@ -79,15 +80,27 @@ def module_text(compiled: Any, header: Header) -> str:
     module = _Module(functions)
     module.fill()
     head = [_docstring(header), _imports(module.imports)]
+    generated, user = (lambda text: text), (lambda text: text)
+    if header.jit:  # Numba is imported only here
+        from .jit import emit as jit_emit
+
+        jit_emit.check_names(module.bound)
+        head.append(jit_emit.IMPORTS)
+        generated, user = jit_emit.generated, jit_emit.user
     if module.constants:
         head.append("".join(_constant(n, v) for n, v in sorted(module.constants.items())))
-    blocks = [d.text() for d in module.definitions if d.section == _GENERATED]
-    blocks += [d.text() for d in module.definitions if d.section == _USER]
+    blocks = [generated(d.text()) for d in module.definitions if d.section == _GENERATED]
+    blocks += [user(d.text()) for d in module.definitions if d.section == _USER]
     helpers = [d for d in module.definitions if d.section == _HELPER]
     if helpers:
         blocks.append("# -- helpers copied from sourcegrad/rules/support.py " + "-" * 38 + "\n")
         ordered = sorted(helpers, key=lambda d: inspect.getsourcelines(d.value)[1])
         blocks.extend(d.text() for d in ordered)
+        if header.jit:
+            called = {d.renames.get(n.id, n.id) for d in module.definitions
+                      if d.section == _GENERATED for n in d.references}
+            blocks.append(jit_emit.helper_forms(
+                {d.value.__name__: d.module_name for d in helpers}, called))
     if module.aliases:
         blocks.append("".join(f"{n} = {v}\n" for n, v in module.aliases.items()))
     # one blank line between the head's sections, two around top-level definitions
@@ -419,6 +432,7 @@ def _docstring(header: Header) -> str:
         f"function:    {header.function}",
         f"wrt:         {', '.join(header.wrt)}",
         f"mode:        {header.mode}",
+        *(["compiled:    numba.njit (its helpers: Numba overloads)"] if header.jit else []),
         f"source hash: sha256:{header.source_hash}",
         f"sourcegrad:  {header.version}",
         '"""',

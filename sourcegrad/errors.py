@@ -7,6 +7,8 @@ sourcegrad's own code to understand why their function was refused.
 
 from __future__ import annotations
 
+import sys
+
 
 class SourcegradError(Exception):
     """Base class of every error sourcegrad raises on its own account."""
@@ -49,10 +51,27 @@ class NoDerivativeError(SourcegradError):
         super().__init__(format_located(message, "", filename, lineno, col_offset, line))
 
 
+def location(filename: str, lineno: int) -> str:
+    """``File "f.py", line 3``, as Python writes a place in a file; for the code of a cell
+    run by IPython or Jupyter, ``Cell In[12], line 3``, as IPython writes it (its file is a
+    temporary one, which names nothing the user knows)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        try:
+            named = shell.compile.format_code_name(filename)
+        except Exception:  # another shell's compiler, or none: Python's own form
+            named = None
+        if named is not None:
+            return f"{named[0]} {named[1]}, line {lineno}"
+    return f'File "{filename}", line {lineno}'
+
+
 def format_located(headline: str, advice: str, filename: str, lineno: int, col_offset: int,
                    line: str) -> str:
-    """``File "f.py", line 3`` + the quoted line + a caret + advice, like Python's own errors."""
-    parts = [headline, f'  File "{filename}", line {lineno}']
+    """``File "f.py", line 3`` (see ``location``) + the quoted line + a caret + advice, like
+    Python's own errors."""
+    parts = [headline, f"  {location(filename, lineno)}"]
     if line:
         stripped = line.rstrip()
         indent = len(stripped) - len(stripped.lstrip())

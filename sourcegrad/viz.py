@@ -39,7 +39,13 @@ def _graphviz() -> Any:
 
 def make_dot(var: Tensor | tuple[Tensor, ...], params: dict[str, Tensor] | None = None) -> Any:
     """A ``graphviz.Digraph`` of the graph behind ``var`` (a tensor or a tuple of them);
-    ``params`` names leaves, as ``dict(model.named_parameters())`` does."""
+    ``params`` names leaves, as ``dict(model.named_parameters())`` does.
+
+    >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+    >>> dot = sg.viz.make_dot((x * x).sum(), params={"x": x})
+    >>> all(label in dot.source for label in ("SumBackward0", "MulBackward0", "AccumulateGrad"))
+    True
+    """
     names = {id(tensor): name for name, tensor in (params or {}).items()}
     dot = _graphviz().Digraph(node_attr=NODE_STYLE, graph_attr=dict(size="12,12"))
     drawn: set[int] = set()

@@ -76,6 +76,30 @@ def test_the_runtime_agrees(f):
     np.testing.assert_allclose(t.grad.data, sg.grad(f)(x), rtol=1e-10, atol=1e-12)
 
 
+def cast_to_complex(x):
+    z = x.astype(np.complex128) * KERNEL
+    return np.sum(np.real(z * z)) + np.sum(np.imag(z) * x)
+
+
+@pytest.mark.filterwarnings("error")  # (casting the cotangent back discarded an imaginary part)
+def test_a_real_value_cast_to_complex_takes_the_real_part_of_its_cotangent():
+    x = rng.standard_normal(8)
+    grad = sg.grad(cast_to_complex)(x)
+    assert grad.dtype == np.float64
+    np.testing.assert_allclose(grad, numerical_jacobian(cast_to_complex, [x], 0), rtol=1e-6,
+                               atol=1e-8)
+    assert check_grads(cast_to_complex, [x], modes=("fwd", "rev"), order=2)
+
+
+@pytest.mark.filterwarnings("error")
+def test_the_runtime_differentiates_through_complex_values_twice_without_warnings():
+    x = sg.tensor(rng.standard_normal((3, 4)), requires_grad=True)
+    spectrum = np.real(np.fft.rfft2(x))
+    (g,) = sg.autograd.grad((spectrum * spectrum).sum(), x, create_graph=True)
+    (h,) = sg.autograd.grad((g * g).sum(), x)
+    assert h.dtype == sg.float64
+
+
 @pytest.mark.parametrize("f", FUNCTIONS)
 def test_jax_agrees(f):
     jax = pytest.importorskip("jax")

@@ -62,7 +62,7 @@ SCRIPT = textwrap.dedent("""
     shell = InteractiveShell.instance()
     outcomes = []
     for cell in json.loads(sys.argv[1]):
-        result = shell.run_cell(cell)
+        result = shell.run_cell(cell, store_history=True)  # numbered: In[1], In[2]...
         error = result.error_in_exec or result.error_before_exec
         outcomes.append(None if result.success else type(error).__name__)
     shared_load = ast.parse("a").body[0].value.ctx
@@ -93,6 +93,9 @@ def test_errors_displayed_by_ipython_leave_later_calls_working(tmp_path):
     # the display really ran and linked the shared nodes to IPython's trees
     assert state["tainted"]
     assert "`try` is not supported" in output and "has no derivative rule" in output
+    # the cell named as IPython names it, not by the temporary file it was compiled from
+    assert "Cell In[4], line 2" in output and "Cell In[5], line 2" in output
+    assert 'File "<ipython-input-' not in output
     expected = [None if ok else "error" for _, ok in CELLS]
     assert [None if o is None else "error" for o in state["outcomes"]] == expected, output
     assert "RecursionError" not in output

@@ -65,10 +65,20 @@ class Namer:
 
     def __init__(self, taken: set[str] = frozenset(),
                  collisions: set[str] = frozenset(), users: set[str] = frozenset()) -> None:
-        self.taken: set[str] = set(taken)
+        self.taken = set(taken)
         self.collisions = frozenset(collisions)
         self.users = frozenset(users)  # every name the user's function reads or binds
         self.spellings: dict[str, str] = {}  # sourcegrad's name -> how this code spells it
+
+    @property
+    def taken(self) -> set[str]:
+        return self._taken
+
+    @taken.setter
+    def taken(self, names: set[str]) -> None:
+        # names may become free again: the suffixes known to be taken are forgotten
+        self._taken = set(names)
+        self._next_suffix: dict[str, int] = {}
 
     def reserve(self, *names: str) -> None:
         self.taken.update(names)
@@ -80,11 +90,15 @@ class Namer:
         if base not in self.taken:
             self.taken.add(base)
             return base
-        n = 2
-        while f"{base}_{n}" in self.taken:
+        # suffixes below the one handed out last for this base are all taken (names are
+        # only added, except by resetting ``taken``): probing from 2 each time was quadratic
+        # in the number of names sharing a base
+        n = self._next_suffix.get(base, 2)
+        while f"{base}_{n}" in self._taken:
             n += 1
+        self._next_suffix[base] = n + 1
         name = f"{base}_{n}"
-        self.taken.add(name)
+        self._taken.add(name)
         return name
 
     def function_name(self, usual: str) -> str:

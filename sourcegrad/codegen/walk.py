@@ -18,26 +18,50 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
     for current in todo:
         for name in current._fields:
             value = getattr(current, name, None)
-            if isinstance(value, list):
+            if value.__class__ is list:
                 todo.extend([item for item in value if isinstance(item, _AST)])
             elif isinstance(value, _AST):
                 todo.append(value)
         yield current
 
 
+# fields that never hold a name (operators, contexts, identifiers and flags): not visited
+_NAMELESS_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "module", "level",
+                              "kind", "type_comment", "is_async", "conversion", "simple"})
+_NAME = object()  # marks a class of ``Name`` nodes in ``_FIELDS_WITH_NAMES``
+_FIELDS_WITH_NAMES: dict[type, object] = {ast.Constant: ()}
+
+
+def _fields_with_names(cls: type) -> object:
+    if issubclass(cls, ast.Name):
+        fields: object = _NAME
+    elif issubclass(cls, _AST):
+        fields = tuple(name for name in cls._fields if name not in _NAMELESS_FIELDS)
+    else:  # what else a list in a tree holds (a `global`'s names, a dict's `**` key: None)
+        fields = ()
+    _FIELDS_WITH_NAMES[cls] = fields
+    return fields
+
+
 def names_in(node: ast.AST) -> Iterator[ast.Name]:
     """The ``Name`` nodes under ``node`` (itself included), in ``walk``'s order, without
-    visiting what is under a name (its context)."""
+    visiting what cannot hold a name (contexts, operators, constants). The passes call it
+    on every statement several times: it is the transformer's innermost loop."""
     todo = [node]
+    known = _FIELDS_WITH_NAMES
     for current in todo:
-        if isinstance(current, ast.Name):
+        fields = known.get(current.__class__)
+        if fields is None:
+            fields = _fields_with_names(current.__class__)
+        if fields is _NAME:
             yield current
             continue
-        # `walk`'s loop, repeated: a shared helper would cost a call per node
-        for name in current._fields:
+        # `walk`'s loop, repeated: a shared helper would cost a call per node (and lists
+        # are queued whole: what in them is not a node has no fields)
+        for name in fields:
             value = getattr(current, name, None)
-            if isinstance(value, list):
-                todo.extend([item for item in value if isinstance(item, _AST)])
+            if value.__class__ is list:
+                todo.extend(value)
             elif isinstance(value, _AST):
                 todo.append(value)
 

@@ -12,7 +12,9 @@ so the code means exactly what it meant; a provenance comment too long to fit is
 
 from __future__ import annotations
 
+import bisect
 import io
+import math
 import tokenize
 from dataclasses import dataclass
 
@@ -56,30 +58,53 @@ def wrap(source: str, limit: int = LIMIT) -> str:
 
 
 def wrap_statement(line: str, limit: int = LIMIT) -> list[str]:
-    """One physical line of code as several, each within ``limit`` if it can be."""
+    """One physical line of code as several, each within ``limit`` if it can be; the
+    targets of an unpacking (``(a, b) = pair``) are broken too only where breaking the
+    value is not enough."""
     if len(line) <= limit:
         return [line]
+    lines = _wrapped(line, limit, targets=False)
+    if any(len(text) > limit for text in lines):
+        again = _wrapped(line, limit, targets=True)
+        if max(map(len, again)) < max(map(len, lines)):
+            return again
+    return lines
+
+
+def _wrapped(line: str, limit: int, targets: bool) -> list[str]:
     indent = len(line) - len(line.lstrip())
-    text = _parenthesized(line.strip())
+    text = _parenthesized(line.strip(), targets)
     tokens = _tokens(text)
     if tokens is None:
         return [line]
     breaks = _breaks(tokens)
+    # the breaks by position, and from each on, the one listed first: each line then looks
+    # only at the breaks within its reach (scanning them all per line was quadratic in the
+    # statement's length: a `del` of a long loop's values, a long tuple)
+    order = sorted(range(len(breaks)), key=lambda i: breaks[i].position)
+    positions = [breaks[i].position for i in order]
+    first_listed = order[:]
+    for k in range(len(order) - 2, -1, -1):
+        first_listed[k] = min(first_listed[k], first_listed[k + 1])
     starts: list[tuple[int, int]] = [(0, indent)]  # (position, column) of each line
 
     def column_of(position: int) -> int:
-        start, column = max(s for s in starts if s[0] <= position)
+        start, column = starts[bisect.bisect_right(starts, (position, math.inf)) - 1]
         return column + position - start
 
     while True:
         start, column = starts[-1]
         if column + len(text) - start <= limit:
             break
-        later = [b for b in breaks if start < b.position]
-        fitting = [b for b in later
-                   if column + len(text[start:b.position].rstrip()) <= limit] or later[:1]
-        if not fitting:  # nothing to break at: the line stays long
+        first = bisect.bisect_right(positions, start)
+        if first == len(order):  # nothing to break at: the line stays long
             break
+        fitting = []
+        for k in range(first, len(order)):
+            if column + len(text[start:positions[k]].rstrip()) > limit:
+                break
+            fitting.append(order[k])
+        fitting = [breaks[i] for i in sorted(fitting)] or [breaks[first_listed[first]]]
         best = min(b.rank for b in fitting)
         chosen = max((b for b in fitting if b.rank == best), key=lambda b: b.position)
         starts.append((chosen.position, column_of(chosen.anchor)))
@@ -97,16 +122,16 @@ def _tokens(text: str) -> list[tokenize.TokenInfo] | None:
                                                 tokenize.ENDMARKER, tokenize.COMMENT)]
 
 
-def _parenthesized(text: str) -> str:
+def _parenthesized(text: str, targets: bool = False) -> str:
     """The statement with its value in parentheses when the value has an operator or a
-    comma outside any bracket (the only way to break it without a backslash); so too the
-    targets of an unpacking (``(a, b) = pair``)."""
+    comma outside any bracket (the only way to break it without a backslash); with
+    ``targets``, so too the targets of an unpacking (``(a, b) = pair``)."""
     tokens = _tokens(text)
     if not tokens:
         return text
-    targets = _unpacking_targets(tokens)
-    if targets is not None:
-        return _parenthesized(f"({text[:targets].rstrip()}) {text[targets:].lstrip()}")
+    end = _unpacking_targets(tokens) if targets else None
+    if end is not None:
+        return _parenthesized(f"({text[:end].rstrip()}) {text[end:].lstrip()}")
     value_start = None
     if tokens[0].string == "return" and len(tokens) > 1:
         value_start = tokens[1].start[1]
@@ -183,18 +208,21 @@ def _breaks(tokens: list[tokenize.TokenInfo]) -> list[_Break]:
     for opening, found in members.items():
         inside = tokens[opening].end[1]
         levels = sorted({p for _, p in found if p})
-        for n, (index, precedence) in enumerate(found):
+        latest: dict[int, int] = {}  # precedence -> the token of its last member so far
+        for index, precedence in found:
             if precedence == 0:  # a comma: the next line starts after it
+                latest[0] = index
                 following = index + 1
                 if following < len(tokens) and tokens[following].string not in _CLOSING:
                     breaks.append(_Break(tokens[following].start[1], depths[index], inside))
                 continue
-            anchor = inside  # the operand's start: after the last comma or looser operator
-            for earlier, p in reversed(found[:n]):
-                if p < precedence:
-                    anchor = tokens[earlier + 1].start[1] if p == 0 else (
-                        tokens[earlier].end[1] + 1)
-                    break
+            # the operand's start: after the last comma or looser operator
+            earlier = max((i for p, i in latest.items() if p < precedence), default=None)
+            anchor = inside
+            if earlier is not None:
+                anchor = tokens[earlier + 1].start[1] if tokens[earlier].string == "," else (
+                    tokens[earlier].end[1] + 1)
+            latest[precedence] = index
             rank = depths[index] + 0.5 + 0.1 * levels.index(precedence)
             breaks.append(_Break(tokens[index].start[1], rank, anchor))
     return breaks

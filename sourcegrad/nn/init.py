@@ -22,7 +22,11 @@ _LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tra
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
-    """The gain PyTorch recommends for ``nonlinearity``."""
+    """The gain PyTorch recommends for ``nonlinearity``.
+
+    >>> sg.nn.init.calculate_gain("tanh")
+    1.6666666666666667
+    """
     if nonlinearity in _LINEAR:
         return 1
     if nonlinearity == "tanh":
@@ -50,22 +54,48 @@ def _fill(tensor: Tensor, values) -> Tensor:
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
+    """Fill ``tensor`` with draws uniform in ``[a, b)``; return it.
+
+    >>> w = sg.nn.init.uniform_(sg.empty(2, 3), -1.0, 1.0)
+    >>> bool(np.all(np.abs(w.numpy()) <= 1.0))
+    True
+    """
     return _fill(tensor, factories._rng.uniform(a, b, tensor.data.shape))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+    """Fill ``tensor`` with normal draws of ``mean`` and ``std``; return it.
+
+    >>> sg.nn.init.normal_(sg.empty(3, 2), 0.0, 1.0).shape
+    sg.Size([3, 2])
+    """
     return _fill(tensor, factories._rng.normal(mean, std, tensor.data.shape))
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill ``tensor`` with ``val``; return it.
+
+    >>> sg.nn.init.constant_(sg.empty(2), 0.5)
+    tensor([0.5000, 0.5000])
+    """
     return _fill(tensor, val)
 
 
 def zeros_(tensor: Tensor) -> Tensor:
+    """Fill ``tensor`` with zeros; return it.
+
+    >>> sg.nn.init.zeros_(sg.empty(2))
+    tensor([0., 0.])
+    """
     return _fill(tensor, 0)
 
 
 def ones_(tensor: Tensor) -> Tensor:
+    """Fill ``tensor`` with ones; return it.
+
+    >>> sg.nn.init.ones_(sg.empty(2))
+    tensor([1., 1.])
+    """
     return _fill(tensor, 1)
 
 
@@ -80,6 +110,13 @@ def fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                      nonlinearity: str = "leaky_relu") -> Tensor:
+    """He's uniform initialisation, as PyTorch computes its bound: with
+    ``a=sqrt(5)`` (what ``nn.Linear`` uses) the bound is ``1 / sqrt(fan_in)``.
+
+    >>> w = sg.nn.init.kaiming_uniform_(sg.empty(200, 100), a=5 ** 0.5)
+    >>> bool(np.abs(w.numpy()).max() <= 1 / 100 ** 0.5)
+    True
+    """
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
@@ -92,6 +129,13 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+    """Glorot's uniform initialisation, bound ``gain * sqrt(6 / (fan_in +
+    fan_out))``.
+
+    >>> w = sg.nn.init.xavier_uniform_(sg.empty(30, 20))
+    >>> bool(np.abs(w.numpy()).max() <= (6 / 50) ** 0.5)
+    True
+    """
     fan_in, fan_out = fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return uniform_(tensor, -bound, bound)

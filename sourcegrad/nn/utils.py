@@ -32,7 +32,17 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
                     norm_type: float = 2.0, error_if_nonfinite: bool = False,
                     foreach: bool | None = None) -> Tensor:
     """Scale the gradients together so that their joint ``norm_type`` norm is at most
-    ``max_norm``; return that norm before clipping (a tensor, as PyTorch does)."""
+    ``max_norm``; return that norm before clipping (a tensor, as PyTorch does).
+
+    >>> p = sg.tensor([3.0, 4.0], requires_grad=True)
+    >>> (p * p).sum().backward()
+    >>> p.grad
+    tensor([6., 8.])
+    >>> sg.nn.utils.clip_grad_norm_([p], max_norm=5.0)
+    tensor(10.)
+    >>> p.grad
+    tensor([3.0000, 4.0000])
+    """
     grads = _gradients(parameters)
     norm_type = float(norm_type)
     if not grads:
@@ -54,6 +64,13 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
 
 def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float,
                      foreach: bool | None = None) -> None:
-    """Clip every gradient element into ``[-clip_value, clip_value]``."""
+    """Clip every gradient element into ``[-clip_value, clip_value]``.
+
+    >>> p = sg.tensor([0.0, 0.0], requires_grad=True)
+    >>> p.grad = sg.tensor([3.0, -4.0])
+    >>> sg.nn.utils.clip_grad_value_([p], 1.0)
+    >>> p.grad
+    tensor([ 1., -1.])
+    """
     for g in _gradients(parameters):
         np.clip(g.data, -clip_value, clip_value, out=g.data)

@@ -12,7 +12,7 @@ only err on the side of computing a derivative that turns out to be zero.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..frontend.forms import parameters_of
@@ -45,23 +45,29 @@ class Activity:
 def analyse(body: list[ast.stmt], wrt: list[str], outputs: set[str],
             resolver: Resolver) -> Activity:
     effects = list(statement_effects(body, resolver))
-    varied = set(wrt)
-    changed = True
-    while changed:
-        changed = False
-        for eff in effects:
-            if eff.reads & varied and not eff.defines <= varied:
-                varied |= eff.defines
-                changed = True
-    useful = set(outputs)
-    changed = True
-    while changed:
-        changed = False
-        for eff in effects:
-            if eff.defines & useful and not eff.reads <= useful:
-                useful |= eff.reads
-                changed = True
-    return Activity(varied=varied, useful=useful)
+    # flow-insensitive: a statement reading a varied name varies every name it defines, one
+    # defining a useful name makes every name it reads useful. Followed name by name, each
+    # statement once per name (sweeping all statements until nothing changed took a sweep
+    # per link of the longest chain: quadratic in the function's length)
+    return Activity(varied=_closure(wrt, [(e.reads, e.defines) for e in effects]),
+                    useful=_closure(outputs, [(e.defines, e.reads) for e in effects]))
+
+
+def _closure(start: Iterable[str], links: list[tuple[set[str], set[str]]]) -> set[str]:
+    """The names reached from ``start``: a link ``(sources, targets)`` reaches all its
+    targets once any of its sources is reached."""
+    by_source: dict[str, list[set[str]]] = {}
+    for sources, targets in links:
+        for source in sources:
+            by_source.setdefault(source, []).append(targets)
+    reached = set(start)
+    todo = list(reached)
+    while todo:
+        for targets in by_source.pop(todo.pop(), ()):
+            new = targets - reached
+            reached |= new
+            todo.extend(new)
+    return reached
 
 
 def statement_effects(body: list[ast.stmt], resolver: Resolver) -> Iterator[Effect]:

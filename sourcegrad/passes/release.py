@@ -33,11 +33,12 @@ def release_dead_values(forward: list[ast.stmt], adjoint: list[ast.stmt], keep: 
     for i, names in enumerate(read):
         for var in names:
             last_use[var] = i
+    kept = keep | small  # (once: a union per name read made the pass quadratic)
     dying: dict[int, list[str]] = {}
     for i, stmt in enumerate(adjoint):
         bound |= assigned_at_top([stmt])
         for var in sorted(read[i]):
-            if last_use[var] == i and var in bound and var not in keep | small:
+            if last_use[var] == i and var in bound and var not in kept:
                 dying.setdefault(i, []).append(var)
     last = max((i for i, stmt in enumerate(adjoint) if not is_comment(stmt)), default=-1)
     out: list[ast.stmt] = []

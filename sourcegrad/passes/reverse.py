@@ -113,14 +113,15 @@ class ReverseMode:
         self.recording = True  # first (dry) run: record what each adjoint reads
         self.current: ast.stmt | None = None
         # per loop: values snapshotted at their definition, popped when its reverse iteration
-        # starts
-        self.snapshots: dict[int, list[str]] = {}
+        # starts (these registers are dicts used as ordered sets: a long loop body registers
+        # many names, and looking each up in a list was quadratic)
+        self.snapshots: dict[int, dict[str, None]] = {}
         self.stacks: dict[tuple[str, int], str] = {}
         self.slots: dict[object, str] = {}
         self.control: dict[int, str] = {}
-        self.preinit: dict[int, list[str]] = {}
+        self.preinit: dict[int, dict[str, None]] = {}
         self.stack_inits: dict[int, list[str]] = {}
-        self.block_snapshots: dict[int, list[tuple[str, str]]] = {}  # block -> (var, stack)
+        self.block_snapshots: dict[int, dict[tuple[str, str], None]] = {}  # block -> (var, stack)
         self.has_adjoint: dict[int, bool] = {}  # compound statement -> its adjoint has code
         self.sliced: set[str] = set()  # arrays whose overwritten elements the sweep restores
         # array written into -> the intermediate arrays it may share memory with, whose
@@ -154,6 +155,7 @@ class ReverseMode:
             taken = set(self.namer.taken)
             self._sweep(core, output, seed_defined)
             self.needed = set().union(*self.reads.values()) if self.reads else set()
+            self.placement.note_adjoint_reads(self.reads)
             self.namer.taken = taken | self.callee_names  # the caller names what comes next
             self.recording = False
             self.grad_names = {}
@@ -167,6 +169,7 @@ class ReverseMode:
         forward, adjoint = self._sweep(core, output, seed_defined, with_forward=True)
         if straight:
             self.needed = set().union(*self.reads.values()) if self.reads else set()
+            self.placement.note_adjoint_reads(self.reads)
             self.recording = False
         forward = refold(forward, self.temporaries - self.needed)
         handed_on = {self.grad_names[t] for t in self.temporaries if t in self.grad_names}
@@ -497,22 +500,16 @@ class ReverseMode:
     def _register_block_snapshot(self, stmt: ast.stmt, var: str) -> str:
         loop = self.placement.loops(stmt)[-1]
         stack = self._stack(var, loop)
-        entries = self.block_snapshots.setdefault(id(self.placement.blocks[id(stmt)]), [])
-        if (var, stack) not in entries:
-            entries.append((var, stack))
+        entries = self.block_snapshots.setdefault(id(self.placement.blocks[id(stmt)]), {})
+        entries.setdefault((var, stack))
         return stack
 
     def _register_snapshot(self, stmt: ast.stmt, var: str) -> ast.stmt:
         return self._register_snapshot_for(self.placement.loops(stmt)[-1], var)
 
     def _register_snapshot_for(self, loop: ast.stmt, var: str) -> ast.stmt:
-        snapshots = self.snapshots.setdefault(id(loop), [])
-        if var not in snapshots:
-            snapshots.append(var)
+        self.snapshots.setdefault(id(loop), {}).setdefault(var)
         return loop
-
-    def _readers(self, var: str) -> list[int]:
-        return [sid for sid, names in self.reads.items() if var in names]
 
     def _read_back(self, var: str, is_slice: bool) -> bool:
         """Does an adjoint read what this write into ``var`` overwrites: ``var``, or, for an
@@ -521,15 +518,12 @@ class ReverseMode:
                                                         & self.needed)
 
     def _save_kind(self, stmt: ast.stmt, var: str, is_slice: bool) -> str | None:
-        readers = self._readers(var)
-        if is_slice:
-            readers += [r for t in sorted(self.aliased.get(var, ())) for r in self._readers(t)]
-        kind = self.placement.save_kind(stmt, var, is_slice, readers)
+        read_as = (var, *sorted(self.aliased.get(var, ()))) if is_slice else (var,)
+        kind = self.placement.save_kind(stmt, var, is_slice, read_as)
         if kind == STACK and not is_slice and not self.placement.maybe_bound_before(stmt, var):
             # unbound on the first iteration: give it a value so the first push works
             outermost = id(self.placement.loops(stmt)[0])
-            if var not in self.preinit.setdefault(outermost, []):
-                self.preinit[outermost].append(var)
+            self.preinit.setdefault(outermost, {}).setdefault(var)
         return kind
 
     def _stack(self, var: str, loop: ast.stmt, is_slice: bool = False) -> str:
@@ -1138,9 +1132,7 @@ class ReverseMode:
                 before = self.placement.first_assigned_in(var)
                 if not isinstance(before, (ast.If, ast.For, ast.While)):
                     continue
-            unbound = self.preinit.setdefault(id(before), [])
-            if var not in unbound:
-                unbound.append(var)
+            self.preinit.setdefault(id(before), {}).setdefault(var)
 
     def _zero_fill(self, variables: set[str], like: ast.stmt) -> list[ast.stmt]:
         out = []

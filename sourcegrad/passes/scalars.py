@@ -15,12 +15,14 @@ Parameters are never assumed scalar: their type is only known at call time.
 from __future__ import annotations
 
 import ast
+import collections
 import math
 import types
+from collections.abc import Callable
 
 import numpy as np
 
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, statements
 from ..frontend.resolve import COPY, RULE, Resolver
 from .activity import target_names
 
@@ -32,14 +34,41 @@ _SCALAR_FUNCTIONS = {float, len, int, abs}
 def scalar_variables(body: list[ast.stmt], params: set[str], resolver: Resolver) -> set[str]:
     assignments = variable_assignments(body)
     scalars = {var for var, _ in assignments} - params
-    changed = True
-    while changed:
-        changed = False
-        for var, value in assignments:
-            if var in scalars and (value is None or not is_scalar(value, scalars, resolver)):
-                scalars.discard(var)
-                changed = True
+
+    def rule_out(index: int) -> str | None:
+        var, value = assignments[index]
+        if var in scalars and (value is None or not is_scalar(value, scalars, resolver)):
+            scalars.discard(var)
+            return var
+        return None
+
+    settle(assignments, rule_out)
     return scalars
+
+
+def settle(assignments: list[tuple[str, ast.expr | None]],
+           update: Callable[[int], str | None]) -> None:
+    """Run ``update(i)`` on every assignment, and again on each assignment whose value reads
+    a name an update changed (``update`` returns that name, or ``None``), until none changes:
+    a fixed point. (Sweeping all assignments until nothing changed took a sweep per link of
+    the longest chain: quadratic in the function's length.)"""
+    readers: dict[str, list[int]] = {}
+    for index, (_, value) in enumerate(assignments):
+        if value is not None:
+            for name in {node.id for node in names_in(value)}:
+                readers.setdefault(name, []).append(index)
+    todo = collections.deque(range(len(assignments)))  # in order, each at most once
+    queued = set(todo)
+    while todo:
+        index = todo.popleft()
+        queued.discard(index)
+        changed = update(index)
+        if changed is None:
+            continue
+        for reader in readers.get(changed, ()):
+            if reader not in queued:
+                queued.add(reader)
+                todo.append(reader)
 
 
 def variable_assignments(body: list[ast.stmt], element_writes: bool = True
@@ -48,7 +77,7 @@ def variable_assignments(body: list[ast.stmt], element_writes: bool = True
     (tuple unpacking; with ``element_writes``, ``x[i] = v`` too). A loop's target is an
     integer: every loop is over a ``range`` once desugared."""
     out: list[tuple[str, ast.expr | None]] = []
-    for node in walk(ast.Module(body=body, type_ignores=[])):
+    for node in statements(ast.Module(body=body, type_ignores=[])):
         if isinstance(node, ast.Assign):
             target = node.targets[0]
             if isinstance(target, ast.Name):

@@ -43,18 +43,42 @@ def sink_definitions(stmts: list[ast.stmt], small: set[str]) -> tuple[list[ast.s
 
 def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str], moved: list[bool]
                 ) -> list[ast.stmt]:
-    out = list(stmts)
-    for stmt in out:
+    for stmt in stmts:
         if isinstance(stmt, (ast.If, ast.For, ast.While)):
             stmt.body = _sink_block(stmt.body, once, small, moved)
             stmt.orelse = _sink_block(stmt.orelse, once, small, moved)
-    names = [{node.id for node in names_in(stmt)} for stmt in out]  # moved along
+    # nothing moves past a comment: each comment's part of the block is scheduled on its own,
+    # knowing only which names the parts after it read (scanning the whole block for each
+    # definition made the pass quadratic in the function's length)
+    parts: list[list[ast.stmt]] = [[]]
+    for stmt in stmts:
+        if is_comment(stmt) and parts[-1]:
+            parts.append([])
+        parts[-1].append(stmt)
+    names = [[{node.id for node in names_in(stmt)} for stmt in part] for part in parts]
+    last_part: dict[str, int] = {}
+    for index, part_names in enumerate(names):
+        for read in part_names:
+            last_part.update(dict.fromkeys(read, index))
+    out: list[ast.stmt] = []
+    for index, part in enumerate(parts):
+        read_after = {var for read in names[index] for var in read if last_part[var] > index}
+        out += _sink_part(part, names[index], once, small, read_after, moved)
+    return out
+
+
+def _sink_part(stmts: list[ast.stmt], names: list[set[str]], once: set[str], small: set[str],
+               read_after: set[str], moved: list[bool]) -> list[ast.stmt]:
+    """One comment's part of a block; ``read_after`` are the names read after it (moving a
+    definition within it cannot make them live longer)."""
+    out = list(stmts)
     for i in reversed(range(len(out))):
         target = _defined(out[i], once)
         if target is None or target in small:
             continue  # (a scalar's cotangent: nothing to gain)
         use = _reader(out, names, i, target)
-        if use is not None and use > i + 1 and _worth_moving(out[i], names, i, use, small):
+        if use is not None and use > i + 1 and _worth_moving(out[i], names, i, use,
+                                                             small, read_after):
             out.insert(use - 1, out.pop(i))
             names.insert(use - 1, names.pop(i))
             moved.append(True)
@@ -98,10 +122,11 @@ def _is_barrier(stmt: ast.stmt, operands: set[str]) -> bool:
     return bool(written & operands)
 
 
-def _worth_moving(stmt: ast.Assign, names: list[set[str]], i: int, use: int, small: set[str]
-                  ) -> bool:
+def _worth_moving(stmt: ast.Assign, names: list[set[str]], i: int, use: int, small: set[str],
+                  read_after: set[str]) -> bool:
     """Moving ``stmt``, at ``i``, to just before ``use`` keeps no more memory alive."""
-    longer = [var for var in _operands(stmt) - small if _last_read(names, var, i) < use]
+    longer = [var for var in _operands(stmt) - small - read_after
+              if _last_read(names, var, i) < use]
     if not longer:
         return True
     return len(longer) == 1 and _is_elementwise_arithmetic(stmt.value)

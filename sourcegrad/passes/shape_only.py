@@ -176,14 +176,20 @@ def _read_only_for_shapes(forward: list[ast.stmt], definitions: dict[str, ast.As
             if isinstance(node.ctx, ast.Load):
                 readers.setdefault(node.id, []).append(stmt)
     shaped = set(definitions)
-    changed = True
-    while changed:
-        changed = False
-        for var in sorted(shaped):
-            allowed = {id(definitions[w]) for w in shaped} | {id(placeholders.get(var))}
-            if any(id(stmt) not in allowed for stmt in readers.get(var, [])):
-                shaped.discard(var)
-                changed = True
+    defining = {id(stmt): var for var, stmt in definitions.items()}
+    # a work list: when a variable leaves, the operands of its definition are checked again
+    # (sweeping every variable until nothing changed was quadratic in long chains)
+    todo = sorted(shaped, reverse=True)
+    while todo:
+        var = todo.pop()
+        if var not in shaped:
+            continue
+        placeholder = placeholders.get(var)
+        if any(stmt is not placeholder and defining.get(id(stmt)) not in shaped
+               for stmt in readers.get(var, [])):
+            shaped.discard(var)
+            todo.extend(node.id for node in names_in(definitions[var].value)
+                        if node.id in shaped)
     return shaped
 
 

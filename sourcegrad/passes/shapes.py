@@ -24,7 +24,7 @@ import numpy as np
 from ..codegen.inline import is_scalar_literal
 from ..codegen.walk import walk
 from ..frontend.resolve import RULE, Op, Resolver
-from .scalars import variable_assignments
+from .scalars import settle, variable_assignments
 
 SCALAR = "()"  # the shape source of a scalar: it broadcasts against anything
 _TOP = "?"  # not known yet (the optimistic start of the fixed point)
@@ -69,16 +69,18 @@ def shape_facts(body: list[ast.stmt], params: list[str], scalars: set[str],
     assignments = variable_assignments(body, element_writes=False)
     sources = {var: _TOP for var, _ in assignments}
     sources.update({p: p for p in params})
-    changed = True
-    while changed:
-        changed = False
-        for var, value in assignments:
-            if sources[var] == _UNKNOWN:
-                continue
-            new = _meet(sources[var], _source_of(value, sources, scalars, resolver))
-            if new != sources[var]:
-                sources[var] = new
-                changed = True
+
+    def lowered(index: int) -> str | None:
+        var, value = assignments[index]
+        if sources[var] == _UNKNOWN:
+            return None
+        new = _meet(sources[var], _source_of(value, sources, scalars, resolver))
+        if new == sources[var]:
+            return None
+        sources[var] = new
+        return var
+
+    settle(assignments, lowered)
     known = {v: s for v, s in sources.items() if s not in (_TOP, _UNKNOWN)}
     return ShapeFacts(scalars, known)
 

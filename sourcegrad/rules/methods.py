@@ -19,6 +19,7 @@ from .support import (
     concatenate_c,
     concatenate_r,
     joined,
+    real_like,
     reduce_like,
     repeated,
     sorted_like,
@@ -30,12 +31,13 @@ from .support import (
 
 @rule(astype, np.ndarray.astype)
 class astype_rule:
-    """A cast passes the cotangent through, cast back to the input's float type."""
+    """A cast passes the cotangent through, cast back to the input's float type (its real
+    part for a real input cast to complex)."""
 
     nondiff = ("dtype",)
 
     def vjp_x(g, ans, x, dtype):
-        return np.asarray(g, dtype=np.result_type(x, np.float32))
+        return np.asarray(real_like(g, x), dtype=np.result_type(x, np.float32))
 
     def jvp_x(t, ans, x, dtype):
         return astype(t, dtype)

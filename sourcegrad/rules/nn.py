@@ -12,7 +12,7 @@ import numpy as np
 
 from ..nn import ops
 from .registry import rule
-from .support import broadcast_like, matmul_vjp_x1, matmul_vjp_x2, unbroadcast
+from .support import broadcast_like, broadcast_size, matmul_vjp_x1, matmul_vjp_x2, unbroadcast
 
 
 @rule(ops.sigmoid)
@@ -143,21 +143,21 @@ class mse_loss:
 
     def vjp_input(g, ans, input, target, reduction="mean"):
         return unbroadcast(2 * g * (input - target)
-                           / (np.broadcast(input, target).size if reduction == "mean" else 1),
+                           / (broadcast_size(input, target) if reduction == "mean" else 1),
                            input)
 
     def vjp_target(g, ans, input, target, reduction="mean"):
         return unbroadcast(-2 * g * (input - target)
-                           / (np.broadcast(input, target).size if reduction == "mean" else 1),
+                           / (broadcast_size(input, target) if reduction == "mean" else 1),
                            target)
 
     def jvp_input(t, ans, input, target, reduction="mean"):
         return (np.sum(2 * t * (input - target), axis=() if reduction == "none" else None)
-                / (np.broadcast(input, target).size if reduction == "mean" else 1))
+                / (broadcast_size(input, target) if reduction == "mean" else 1))
 
     def jvp_target(t, ans, input, target, reduction="mean"):
         return (np.sum(-2 * t * (input - target), axis=() if reduction == "none" else None)
-                / (np.broadcast(input, target).size if reduction == "mean" else 1))
+                / (broadcast_size(input, target) if reduction == "mean" else 1))
 
 
 @rule(ops.cross_entropy)

@@ -133,6 +133,15 @@ def reduced_count(x, ans):
     return _size(x) // max(_size(ans), 1)
 
 
+def broadcast_size(x1, x2):
+    """How many elements ``x1`` and ``x2`` broadcast together have, from their shapes alone
+    (``np.broadcast(x1, x2).size`` would turn them into arrays first)."""
+    size = 1
+    for n in np.broadcast_shapes(np.shape(x1), np.shape(x2)):
+        size *= n
+    return size
+
+
 def unit_tangents(x):
     """The one-hot tangents of the array or float ``x``, in C order (a Python float for a
     float): the directions ``sg.jacobian`` runs forward mode along."""

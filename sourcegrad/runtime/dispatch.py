@@ -383,8 +383,9 @@ def _record(plan: Plan, inputs: Sequence[Tensor], ans: Any, arrays: Sequence,
     return graph.record_saved(cls, plan, inputs, ans, saved)
 
 
-# Where a tensor sits in a call: a position, a keyword, or (either, index) for an element of
-# a sequence argument such as ``np.concatenate``'s ``arrays``.
+# Where a tensor sits in a call: a position, a keyword, or (either, index, ...) for an item
+# of a sequence argument such as ``np.concatenate``'s ``arrays`` (a path into nested lists:
+# ``np.block``).
 Where = Any
 
 
@@ -396,13 +397,14 @@ class Plan:
     """
 
     __slots__ = ("vjps", "wheres", "several", "node_class", "_named_by_axis", "saved_inputs",
-                 "saves_ans", "keeps_values", "_nondiff_reads", "live")
+                 "saves_ans", "keeps_values", "_nondiff_reads", "live", "_varargs_start")
 
     def __init__(self, rule: Rule, fn: Callable, name: str | None, pattern: tuple,
                  several: bool, n_arrays: int, keywords: tuple) -> None:
         self.vjps = tuple(_vjp_for(rule, fn, _argument(where)) if requires_grad else None
                           for where, requires_grad in pattern)
         self.wheres = tuple(where for where, _ in pattern)
+        self._varargs_start = None if rule.varargs is None else rule.params.index(rule.varargs)
         self.several = several
         self.live = any(vjp is not None for vjp in self.vjps)
         # What the active VJPs read the values of (``reads.py``): the saved tensors.
@@ -461,9 +463,18 @@ class Plan:
         arrays, kw_arrays = list(arrays), dict(kw_arrays)
         for (child, nr), where in zip(node.next_functions, self.wheres, strict=True):
             if child is not None:
+                where = self._in_call(where)
                 _place(arrays, kw_arrays, where, graph.unpacked(child, nr, _at(
                     arrays, kw_arrays, where)))
         return self._cotangents(grads, ans, arrays, kw_arrays, tensorized)
+
+    def _in_call(self, where: Where) -> Where:
+        """Where an input sits among the call's arguments: an item of the variadic
+        parameter (``(start, j, ...)``) is the positional argument ``start + j``."""
+        if isinstance(where, tuple) and where[0] == self._varargs_start:
+            start, j, *inside = where
+            return (start + j, *inside) if inside else start + j
+        return where
 
     def _cotangents(self, grads: tuple, ans: Any, arrays: Sequence, kw_arrays: dict,
                     prepared: Callable[[Callable], Callable]) -> tuple:
@@ -480,7 +491,10 @@ class Plan:
                 # The rule's own signature binds the arguments and fills in the defaults.
                 per_argument[argument] = prepared(vjp)(g, ans, *arrays, **kw_arrays)
             cotangent = per_argument[argument]
-            cotangents.append(cotangent[where[1]] if isinstance(where, tuple) else cotangent)
+            if isinstance(where, tuple):  # an item of a sequence (a list of lists: np.block)
+                for j in where[1:]:
+                    cotangent = cotangent[j]
+            cotangents.append(cotangent)
         return tuple(cotangents)
 
 
@@ -518,12 +532,20 @@ def _make_plan(rule: Rule, fn: Callable, name: str | None, pattern: tuple, n_arr
         # the arguments a variadic parameter collects are the items of one sequence argument
         # (``np.einsum(s, a, b)``: ``a`` is item 0 of ``operands``, whose VJP returns a list)
         start = rule.params.index(rule.varargs)
-        pattern = tuple(((start, where - start), requires_grad)
-                        if isinstance(where, int) and where >= start else (where, requires_grad)
+        pattern = tuple((_as_vararg(where, start), requires_grad)
                         for where, requires_grad in pattern)
     direct = not several and not any(isinstance(where, tuple) for where, _ in pattern)
     return (DirectPlan if direct else Plan)(rule, fn, name, pattern, several, n_arrays,
                                             tuple(kw_arrays))
+
+
+def _as_vararg(where: Where, start: int) -> Where:
+    """``where`` (a position, perhaps with a path inside it) as an item of the variadic
+    parameter at ``start``, if it is one."""
+    position, inside = (where[0], where[1:]) if isinstance(where, tuple) else (where, ())
+    if isinstance(position, int) and position >= start:
+        return (start, position - start, *inside)
+    return where
 
 
 def _param_name(rule: Rule, argument: int | str) -> str:
@@ -550,25 +572,34 @@ def vjp_call(vjp: Callable, g: Any, ans: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _at(arrays: list, kw_arrays: dict, where: Where) -> Any:
-    """The argument at ``where`` (a position, a keyword, or an element of either)."""
-    if isinstance(where, tuple):
-        argument, j = where
-        return (arrays[argument] if isinstance(argument, int) else kw_arrays[argument])[j]
-    return arrays[where] if isinstance(where, int) else kw_arrays[where]
+    """The argument at ``where`` (a position, a keyword, or an item of either, at any depth
+    of nested sequences)."""
+    if not isinstance(where, tuple):
+        return arrays[where] if isinstance(where, int) else kw_arrays[where]
+    value = _at(arrays, kw_arrays, where[0])
+    for j in where[1:]:
+        value = value[j]
+    return value
 
 
 def _place(arrays: list, kw_arrays: dict, where: Where, value: Any) -> None:
-    """Put ``value`` at ``where`` (a sequence argument is copied into a list first)."""
+    """Put ``value`` at ``where`` (the sequences on the way are copied into lists first)."""
     if isinstance(where, tuple):
-        argument, j = where
+        argument, *path = where
         container = arrays if isinstance(argument, int) else kw_arrays
-        items = list(container[argument])
-        items[j] = value
-        container[argument] = items
+        container[argument] = _replaced(container[argument], path, value)
     elif isinstance(where, int):
         arrays[where] = value
     else:
         kw_arrays[where] = value
+
+
+def _replaced(items: Sequence, path: list[int], value: Any) -> list:
+    """A list copy of ``items`` with ``value`` at ``path`` inside it."""
+    copied = list(items)
+    j, *rest = path
+    copied[j] = _replaced(copied[j], rest, value) if rest else value
+    return copied
 
 
 def primitive(fn: Callable, *args: Any, runs: Callable | None = None, **kwargs: Any) -> Any:
@@ -590,15 +621,23 @@ def _argument(where: Where) -> int | str:
     return where[0] if isinstance(where, tuple) else where
 
 
-def _unwrap_noting(where: int | str, value: Any, inputs: list) -> Any:
-    """``unwrap(value)``, noting each tensor argument (a node input) in ``inputs``."""
+def _unwrap_noting(where: Where, value: Any, inputs: list) -> Any:
+    """``value`` with the tensors in it (nested in sequences too: ``np.block``) replaced by
+    their arrays, noting each (a node input) in ``inputs`` with where it was."""
     if isinstance(value, Tensor):
         inputs.append((where, value))
         return value.data
-    if isinstance(value, (tuple, list)):
-        inputs.extend(((where, j), v) for j, v in enumerate(value) if isinstance(v, Tensor))
-        return unwrap(value)
+    if isinstance(value, (tuple, list)) and _nests_tensor(value):
+        path = where if isinstance(where, tuple) else (where,)
+        return type(value)([_unwrap_noting((*path, j), v, inputs) for j, v in enumerate(value)])
     return value
+
+
+def _nests_tensor(values: Sequence) -> bool:
+    for v in values:
+        if isinstance(v, Tensor) or isinstance(v, (tuple, list)) and _nests_tensor(v):
+            return True
+    return False
 
 
 def call_untracked(fn: Callable, *args: Any, **kwargs: Any) -> Any:
@@ -623,7 +662,7 @@ def _tracked(args: tuple, kwargs: dict) -> bool:
 
 def _check_arguments(rule: Rule, fn: Callable, n_arrays: int, kw_arrays: dict) -> None:
     """Refuse, at the call rather than at backward, arguments the rule cannot take."""
-    if n_arrays > len(rule.params):
+    if n_arrays > len(rule.params) and rule.varargs is None:
         raise TypeError(f"{_name(fn)}: too many positional arguments for its derivative rule")
     for key in kw_arrays:
         if key not in rule.params:

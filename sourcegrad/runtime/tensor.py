@@ -67,6 +67,13 @@ def to_array(data: Any, dtype: Any = None) -> np.ndarray:
     floats, int64 for ints, and the dtype of an ndarray kept."""
     if isinstance(data, Tensor):
         data = data.data
+    try:
+        return _new_array(data, dtype)
+    except RuntimeError:  # a tensor that requires grad in a list: its values, as torch takes
+        return _new_array(_detached(data), dtype)
+
+
+def _new_array(data: Any, dtype: Any) -> np.ndarray:
     if dtype is not None:
         return np.array(data, dtype=dtype)
     array = np.array(data)
@@ -75,6 +82,17 @@ def to_array(data: Any, dtype: Any = None) -> np.ndarray:
     if array.dtype.kind in "iu" and array.dtype != np.int64 and not isinstance(data, np.ndarray):
         return array.astype(np.int64)
     return array
+
+
+def _detached(data: Any) -> Any:
+    """Nested lists with the tensors in them replaced by their arrays: ``sg.tensor([t[0],
+    t[1]])`` copies values, as ``torch.tensor`` does (NumPy would ask each tensor for its
+    array, which one that requires grad refuses: ``Tensor.__array__``)."""
+    if isinstance(data, Tensor):
+        return data.data
+    if isinstance(data, (list, tuple)):
+        return [_detached(d) for d in data]
+    return data
 
 
 def _holds_float64_arrays(data: Any) -> bool:
@@ -298,6 +316,13 @@ class Tensor:
         return self.data.tolist()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """What NumPy makes of a tensor it does not dispatch on (``np.r_[t, ...]``,
+        ``np.asarray(t)``): refused, as ``numpy()`` and PyTorch refuse it, for a tensor that
+        requires grad while grad mode is on, since the result would silently lose its
+        gradient."""
+        if self.requires_grad and is_grad_enabled():
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
         return self.data if dtype is None else self.data.astype(dtype, copy=False)
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:

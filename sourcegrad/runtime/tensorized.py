@@ -7,6 +7,12 @@ is one expression, compiled once more with every call in it going through the ru
 dispatch (``_call``): a primitive with a rule (``np.sum``, ``unbroadcast``...) is recorded
 as a node whose backward is *its* rule, a function without derivative (``np.shape``) runs
 on the arrays. Operators and indexing are the tensors' own. No derivative is written twice.
+
+A helper of ``rules/support.py`` without a rule of its own (``ungather``, ``kron_vjp_a``,
+``product_of_others``...) is what the transformer differentiates from its source, as a
+user function; here its whole body is compiled the same way (``tensorized_helper``), so the
+operations inside it are recorded one by one. Run on tensors as it is, it would lose the
+gradient wherever NumPy turns a tensor into an array (``np.asarray(a)``, ``astype``).
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import inspect
 import math
+import textwrap
 from collections.abc import Callable
 from types import FunctionType
 from typing import Any
@@ -28,7 +36,6 @@ from ..rules.registry import is_nondifferentiable, lookup, rule_signature, share
 from .tensor import Tensor
 
 _MODULES = frozenset({"np", "math"})
-_HOOKS = {"__sg_call__", "__sg_method__", "__sg_attr__"}
 
 
 @functools.cache
@@ -45,6 +52,28 @@ def tensorized(vjp: FunctionType) -> Callable[..., Any]:
     fn = namespace[vjp.__name__]
     fn.__defaults__, fn.__kwdefaults__ = vjp.__defaults__, vjp.__kwdefaults__
     return fn
+
+
+@functools.cache
+def tensorized_helper(fn: FunctionType) -> Callable[..., Any]:
+    """A helper of ``rules/support.py`` with its whole body dispatched on tensors (the
+    helpers it calls in turn are dispatched when called)."""
+    fdef = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    assert isinstance(fdef, ast.FunctionDef) and not fdef.decorator_list
+    module = ast.fix_missing_locations(
+        ast.Module(body=[_Dispatched().visit(fdef)], type_ignores=[]))
+    namespace = {**fn.__globals__, **_HOOKS}
+    exec(compile(module, f"<tensorized {fn.__qualname__}>", "exec"), namespace)  # noqa: S102
+    tensorized_fn = namespace[fn.__name__]
+    namespace[fn.__name__] = fn  # a recursive call goes through ``_call`` again
+    tensorized_fn.__defaults__, tensorized_fn.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+    return tensorized_fn
+
+
+def _is_helper(fn: Any) -> bool:
+    """A Python function of ``rules/support.py`` (public or not), which rules may call."""
+    return (isinstance(fn, FunctionType) and fn.__module__ == support.__name__
+            and fn.__closure__ is None)
 
 
 class _Dispatched(ast.NodeTransformer):
@@ -100,12 +129,18 @@ def _call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
         # ``unbroadcast(g, x)`` of shapes already alike is ``g`` itself: no node for it
         if fn(args[0].data, *_unwrapped(args[1:]), **_unwrapped(kwargs)) is args[0].data:
             return args[0]
-    if lookup(fn) is not None:
+    rule = lookup(fn)
+    if rule is not None:
+        if rule.sequence_output and _is_helper(fn):
+            # a node's outputs are a flat list; a helper's sequence may nest (``unblock``)
+            return tensorized_helper(fn)(*args, **kwargs)
         from .dispatch import call
 
         return call(fn, *args, **kwargs)
     if is_nondifferentiable(fn):
         return fn(*_unwrapped(args), **_unwrapped(kwargs))
+    if _is_helper(fn):
+        return tensorized_helper(fn)(*args, **kwargs)
     return fn(*args, **kwargs)  # a builtin (``len``, ``isinstance``...) or NumPy's dispatch
 
 
@@ -132,9 +167,10 @@ def _attribute(obj: Any, name: str) -> Any:
     return getattr(obj.data, name)  # shape, size, ndim, dtype: an array's own answers
 
 
-_GLOBALS: dict[str, Any] = {
-    **{n: getattr(support, n) for n in dir(support) if not n.startswith("_")},
-    "np": np, "math": math, "__builtins__": builtins,
+_HOOKS: dict[str, Any] = {
     "__sg_call__": _call, "__sg_method__": _method, "__sg_attr__": _attribute,
 }
-assert not _HOOKS - set(_GLOBALS)
+_GLOBALS: dict[str, Any] = {
+    **{n: getattr(support, n) for n in dir(support) if not n.startswith("_")},
+    "np": np, "math": math, "__builtins__": builtins, **_HOOKS,
+}

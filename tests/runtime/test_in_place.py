@@ -280,6 +280,58 @@ def test_a_second_backward_fails_only_where_a_saved_tensor_was_freed(op):
     same(observe)
 
 
+# NumPy's functions on sourcegrad's tensors, and PyTorch's own (``(torch, numpy)``): what
+# the rule's VJP reads by value is saved, what it reads for its shape only is not
+# (``runtime/reads.py``). (PyTorch also saves the input of an FFT of real values and of
+# reflect and replicate padding, although their derivatives need only its shape;
+# sourcegrad keeps only the shape there, so a second backward works.)
+M3 = np.array([[2.0, 1.0, 0.0], [0.0, 3.0, 1.0], [1.0, 0.0, 4.0]])
+NUMPY_ONE_OP = {
+    "sign": (torch.sign, np.sign),
+    "diff": (torch.diff, np.diff),
+    "pad": (lambda x: torch.nn.functional.pad(x, (1, 2)), lambda x: np.pad(x, (1, 2))),
+    "flip": (lambda x: x.flip(0), np.flip),
+    "roll": (lambda x: x.roll(1), lambda x: np.roll(x, 1)),
+    "cumsum": (lambda x: x.cumsum(0), np.cumsum),
+    "tile": (lambda x: x.tile(2), lambda x: np.tile(x, 2)),
+    "repeat": (lambda x: x.repeat_interleave(2), lambda x: np.repeat(x, 2)),
+    "diag": (torch.diag, np.diag),
+    "atleast_2d": (torch.atleast_2d, np.atleast_2d),
+    "stack": (lambda x: torch.stack([x, x]), lambda x: np.stack([x, x])),
+    "concatenate": (lambda x: torch.cat([x, x]), lambda x: np.concatenate([x, x])),
+    "take": (lambda x: x[[2, 0]], lambda x: np.take(x, [2, 0])),
+    "dot": (lambda x: torch.dot(x, x), lambda x: np.dot(x, x)),
+    "dot by a constant": (lambda x: torch.dot(x, torch.ones(3, dtype=torch.float64)),
+                          lambda x: np.dot(x, np.ones(3))),
+    "matmul": (lambda x: x @ torch.ones((3, 2), dtype=torch.float64),
+               lambda x: x @ np.ones((3, 2))),
+    "inner": (lambda x: torch.inner(x, x), lambda x: np.inner(x, x)),
+    "tensordot": (lambda x: torch.tensordot(x, x, dims=1),
+                  lambda x: np.tensordot(x, x, axes=1)),
+    "outer": (lambda x: torch.outer(x, x), lambda x: np.outer(x, x)),
+    "cross": (lambda x: torch.linalg.cross(x, x.flip(0)), lambda x: np.cross(x, np.flip(x))),
+    "solve": (lambda x: torch.linalg.solve(torch.tensor(M3), x),
+              lambda x: np.linalg.solve(M3, x)),
+    "kron": (lambda x: torch.kron(x, x), lambda x: np.kron(x, x)),
+    "prod": (lambda x: x.prod(), np.prod),
+    "var": (lambda x: x.var(unbiased=False), np.var),
+    "cumprod": (lambda x: x.cumprod(0), np.cumprod),
+    "trace": (lambda x: torch.trace(torch.outer(x, x)), lambda x: np.trace(np.outer(x, x))),
+}
+
+
+@pytest.mark.parametrize("op", NUMPY_ONE_OP, ids=list(NUMPY_ONE_OP))
+def test_a_second_backward_through_numpy_fails_only_where_pytorch_saved_a_tensor(op):
+    def observe(m):
+        x = m.tensor([1.0, 2.0, 3.0], dtype=m.float64, requires_grad=True)
+        y = NUMPY_ONE_OP[op][m is sg](x).sum()
+        y.backward()
+        second = error_of(y.backward)
+        return second is None, x.grad
+
+    same(observe)
+
+
 def test_a_second_backward_through_an_addition_accumulates_again():
     def observe(m):
         b = m.tensor([1.0, 2.0], requires_grad=True)

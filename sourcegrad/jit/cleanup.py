@@ -1,0 +1,681 @@
+"""After specialisation: drop what the specialised code no longer reads, turn stacks of
+known shape into preallocated arrays, and spell what Numba does not compile as it does.
+
+- A value kept only for its shape (``x = shape_only(x)``, pushed on a stack, popped in the
+  backward sweep) is read by nothing once the helpers that asked for its shape are gone:
+  liveness (``_Liveness``, over the structured code, loops to a fixed point) finds the
+  assignments nobody reads, and a stack that is only made, pushed and popped goes with its
+  pushes and pops.
+- For Numba, a stack of numbers (or of arrays a ufunc computes) pushed once per iteration
+  of a ``for`` loop over ``range(n)`` and popped once per iteration of the ``reversed``
+  loop over the same range becomes an array made before the loop and indexed by the loop
+  variable (other stacks of arrays stay lists: Numba keeps those at no cost).
+- For Numba: no ``del`` (it refuses the statement; it frees arrays when their last
+  reference goes), and ``reversed(range(...))`` becomes a decreasing ``range``.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..codegen import printer
+from ..codegen.walk import walk
+from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
+from . import abstract as a
+from .abstract import Abstract, Array, Number
+
+TRIP_COUNT = "sourcegrad_trip_count"  # on a specialised ``for``: its length, if known
+
+
+@dataclass
+class Facts:
+    """What the specialiser learnt that the tidying needs."""
+
+    stack_items: dict[str, Abstract] = field(default_factory=dict)  # what each list holds
+    pure_calls: Callable[[ast.Call], bool] = lambda call: False
+    elementwise_calls: Callable[[ast.Call], bool] = lambda call: False  # ufuncs, math
+    ufunc_calls: Callable[[ast.Call], bool] = lambda call: False  # one output, all inputs
+
+
+def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None:
+    changed = True
+    while changed:
+        changed = _remove_dead(fdef, facts) | _remove_dead_stacks(fdef, facts)
+    if numba:
+        _preallocate_stacks(fdef, facts, np_name)
+        numba_spelling(fdef)
+        while _substitute_single_uses(fdef, facts):
+            pass
+    fdef.body = _without_stray_comments(fdef.body)
+
+
+def _without_stray_comments(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Comments left with nothing to introduce: followed by another comment or by the end
+    of their block, and the note on ``shape_only`` once no value is kept for its shape."""
+    out: list[ast.stmt] = []
+    for i, stmt in enumerate(body):
+        for name in ("body", "orelse"):
+            block = getattr(stmt, name, None)
+            if isinstance(block, list) and block:
+                setattr(stmt, name, _without_stray_comments(block) or [ast.Pass()])
+        if printer.is_comment(stmt):
+            following = body[i + 1] if i + 1 < len(body) else None
+            if following is None or printer.is_comment(following):
+                continue
+            if stmt.value.value.endswith(SHAPE_ONLY_NOTE) and not _keeps_shape(  # type: ignore[attr-defined]
+                    following):
+                continue
+        out.append(stmt)
+    return out
+
+
+def _keeps_shape(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(
+        stmt.value.func, ast.Name) and stmt.value.func.id.startswith("shape_only")
+
+
+# -- liveness --------------------------------------------------------------------------------
+def _loads(node: ast.AST | None) -> set[str]:
+    if node is None:
+        return set()
+    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _stores(target: ast.expr) -> set[str]:
+    """Names a target binds (not those it indexes into)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, ast.Tuple | ast.List):
+        return set().union(*[_stores(t) for t in target.elts]) if target.elts else set()
+    if isinstance(target, ast.Starred):
+        return _stores(target.value)
+    return set()
+
+
+def _target_loads(target: ast.expr) -> set[str]:
+    """Names a target reads (an indexed array, its index)."""
+    if isinstance(target, ast.Subscript | ast.Attribute):
+        return _loads(target.value) | _loads(getattr(target, "slice", None)) | (
+            {target.value.id} if isinstance(target.value, ast.Name) else set())
+    if isinstance(target, ast.Tuple | ast.List):
+        return set().union(*[_target_loads(t) for t in target.elts]) if target.elts else set()
+    return set()
+
+
+@dataclass
+class _Frame:
+    after: set[str]  # live after the loop (where ``break`` goes)
+    head: set[str]  # live at the loop's head (where ``continue`` goes)
+
+
+class _Liveness:
+    """Which variables are live where; records the assignments nobody reads."""
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.recording = True
+        self.dead: set[int] = set()  # assignments to drop
+        self.unread_pops: set[int] = set()  # ``y = s.pop()`` with ``y`` unread: ``s.pop()``
+        self.frames: list[_Frame] = []
+        self.live_after: dict[int, set[str]] = {}  # statement -> live just after it
+
+    def block(self, body: list[ast.stmt], live: set[str]) -> set[str]:
+        for stmt in reversed(body):
+            live = self.statement(stmt, live)
+        return live
+
+    def statement(self, stmt: ast.stmt, live: set[str]) -> set[str]:
+        if printer.is_comment(stmt):
+            return live
+        if self.recording:
+            self.live_after[id(stmt)] = set(live)
+        if isinstance(stmt, ast.Assign):
+            return self.assignment(stmt, live)
+        if isinstance(stmt, ast.AugAssign):
+            return live | _loads(stmt.value) | _loads(stmt.target) | _stores(stmt.target) | (
+                _target_loads(stmt.target))
+        if isinstance(stmt, ast.Return):
+            return _loads(stmt.value)
+        if isinstance(stmt, ast.Break):
+            return set(self.frames[-1].after) if self.frames else live
+        if isinstance(stmt, ast.Continue):
+            return set(self.frames[-1].head) if self.frames else live
+        if isinstance(stmt, ast.If):
+            return _loads(stmt.test) | self.block(stmt.body, live) | self.block(stmt.orelse,
+                                                                                 live)
+        if isinstance(stmt, ast.For | ast.While):
+            return self.loop(stmt, live)
+        if isinstance(stmt, ast.Delete):
+            return live
+        return live | _loads(stmt)
+
+    def assignment(self, stmt: ast.Assign, live: set[str]) -> set[str]:
+        stored = set().union(*[_stores(t) for t in stmt.targets])
+        only_names = all(isinstance(t, ast.Name) for t in stmt.targets)
+        if only_names and not stored & live:
+            if self._removable(stmt.value):
+                if self.recording:
+                    self.dead.add(id(stmt))
+                return live
+            if _is_pop(stmt.value):
+                if self.recording:
+                    self.unread_pops.add(id(stmt))
+                return live | _loads(stmt.value)
+        reads = _loads(stmt.value) | set().union(*[_target_loads(t) for t in stmt.targets])
+        return (live - stored) | reads
+
+    def _removable(self, value: ast.expr) -> bool:
+        if isinstance(value, ast.Name | ast.Constant):
+            return True
+        if isinstance(value, ast.Attribute):
+            return self._removable(value.value)
+        if isinstance(value, ast.Tuple):
+            return all(self._removable(e) for e in value.elts)
+        # arithmetic on values the code made: what it could raise was raised when they were
+        if isinstance(value, ast.BinOp):
+            return self._removable(value.left) and self._removable(value.right)
+        if isinstance(value, ast.UnaryOp):
+            return self._removable(value.operand)
+        if isinstance(value, ast.Compare):
+            return all(self._removable(e) for e in [value.left, *value.comparators])
+        if isinstance(value, ast.List):
+            return not value.elts
+        if isinstance(value, ast.Call):
+            return self.facts.pure_calls(value) and all(
+                self._removable(x) for x in [*value.args, *[k.value for k in value.keywords]])
+        return False
+
+    def loop(self, stmt: ast.For | ast.While, live: set[str]) -> set[str]:
+        exit_live = self.block(stmt.orelse, live) if stmt.orelse else set(live)
+        bound = _stores(stmt.target) if isinstance(stmt, ast.For) else set()
+        test = _loads(stmt.test) if isinstance(stmt, ast.While) else set()
+        head = exit_live | test
+        recording, self.recording = self.recording, False
+        while True:
+            self.frames.append(_Frame(live, head))
+            body_in = self.block(stmt.body, head)
+            self.frames.pop()
+            new_head = exit_live | test | (body_in - bound)
+            if new_head == head:
+                break
+            head = new_head
+        self.recording = recording
+        if recording:
+            self.frames.append(_Frame(live, head))
+            self.block(stmt.body, head)
+            self.frames.pop()
+        return head | (_loads(stmt.iter) if isinstance(stmt, ast.For) else set())
+
+
+def _is_pop(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and (
+        value.func.attr == "pop" and isinstance(value.func.value, ast.Name)
+        and not value.args and not value.keywords)
+
+
+def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
+    liveness = _Liveness(facts)
+    liveness.block(fdef.body, set())
+    if not liveness.dead and not liveness.unread_pops:
+        return False
+
+    def edit(stmt: ast.stmt) -> ast.stmt | None:
+        if id(stmt) in liveness.dead:
+            return None
+        if id(stmt) in liveness.unread_pops:
+            assert isinstance(stmt, ast.Assign)
+            return ast.copy_location(ast.Expr(value=stmt.value), stmt)
+        return stmt
+
+    _edit(fdef, edit)
+    return True
+
+
+def _edit(fdef: ast.FunctionDef, edit: Callable[[ast.stmt], ast.stmt | None]) -> None:
+    """Each statement of ``fdef`` replaced by ``edit(stmt)`` (``None``: dropped), then its
+    blocks in turn; a loop whose work is all dropped goes too."""
+    def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
+        out = []
+        for stmt in body:
+            new = edit(stmt)
+            if new is not None:
+                _rewrite_blocks(new, rewrite)
+                out.append(new)
+        return _drop_idle_loops(out)
+
+    fdef.body = rewrite(fdef.body)
+
+
+def _rewrite_blocks(stmt: ast.stmt, rewrite: Callable[[list[ast.stmt]], list[ast.stmt]]
+                    ) -> None:
+    for name in ("body", "orelse"):
+        block = getattr(stmt, name, None)
+        if isinstance(block, list) and block:
+            setattr(stmt, name, rewrite(block) or [ast.Pass()])
+
+
+def _drop_idle_loops(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A ``for`` over a range whose body does nothing (all its work was dropped) goes too,
+    with the comments that introduced it."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.For) and not stmt.orelse and _idle(stmt.body) and (
+                _is_range(stmt.iter)):
+            while out and printer.is_comment(out[-1]):
+                out.pop()
+            continue
+        out.append(stmt)
+    return out
+
+
+def _idle(body: list[ast.stmt]) -> bool:
+    return all(isinstance(s, ast.Pass) or printer.is_comment(s) for s in body)
+
+
+def _is_range(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+            node.func.id == "reversed" and len(node.args) == 1):
+        node = node.args[0]
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+        node.func.id == "range")
+
+
+# -- one expression instead of a chain of statements, for Numba ---------------------------
+def _substitute_single_uses(fdef: ast.FunctionDef, facts: Facts) -> bool:
+    """``v = e`` followed (in the same block) by the one statement that reads this ``v``
+    becomes that statement with ``e`` in place of ``v``, where ``e`` is elementwise arithmetic
+    nothing in between changes: Numba compiles an elementwise expression into one loop with
+    no temporaries (``grad_x = grad_x * exp_x`` then ``grad_x = grad_x * 1.5`` allocate one
+    array instead of two). One substitution per call (liveness changes with it)."""
+    liveness = _Liveness(facts)
+    liveness.block(fdef.body, set())
+    return _substitute_in(fdef.body, liveness.live_after, facts)
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)
+
+
+def _substitute_in(body: list[ast.stmt], live_after: dict[int, set[str]], facts: Facts) -> bool:
+    for i, stmt in enumerate(body):
+        for name in ("body", "orelse"):
+            block = getattr(stmt, name, None)
+            if isinstance(block, list) and _substitute_in(block, live_after, facts):
+                return True
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name) and _elementwise(stmt.value, facts)):
+            continue
+        var, reads = stmt.targets[0].id, _loads(stmt.value)
+        for later in body[i + 1:]:
+            if printer.is_comment(later):
+                continue
+            if not isinstance(later, _SIMPLE):
+                break
+            uses = [n for n in walk(later) if isinstance(n, ast.Name) and n.id == var
+                    and isinstance(n.ctx, ast.Load)]
+            if uses:
+                killed = isinstance(later, ast.Assign) and var in set().union(
+                    *[_stores(t) for t in later.targets])
+                if len(uses) == 1 and (killed or var not in live_after.get(id(later), {var})) and (
+                        not any(isinstance(n, ast.BoolOp | ast.IfExp | ast.Lambda)
+                                for n in walk(later))):
+                    _replace(later, uses[0], stmt.value)
+                    body.remove(stmt)
+                    return True
+                break
+            changed = _changes(later, facts)
+            if "*" in changed or changed & (reads | {var}):
+                break
+    return False
+
+
+def _elementwise(expr: ast.expr, facts: Facts) -> bool:
+    """Arithmetic, comparisons and elementwise functions of names, numbers and ``x.T``."""
+    for node in walk(expr):
+        if isinstance(node, ast.Call):
+            if not facts.elementwise_calls(node) or node.keywords:
+                return False
+        elif isinstance(node, ast.Attribute):
+            if node.attr != "T" and not isinstance(node.value, ast.Name):
+                return False
+        elif not isinstance(node, ast.Name | ast.Constant | ast.BinOp | ast.UnaryOp
+                            | ast.Compare | ast.expr_context | ast.operator | ast.unaryop
+                            | ast.cmpop):
+            return False
+    return True
+
+
+def _changes(stmt: ast.stmt, facts: Facts) -> set[str]:
+    """Names whose value (or elements) a simple statement may change; ``"*"`` among them
+    for a call that may change anything (a function of the user's)."""
+    if isinstance(stmt, ast.Assign | ast.AugAssign):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        changed = set().union(*[_stores(t) | _target_loads(t) for t in targets])
+        value = stmt.value
+    else:
+        changed, value = set(), getattr(stmt, "value", None)
+    for node in walk(value) if value is not None else []:
+        if not isinstance(node, ast.Call) or facts.elementwise_calls(node) or (
+                facts.pure_calls(node)):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+                func.attr in ("append", "pop", "copy")):
+            changed.add(func.value.id)  # a stack's own methods change the stack only
+        else:
+            changed.add("*")
+    return changed
+
+
+def _replace(stmt: ast.stmt, old: ast.Name, new: ast.expr) -> None:
+    for node in walk(stmt):
+        for field_name, value in ast.iter_fields(node):
+            if value is old:
+                setattr(node, field_name, copy.deepcopy(new))
+            elif isinstance(value, list) and any(v is old for v in value):
+                setattr(node, field_name, [copy.deepcopy(new) if v is old else v
+                                           for v in value])
+
+
+# -- stacks --------------------------------------------------------------------------------------
+def _stack_uses(fdef: ast.FunctionDef) -> dict[str, list[tuple[ast.stmt, list[ast.stmt]]]]:
+    """For each name made as ``[]``: the statements reading or writing it, with their
+    blocks."""
+    made = {t.id for s in walk(fdef) if isinstance(s, ast.Assign) and isinstance(
+        s.value, ast.List) and not s.value.elts for t in s.targets if isinstance(t, ast.Name)}
+    uses: dict[str, list[tuple[ast.stmt, list[ast.stmt]]]] = {n: [] for n in made}
+
+    def visit(body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if printer.is_comment(stmt):
+                continue
+            own = [getattr(stmt, f) for f in ("test", "iter", "target", "value", "targets")
+                   if hasattr(stmt, f)]
+            names = set()
+            for part in own:
+                for node in (part if isinstance(part, list) else [part]):
+                    if isinstance(node, ast.AST):
+                        names |= {n.id for n in walk(node) if isinstance(n, ast.Name)}
+            if not isinstance(stmt, ast.If | ast.For | ast.While):
+                names |= {n.id for n in walk(stmt) if isinstance(n, ast.Name)}
+            for name in names & made:
+                uses[name].append((stmt, body))
+            for field_name in ("body", "orelse"):
+                visit(getattr(stmt, field_name, []))
+
+    visit(fdef.body)
+    return uses
+
+
+def _stack_statement(stmt: ast.stmt, stack: str) -> str | None:
+    """``"make"``, ``"push"`` or ``"pop"`` for ``stack = []``, ``stack.append(x)`` and
+    ``stack.pop()`` as statements (``"assign_pop"`` for ``y = stack.pop()``)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+            stmt.targets[0], ast.Name) and stmt.targets[0].id == stack:
+        return "make" if isinstance(stmt.value, ast.List) and not stmt.value.elts else None
+    value = stmt.value if isinstance(stmt, ast.Expr | ast.Assign) else None
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute) or not (
+            isinstance(value.func.value, ast.Name) and value.func.value.id == stack):
+        return None
+    if isinstance(stmt, ast.Expr):
+        if value.func.attr == "append" and len(value.args) == 1 and not value.keywords:
+            if stack not in {n.id for n in walk(value.args[0]) if isinstance(n, ast.Name)}:
+                return "push"
+        return "pop" if _is_pop(value) else None
+    if _is_pop(value) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return "assign_pop"
+    return None
+
+
+def _remove_dead_stacks(fdef: ast.FunctionDef, facts: Facts) -> bool:
+    """Stacks that are only made, pushed (with values nothing else needs) and popped."""
+    liveness = _Liveness(facts)
+    dropped: set[int] = set()
+    for stack, uses in _stack_uses(fdef).items():
+        kinds = [_stack_statement(s, stack) for s, _ in uses]
+        if all(k in ("make", "push", "pop") for k in kinds) and all(
+                liveness._removable(s.value.args[0])  # type: ignore[attr-defined]
+                for (s, _), k in zip(uses, kinds, strict=True) if k == "push"):
+            dropped |= {id(s) for s, _ in uses}
+    if not dropped:
+        return False
+
+    _edit(fdef, lambda stmt: None if id(stmt) in dropped else stmt)
+    return True
+
+
+def _preallocate_stacks(fdef: ast.FunctionDef, facts: Facts, np_name: str) -> None:
+    """A stack pushed once per iteration of ``for i in range(n)`` and popped once per
+    iteration of ``for i in reversed(range(n))`` (same ``n``) becomes an array of ``n``
+    items, written at ``i`` and read at ``i``: for numbers; and for arrays of a known shape
+    that a ufunc computes just before the push, which then writes into the slot itself
+    (``tanh_x = tanh_x_stack[step]`` and ``np.tanh(x, tanh_x)``: no array is allocated, and
+    Numba compiles a ufunc's output argument quickly, where copying an array into a slot
+    costs it seconds)."""
+    taken = {n.id for n in walk(fdef) if isinstance(n, ast.Name)}
+    for stack, uses in _stack_uses(fdef).items():
+        item = facts.stack_items.get(stack)
+        if len(uses) != 3:
+            continue
+        kinds = [_stack_statement(s, stack) for s, _ in uses]
+        if kinds[:2] != ["make", "push"] or kinds[2] not in ("pop", "assign_pop"):
+            continue
+        (make, block), (push, push_block), (pop, pop_block) = uses
+        computed = None if _fixed_item(item) else _computed_by_ufunc(push, push_block, item,
+                                                                     facts)
+        if not _fixed_item(item) and computed is None:
+            continue
+        forward = _loop_owning(block, push_block)
+        backward = _loop_owning(block, pop_block)
+        if forward is None or backward is None or not _plain_range_loops(forward, backward,
+                                                                          fdef):
+            continue
+        if block.index(make) > block.index(forward) or block.index(forward) > block.index(
+                backward) or _assigned_between(block, make, forward, forward.iter):
+            continue
+        index = _loop_index(forward, backward, taken)
+        count = forward.iter.args[0]  # type: ignore[attr-defined]
+        assert isinstance(make, ast.Assign)
+        make.value = _empty(np_name, count, item)  # type: ignore[arg-type]
+        assert isinstance(push, ast.Expr) and isinstance(push.value, ast.Call)
+        read = ast.Subscript(value=ast.Name(id=stack, ctx=ast.Load()),
+                             slice=ast.Name(id=index, ctx=ast.Load()), ctx=ast.Load())
+        if computed is not None:  # v = slot; ufunc(..., v)
+            assert isinstance(computed.value, ast.Call)
+            call = computed.value
+            call.args.append(ast.Name(id=computed.targets[0].id, ctx=ast.Load()))  # type: ignore[attr-defined]
+            at = push_block.index(computed)
+            push_block[at:at + 1] = [
+                ast.copy_location(ast.Assign(targets=computed.targets, value=copy.deepcopy(
+                    read)), computed),
+                ast.copy_location(ast.Expr(value=call), computed)]
+            push_block.remove(push)
+        else:
+            slot = ast.Subscript(value=ast.Name(id=stack, ctx=ast.Load()),
+                                 slice=ast.Name(id=index, ctx=ast.Load()), ctx=ast.Store())
+            push_block[push_block.index(push)] = ast.copy_location(
+                ast.Assign(targets=[slot], value=push.value.args[0]), push)
+        if isinstance(pop, ast.Assign):
+            pop.value = read
+        else:
+            pop_block.remove(pop)
+
+
+def _fixed_item(item: Abstract | None) -> bool:
+    """Numbers: an array holds them better than a list does, in compiled code."""
+    if isinstance(item, Number):
+        return item.kind in (bool, int, float, complex)
+    return isinstance(item, Array) and item.shape == () and item.dtype is not None
+
+
+def _computed_by_ufunc(push: ast.stmt, block: list[ast.stmt], item: Abstract | None,
+                       facts: Facts) -> ast.Assign | None:
+    """The statement ``v = np.ufunc(...)`` just before ``stack.append(v)``, for an array
+    ``v`` of a known shape, if that is how the pushed value is made."""
+    if not (isinstance(item, Array) and item.shape and item.dtype is not None):
+        return None
+    assert isinstance(push, ast.Expr) and isinstance(push.value, ast.Call)
+    pushed = push.value.args[0]
+    before = [s for s in block[:block.index(push)] if not printer.is_comment(s)]
+    if not isinstance(pushed, ast.Name) or not before:
+        return None
+    made = before[-1]
+    if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and isinstance(
+            made.targets[0], ast.Name) and made.targets[0].id == pushed.id
+            and isinstance(made.value, ast.Call) and not made.value.keywords
+            and facts.ufunc_calls(made.value)):
+        return None
+    return made
+
+
+def _loop_owning(block: list[ast.stmt], inner: list[ast.stmt]) -> ast.For | None:
+    """The ``for`` of ``block`` whose body is ``inner``."""
+    return next((s for s in block if isinstance(s, ast.For) and s.body is inner), None)
+
+
+def _plain_range_loops(forward: ast.For, backward: ast.For, function: ast.FunctionDef
+                       ) -> bool:
+    """``for i in range(n)`` then ``for j in reversed(range(n))``, ``n`` the same length
+    (known, or read from names the function never rebinds), neither leaving early nor
+    rebinding its variable."""
+    if not (isinstance(forward.target, ast.Name) and isinstance(backward.target, ast.Name)):
+        return False
+    it, back = forward.iter, backward.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and len(it.args) == 1 and not it.keywords):
+        return False
+    if not (isinstance(back, ast.Call) and isinstance(back.func, ast.Name)
+            and back.func.id == "reversed" and len(back.args) == 1
+            and ast.dump(back.args[0]) == ast.dump(it)):
+        return False
+    count = getattr(forward, TRIP_COUNT, None)
+    if count != getattr(backward, TRIP_COUNT, None) or count is None and not _never_rebound(
+            it, function):
+        return False
+    for loop in (forward, backward):
+        assert isinstance(loop.target, ast.Name)
+        for node in walk(ast.Module(body=loop.body, type_ignores=[])):
+            if isinstance(node, ast.Break | ast.Continue | ast.Return):
+                return False
+            if isinstance(node, ast.Name) and node.id == loop.target.id and not isinstance(
+                    node.ctx, ast.Load):
+                return False
+    return True
+
+
+def _never_rebound(expr: ast.expr, function: ast.FunctionDef) -> bool:
+    """Does ``expr`` give the same value wherever it is evaluated in ``function``: it reads
+    names the function never assigns (its parameters, globals), through attributes,
+    subscripts, arithmetic and ``len``/``min``/``max``?"""
+    stored = {n.id for n in walk(function) if isinstance(n, ast.Name) and not isinstance(
+        n.ctx, ast.Load)}
+    for node in walk(expr):
+        if isinstance(node, ast.Name) and node.id in stored:
+            return False
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and (
+                node.func.id in ("range", "len", "min", "max"))):
+            return False
+        if not isinstance(node, ast.Name | ast.Constant | ast.Attribute | ast.Subscript
+                          | ast.BinOp | ast.Call | ast.expr_context | ast.operator):
+            return False
+    return True
+
+
+def _assigned_between(block: list[ast.stmt], first: ast.stmt, last: ast.stmt,
+                      expr: ast.expr) -> bool:
+    """Is a name ``expr`` reads assigned by a statement of ``block`` after ``first`` and
+    before ``last``?"""
+    reads = _loads(expr)
+    between = block[block.index(first) + 1:block.index(last)]
+    return any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id in reads
+               for s in between for n in walk(s))
+
+
+def _loop_index(forward: ast.For, backward: ast.For, taken: set[str]) -> str:
+    """The loop variable that indexes the array: the loops' own (``step`` for ``_``)."""
+    assert isinstance(forward.target, ast.Name) and isinstance(backward.target, ast.Name)
+    if forward.target.id == backward.target.id != "_":
+        return forward.target.id
+    name, n = "step", 2
+    while name in taken:
+        name, n = f"step_{n}", n + 1
+    taken.add(name)
+    for loop in (forward, backward):
+        old = loop.target.id  # type: ignore[union-attr]
+        loop.target = ast.Name(id=name, ctx=ast.Store())
+        if old != "_":
+            loop.body.insert(0, ast.copy_location(
+                ast.Assign(targets=[ast.Name(id=old, ctx=ast.Store())],
+                           value=ast.Name(id=name, ctx=ast.Load())), loop))
+    return name
+
+
+def _empty(np_name: str, count: ast.expr, item: Array | Number) -> ast.expr:
+    shape: ast.expr = copy.deepcopy(count)
+    dtype = a.dtype_of(item)
+    if isinstance(item, Array) and item.shape:
+        shape = ast.Tuple(elts=[shape, *[ast.Constant(n) for n in item.shape]], ctx=ast.Load())
+    args: list[ast.expr] = [shape]
+    if dtype is not None and dtype != np.float64:
+        name = "bool_" if dtype == np.bool_ else dtype.name
+        args.append(ast.Attribute(value=ast.Name(id=np_name, ctx=ast.Load()), attr=name,
+                                  ctx=ast.Load()))
+    return ast.Call(func=ast.Attribute(value=ast.Name(id=np_name, ctx=ast.Load()), attr="empty",
+                                       ctx=ast.Load()), args=args, keywords=[])
+
+
+# -- Numba's spelling ----------------------------------------------------------------------------
+def numba_spelling(fdef: ast.FunctionDef) -> None:
+    def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
+        out = []
+        for stmt in body:
+            if isinstance(stmt, ast.Delete):
+                continue
+            if isinstance(stmt, ast.For):
+                stmt.iter = _forwards(stmt.iter)
+            _rewrite_blocks(stmt, rewrite)
+            out.append(stmt)
+        return out
+
+    fdef.body = rewrite(fdef.body) or [ast.Pass()]
+
+
+def _forwards(iterable: ast.expr) -> ast.expr:
+    """``reversed(range(...))`` as a ``range`` that counts down; ``reversed(xs)`` as
+    ``xs[::-1]``."""
+    if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)
+            and iterable.func.id == "reversed" and len(iterable.args) == 1):
+        return iterable
+    inner = iterable.args[0]
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+            and inner.func.id == "range" and 1 <= len(inner.args) <= 3 and not inner.keywords):
+        return ast.Subscript(value=inner, slice=ast.Slice(step=ast.Constant(-1)),
+                             ctx=ast.Load())
+    minus_one = ast.UnaryOp(op=ast.USub(), operand=ast.Constant(1))
+    if len(inner.args) == 1:
+        stop = inner.args[0]
+        return _range(_minus(stop, 1), minus_one, minus_one)
+    if len(inner.args) == 2:
+        start, stop = inner.args
+        return _range(_minus(stop, 1), _minus(start, 1), minus_one)
+    # reversed(range(a, b, s)): from the last value reached, down to before a
+    start, stop, step = inner.args
+    count = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[inner], keywords=[])
+    last = ast.BinOp(left=start, op=ast.Add(),
+                     right=ast.BinOp(left=_minus(count, 1), op=ast.Mult(), right=step))
+    return _range(last, ast.BinOp(left=start, op=ast.Sub(), right=step),
+                  ast.UnaryOp(op=ast.USub(), operand=step))
+
+
+def _minus(expr: ast.expr, n: int) -> ast.expr:
+    if isinstance(expr, ast.Constant) and type(expr.value) is int:
+        return ast.Constant(expr.value - n)
+    return ast.BinOp(left=expr, op=ast.Sub(), right=ast.Constant(n))
+
+
+def _range(*args: ast.expr) -> ast.expr:
+    return ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=list(args), keywords=[])

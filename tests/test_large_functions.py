@@ -1,0 +1,168 @@
+"""Large functions: the passes stay linear in the function's size, and making them so did not
+change a byte of what they generate.
+
+``tests/golden/large/NAME.py`` holds a long program (generated once, by the makers of
+``test_random_programs.py`` or ``benchmarks/sized_subject.py``, and kept as text so that a
+change of those generators leaves it alone); ``NAME.expected.py`` the module sourcegrad
+generated for it before the passes were made linear (with the quadratic passes: an intended
+change of generated code rewrites them, as for the other golden files, with
+``SOURCEGRAD_UPDATE_GOLDEN=1``, which also writes missing programs).
+
+Growth is measured by counting, never by timing: the lines of sourcegrad's own code run in
+each of its functions while one function of ``n`` lines and one of ``4 n`` lines are
+transformed. A linear pass does about four times the work on the larger one; a quadratic one
+sixteen.
+"""
+
+import collections
+import importlib.util
+import os
+import pathlib
+import random
+import sys
+
+import pytest
+
+import sourcegrad as sg
+from benchmarks import sized_subject
+from sourcegrad.codegen.wrap import wrap_statement
+from sourcegrad.pipeline import module_source
+
+from . import test_random_programs as programs
+from .fd import assert_close, numerical_grad
+
+LARGE_DIR = pathlib.Path(__file__).parent / "golden" / "large"
+UPDATE = bool(os.environ.get("SOURCEGRAD_UPDATE_GOLDEN"))
+
+
+def _random_program(seed: int, statements: int) -> str:
+    """A long random program: ``statements`` statements of every family (loops, branches,
+    element writes, calls of user functions), each reading any name defined before it."""
+    rng = random.Random(seed)
+    lines, names = ["def f(x, y):"], ["x", "y"]
+    makers, weights = zip(*programs.STATEMENTS, strict=True)
+    for k in range(statements):
+        maker = rng.choices(makers, weights)[0]
+        if maker is programs.early_return:
+            maker = programs.branch  # one return: the rest of the function must run
+        lines += maker(rng, names, f"v{k}")
+        names.append(f"v{k}")
+    lines.append(f"    return np.sum({' + '.join(names[-4:])})")
+    return ("import math\n\nimport numpy as np\n\n\n" + programs.HELPER + "\n\n"
+            + "\n".join(lines) + "\n")
+
+
+def _sized(lines: int, seed: int) -> str:
+    return sized_subject.source(lines, seed, name="f")
+
+
+MAKERS = {
+    "random_program_1": lambda: _random_program(1, 40),
+    "random_program_2": lambda: _random_program(2, 40),
+    "random_program_3": lambda: _random_program(3, 60),
+    "straight_line_branches_1": lambda: _sized(150, 1),
+    "straight_line_branches_2": lambda: _sized(250, 2),
+}
+
+
+def _load(path: pathlib.Path, module_name: str):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module.f
+
+
+@pytest.mark.parametrize("name", sorted(MAKERS))
+def test_large_function_generates_what_it_did_before(name):
+    program = LARGE_DIR / f"{name}.py"
+    expected = LARGE_DIR / f"{name}.expected.py"
+    if UPDATE and not program.exists():
+        LARGE_DIR.mkdir(parents=True, exist_ok=True)
+        program.write_text(MAKERS[name]())
+    assert program.exists(), f"no program {program}; run with SOURCEGRAD_UPDATE_GOLDEN=1"
+    text = module_source(sg.grad(_load(program, f"large_{name}"), wrt=(0, 1)))
+    if UPDATE:
+        expected.write_text(text)
+    assert text == expected.read_text()
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MAKERS if n.startswith("straight_line")))
+def test_large_function_gradient_is_right(name):
+    f = _load(LARGE_DIR / f"{name}.py", f"large_{name}")
+    args = sized_subject.arguments(seed=3)
+    gradients = sg.grad(f, wrt=(0, 1))(*args)
+    for i, gradient in enumerate(gradients):
+        assert_close(gradient, numerical_grad(f, args, i))
+
+
+# -- growth, counted ------------------------------------------------------------------------
+SOURCEGRAD_DIR = str(pathlib.Path(sg.__file__).parent)
+
+
+def _lines_run(action) -> collections.Counter:
+    """Lines of sourcegrad's own code run by ``action()``, per function (a loop's every
+    iteration runs a line, so a scan inside one call counts too)."""
+    counts: collections.Counter = collections.Counter()
+
+    def count_lines(frame, event, arg):
+        if event == "line":
+            counts[frame.f_code] += 1
+        return count_lines
+
+    def enter(frame, event, arg):
+        return count_lines if frame.f_code.co_filename.startswith(SOURCEGRAD_DIR) else None
+
+    previous = sys.gettrace()
+    sys.settrace(enter)
+    try:
+        action()
+    finally:
+        sys.settrace(previous)
+    per_function: collections.Counter = collections.Counter()
+    for code, lines in counts.items():
+        where = code.co_filename[len(SOURCEGRAD_DIR) + 1:]
+        per_function[f"{where}:{code.co_firstlineno}:{code.co_name}"] += lines
+    return per_function
+
+
+def _half_in_a_loop(lines: int) -> str:
+    """A generated function of ``lines`` lines whose second half runs in a loop."""
+    body = sized_subject.source(lines, seed=4, name="f").splitlines()
+    half = next(i for i in range(len(body) // 2, len(body)) if body[i].startswith("    t"))
+    return "\n".join([*body[:half], "    for k in range(3):",
+                      *("    " + line for line in body[half:-1]), body[-1]]) + "\n"
+
+
+def test_transformation_work_grows_linearly_with_the_function(tmp_path):
+    """Four times the lines, about four times the work in every function of the
+    transformer: one that scans all statements (or all readers of a variable) per statement
+    does sixteen times as much. Counted on straight-line code with branches, half of it in
+    a loop (so that values are saved on stacks too)."""
+    small, large = 40, 160
+    counts = []
+    for lines in (small, large):
+        path = tmp_path / f"grown_{lines}.py"
+        path.write_text(_half_in_a_loop(lines))
+        fn = _load(path, f"grown_{lines}")
+        counts.append(_lines_run(lambda fn=fn: sg.grad(fn, wrt=(0, 1))))
+    _assert_linear(counts, large / small)
+
+
+def _assert_linear(counts: list[collections.Counter], ratio: float) -> None:
+    """The work grew about ``ratio`` times, in all and in each function that ran at the
+    smaller size (what runs only at the larger one, such as wrapping a line that only then
+    grows past 100 columns, has nothing to compare with)."""
+    assert sum(counts[1].values()) < 1.2 * ratio * sum(counts[0].values())
+    superlinear = {name: (counts[0][name], runs) for name, runs in counts[1].items()
+                   if counts[0][name] >= 50 and runs > 1.25 * ratio * counts[0][name] + 300}
+    assert not superlinear, f"(lines run at the smaller size, at the larger): {superlinear}"
+
+
+def test_wrapping_a_line_is_linear_in_its_length():
+    """A long tuple or list of a long function's values is one long generated line:
+    wrapping it must not scan every break for each line it makes."""
+    counts = [_lines_run(lambda n=n: wrap_statement(
+        "    parts = np.stack([" + ", ".join(f"tanh_value_{i} * w" for i in range(n)) + "])"))
+        for n in (100, 400)]
+    _assert_linear(counts, 4)

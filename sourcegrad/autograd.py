@@ -36,7 +36,15 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
     """The gradients of ``outputs`` (weighted by ``grad_outputs``) with respect to
     ``inputs``, returned rather than accumulated into ``.grad``; with ``create_graph``, the
     gradients have a history of their own (gradients of gradients). ``materialize_grads``
-    gives zeros, not ``None``, for an input the outputs do not depend on."""
+    gives zeros, not ``None``, for an input the outputs do not depend on.
+
+    >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+    >>> (g,) = sg.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    >>> g.detach(), g.requires_grad
+    (tensor([ 3., 12.]), True)
+    >>> sg.autograd.grad(g.sum(), x)
+    (tensor([ 6., 12.]),)
+    """
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -73,7 +81,13 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,
              retain_graph: bool | None = None, create_graph: bool = False,
              inputs: Tensor | Sequence[Tensor] | None = None) -> None:
     """``backward`` from several outputs in one pass (their gradients add up), into the
-    leaves' ``.grad`` or, with ``inputs``, into those tensors' only."""
+    leaves' ``.grad`` or, with ``inputs``, into those tensors' only.
+
+    >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+    >>> sg.autograd.backward([x.sum(), (x * x).sum()])
+    >>> x.grad
+    tensor([3., 5.])
+    """
     tensors = _as_list(tensors)
     graph.backward(tensors, _aligned(grad_tensors, len(tensors)), retain_graph, create_graph,
                    None if inputs is None else _as_list(inputs))

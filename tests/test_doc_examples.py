@@ -12,12 +12,20 @@ import sourcegrad as sg
 
 # the modules whose every public function has its example (all of them, in the end)
 MODULES = {
+    "sg.autograd": sg.autograd,
     "sg.nn.functional": sg.nn.functional,
     "sg.nn.init": sg.nn.init,
     "sg.nn.utils": sg.nn.utils,
     "sg.viz": sg.viz,
 }
-EXTRA = {"sg.jit": sg.jit}
+RUNTIME = ["abs", "add", "arange", "cat", "chunk", "clamp", "clone", "cos", "div", "empty",
+           "empty_like", "exp", "eye", "flatten", "from_numpy", "full", "full_like",
+           "is_grad_enabled", "log", "manual_seed", "matmul", "max", "maximum", "mean", "min",
+           "minimum", "mul", "narrow", "ones", "ones_like", "permute", "pow", "rand",
+           "rand_like", "randint", "randn", "randn_like", "relu", "reshape", "sigmoid", "sin",
+           "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh", "tensor", "transpose",
+           "unbind", "unsqueeze", "zeros", "zeros_like"]
+EXTRA = {"sg.jit": sg.jit, **{f"sg.{name}": getattr(sg, name) for name in RUNTIME}}
 
 
 def public_functions():

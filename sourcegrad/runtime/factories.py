@@ -19,7 +19,12 @@ _rng = np.random.default_rng()
 
 
 def manual_seed(seed: int) -> None:
-    """Seed ``rand``/``randn`` (NumPy's generator: the draws differ from PyTorch's)."""
+    """Seed ``rand``/``randn`` (NumPy's generator: the draws differ from PyTorch's).
+
+    >>> sg.manual_seed(0); first = sg.rand(2)
+    >>> sg.manual_seed(0); bool((sg.rand(2) == first).all())
+    True
+    """
     global _rng
     _rng = np.random.default_rng(seed)
 
@@ -36,37 +41,76 @@ def _made(data: np.ndarray, requires_grad: bool) -> Tensor:
 
 
 def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """A new tensor holding a copy of ``data``."""
+    """A new tensor holding a copy of ``data``.
+
+    >>> sg.tensor([1.0, 2.0], requires_grad=True)
+    tensor([1., 2.], requires_grad=True)
+    >>> sg.tensor([1, 2]).dtype, sg.tensor(np.ones(2)).dtype
+    (dtype('int64'), dtype('float64'))
+    """
     return _made(to_array(data, dtype), requires_grad)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
-    """A tensor sharing ``array``'s memory and dtype."""
+    """A tensor sharing ``array``'s memory and dtype.
+
+    >>> a = np.array([1.0, 2.0])
+    >>> t = sg.from_numpy(a); a[0] = 5.0; t
+    tensor([5., 2.], dtype=sg.float64)
+    """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     return Tensor(array)
 
 
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros of the given size (``zeros(2, 3)`` or ``zeros((2, 3))``).
+
+    >>> sg.zeros(2, 3)
+    tensor([[0., 0., 0.],
+            [0., 0., 0.]])
+    """
     return _made(np.zeros(_sizes(size), dtype=dtype or float32), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones of the given size.
+
+    >>> sg.ones(2)
+    tensor([1., 1.])
+    """
     return _made(np.ones(_sizes(size), dtype=dtype or float32), requires_grad)
 
 
 def full(size: Any, fill_value: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ``size`` filled with ``fill_value``.
+
+    >>> sg.full((2,), 7.0)
+    tensor([7., 7.])
+    """
     dtype = dtype or to_array(fill_value).dtype
     return _made(np.full(_sizes((size,)), fill_value, dtype=dtype), requires_grad)
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """The ``n`` x ``m`` identity matrix (``m`` defaults to ``n``).
+
+    >>> sg.eye(2)
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
     return _made(np.eye(n, m, dtype=dtype or float32), requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
            requires_grad: bool = False) -> Tensor:
-    """Integers give int64, any float gives float32, as in PyTorch."""
+    """Integers give int64, any float gives float32, as in PyTorch.
+
+    >>> sg.arange(4)
+    tensor([0, 1, 2, 3])
+    >>> sg.arange(0.0, 1.0, 0.25)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500])
+    """
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -75,17 +119,32 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
 
 
 def rand(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Draws uniform in ``[0, 1)`` (from ``sg.manual_seed``'s generator).
+
+    >>> sg.rand(2, 3).shape
+    sg.Size([2, 3])
+    """
     return _made(_rng.random(_sizes(size), dtype=dtype or float32), requires_grad)
 
 
 def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Standard normal draws (from ``sg.manual_seed``'s generator).
+
+    >>> sg.randn(4).dtype
+    dtype('float32')
+    """
     return _made(_rng.standard_normal(_sizes(size), dtype=dtype or float32), requires_grad)
 
 
 def randint(*args: Any, size: Any = None, dtype: Any = None,
             requires_grad: bool = False) -> Tensor:
     """Integers drawn uniformly from ``[low, high)``: ``randint(high, size)`` or
-    ``randint(low, high, size)``, int64 unless told otherwise, as in PyTorch."""
+    ``randint(low, high, size)``, int64 unless told otherwise, as in PyTorch.
+
+    >>> x = sg.randint(0, 10, (3,))
+    >>> x.dtype, bool(((x >= 0) & (x < 10)).all())
+    (dtype('int64'), True)
+    """
     if size is None:
         *bounds, size = args
     else:
@@ -97,30 +156,64 @@ def randint(*args: Any, size: Any = None, dtype: Any = None,
 
 def empty(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; zeros here (NumPy's ``empty`` would show whatever memory
-    held, which no test can rely on either way)."""
+    held, which no test can rely on either way).
+
+    >>> sg.empty(2, 2).shape
+    sg.Size([2, 2])
+    """
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
 def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ``input``'s shape and dtype, not to be read before written.
+
+    >>> sg.empty_like(sg.ones(2, 3)).shape
+    sg.Size([2, 3])
+    """
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
 def full_like(input: Tensor, fill_value: Any, dtype: Any = None,
               requires_grad: bool = False) -> Tensor:
+    """A tensor of ``input``'s shape and dtype filled with ``fill_value``.
+
+    >>> sg.full_like(sg.ones(2), 2.0)
+    tensor([2., 2.])
+    """
     return _made(np.full_like(input.data, fill_value, dtype=dtype), requires_grad)
 
 
 def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uniform draws in ``[0, 1)`` of ``input``'s shape and dtype.
+
+    >>> sg.rand_like(sg.ones(2, 2)).shape
+    sg.Size([2, 2])
+    """
     return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Standard normal draws of ``input``'s shape and dtype.
+
+    >>> sg.randn_like(sg.ones(2, 2)).shape
+    sg.Size([2, 2])
+    """
     return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Zeros of ``input``'s shape and dtype.
+
+    >>> sg.zeros_like(sg.tensor([[1.0, -2.0]]))
+    tensor([[0., 0.]])
+    """
     return _made(np.zeros_like(input.data, dtype=dtype), requires_grad)
 
 
 def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Ones of ``input``'s shape and dtype.
+
+    >>> sg.ones_like(sg.tensor([[1.0, -2.0]]))
+    tensor([[1., 1.]])
+    """
     return _made(np.ones_like(input.data, dtype=dtype), requires_grad)

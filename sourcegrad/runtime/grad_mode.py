@@ -33,7 +33,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def is_grad_enabled() -> bool:
-    """True when operations on tensors that require grad are recorded (this thread)."""
+    """True when operations on tensors that require grad are recorded (this thread).
+
+    >>> sg.is_grad_enabled()
+    True
+    >>> with sg.no_grad():
+    ...     sg.is_grad_enabled()
+    False
+    """
     return not THREADS_WITHOUT_GRAD[0] or _state.enabled
 
 

@@ -534,6 +534,14 @@ class Tensor:
         indices = Tensor(np.asarray(arg(self.data, axis=dim, keepdims=keepdim)))
         return ReductionResult(values, indices)
 
+    def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        """Whether every element (along ``dim``) is true: a bool tensor, never tracked."""
+        return Tensor(np.asarray(np.all(self.data, axis=dim, keepdims=keepdim)))
+
+    def any(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        """Whether some element (along ``dim``) is true: a bool tensor, never tracked."""
+        return Tensor(np.asarray(np.any(self.data, axis=dim, keepdims=keepdim)))
+
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         return Tensor(np.asarray(np.argmax(self.data, axis=dim, keepdims=keepdim)))
 

@@ -422,3 +422,13 @@ def test_deepcopy_keeps_shared_tensors_shared_in_a_structure():
     assert copied["a"] is copied["b"][0] and copied["a"] is not x
     copied["a"].data[0] = 9.0
     assert x.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("method", ["all", "any"])
+@pytest.mark.parametrize("dim, keepdim", [(None, False), (0, False), (1, True)])
+def test_all_and_any_match(method, dim, keepdim):
+    data = [[True, False, True], [True, True, True]]
+    ours, theirs = sg.tensor(data), torch.tensor(data)
+    args = () if dim is None else (dim, keepdim)
+    got, expected = getattr(ours, method)(*args), getattr(theirs, method)(*args)
+    assert got.dtype == np.bool_ and got.tolist() == expected.tolist()

@@ -267,6 +267,15 @@ def _private_copy(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | N
     return None, ag
 
 
+@rule(support.unstack_like)
+def _unstack_like(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    g, ag = bound["g"]
+    _, aobj = bound["obj"]
+    if isinstance(ag, Array) and isinstance(aobj, Array) and ag.shape == aobj.shape:
+        return g, ag  # an array's cotangent, already of its shape
+    return None, a.UNKNOWN
+
+
 def _ndims(*operands: Abstract) -> list[int | None]:
     return [o.ndim if isinstance(o, Array) else None for o in operands]
 

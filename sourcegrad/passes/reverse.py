@@ -288,7 +288,8 @@ class ReverseMode:
             # them later (a list's elements are not views: writing one replaces it)
             seeing = set() if var in self.containers else {
                 v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
-            copied |= {v for v in seeing if self.activity.is_active(v)}
+            copied |= {v for v in seeing if self.activity.is_active(v)
+                       and self._value_is_read(v, producers)}
             shared = {var} | {b for b in bases if b not in self.temporaries}
             base = next((b for b in bases if b in shared), None)
             if base and shared & self.activity.varied and shared & self.activity.useful:
@@ -307,6 +308,18 @@ class ReverseMode:
                         f"`{viewer} = np.copy(...)`.")
         if copied and written_by_user:
             self._copy_views(copied)
+
+    def _value_is_read(self, var: str, producers: dict[str, Op]) -> bool:
+        """May an adjoint read ``var``'s elements (not only its shape): does anything but a
+        linear rule (``+``, ``np.sum``, a reshape...) or another view read it?"""
+        for reader in self.placement.forward_readers.get(var, []):
+            if not (isinstance(reader, ast.Assign) and isinstance(reader.targets[0], ast.Name)):
+                return True
+            op = producers.get(reader.targets[0].id)
+            if op is None or not (op.kind in (COPY, SUBSCRIPT)
+                                  or op.kind == RULE and op.rule.linear):
+                return True
+        return False
 
     def _copy_views(self, copied: set[str]) -> None:
         """``v = a[i]`` -> ``v_view = a[i]; v = np.copy(v_view)``: read only before ``a`` is
@@ -331,7 +344,8 @@ class ReverseMode:
         read elsewhere than where it is made (a Python number is updated by rebinding)."""
         if var in self.shapes.scalars:
             return
-        aliases = {*_view_bases(var, views), *_viewers(var, shares)} - self.temporaries
+        viewers = {v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
+        aliases = {*_view_bases(var, views), *viewers} - self.temporaries
         makers = {id(s) for v in shares for s in self.placement.assignments.get(v, [])}
         for alias in sorted(aliases):
             read = alias in output_reads or any(
@@ -549,7 +563,7 @@ class ReverseMode:
             if is_slice and self._replaces_entry(stmt, var):
                 written = _written(stmt)
                 out.append(located(ast.Expr(value=call(
-                    "put_back", name(var), clone(written.slice), value)), stmt))
+                    "put_back", name(var), _index_value(clone(written.slice)), value)), stmt))
                 continue
             target = clone(_written(stmt)) if is_slice else name(var, True)
             if isinstance(target, ast.Subscript):
@@ -618,7 +632,7 @@ class ReverseMode:
         if not is_slice:
             return name(var)
         if self._replaces_entry(stmt, var):
-            return call("entry_of", name(var), clone(_written(stmt).slice))
+            return call("entry_of", name(var), _index_value(clone(_written(stmt).slice)))
         target = clone(_written(stmt))
         target.ctx = ast.Load()
         return _np_call("copy", target)

@@ -467,6 +467,7 @@ class quantile_weights:
     """Constant in ``a`` (away from ties: the sorted order does not move), linear in ``q``
     between two sorted positions, at the slope ``quantile_slope_weights`` gives."""
 
+    sequence_params = ("q",)
     nondiff = ("a", "axis", "method")
 
     def vjp_q(g, ans, a, q, axis=None, method="linear"):

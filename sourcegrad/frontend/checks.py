@@ -205,18 +205,29 @@ def _check_call(parsed: Parsed, call: ast.Call) -> None:
     _check_in_place_call(parsed, call)
 
 
-def _is_module(parsed: Parsed, expr: ast.expr) -> bool:
-    """Does ``expr`` name a module (``np``, ``numpy.linalg``), as the function sees it?"""
+def _seen(parsed: Parsed, expr: ast.expr) -> object:
+    """What ``expr`` (a name or a chain of attributes) is, as the function sees it."""
     path: list[str] = []
     while isinstance(expr, ast.Attribute):
         path.append(expr.attr)
         expr = expr.value
     if not isinstance(expr, ast.Name):
-        return False
+        return None
     value = parsed.closure.get(expr.id, parsed.globals.get(expr.id))
     for attr in reversed(path):
         value = getattr(value, attr, None)
-    return isinstance(value, types.ModuleType)
+    return value
+
+
+def _is_module(parsed: Parsed, expr: ast.expr) -> bool:
+    """Does ``expr`` name a module (``np``, ``numpy.linalg``), as the function sees it?"""
+    return isinstance(_seen(parsed, expr), types.ModuleType)
+
+
+def _is_users_function(parsed: Parsed, expr: ast.expr) -> bool:
+    """A Python function of the user's (its parameter named ``out`` is just a name)."""
+    return isinstance(_seen(parsed, expr), types.FunctionType) or (
+        isinstance(expr, ast.Name) and expr.id in parsed.nested)
 
 
 def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
@@ -224,7 +235,8 @@ def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
     ``np.exp(a, out=a)``) would be missed by the derivative, which follows values: refused.
     ``np.add.at`` is differentiated, and ``list.append`` and friends are not arrays."""
     func = call.func
-    if any(keyword.arg == "out" for keyword in call.keywords):
+    if any(keyword.arg == "out" for keyword in call.keywords) and not _is_users_function(
+            parsed, func):
         raise parsed.unsupported(
             call, "`out=`, which writes a result into an existing array",
             "Assign the result to a name instead (for example `a = np.exp(a)`).")

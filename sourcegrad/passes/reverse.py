@@ -26,6 +26,8 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
@@ -289,7 +291,8 @@ class ReverseMode:
             seeing = set() if var in self.containers else {
                 v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
             copied |= {v for v in seeing if self.activity.is_active(v)
-                       and self._value_is_read(v, producers)}
+                       and self._value_is_read(v, producers)
+}
             shared = {var} | {b for b in bases if b not in self.temporaries}
             base = next((b for b in bases if b in shared), None)
             if base and shared & self.activity.varied and shared & self.activity.useful:
@@ -306,8 +309,10 @@ class ReverseMode:
                         "and the gradient cannot follow shared memory)",
                         f"Make `{viewer}` a copy where it is assigned: "
                         f"`{viewer} = np.copy(...)`.")
-        if copied and written_by_user:
-            self._copy_views(copied)
+        numpy_name = next((self.namer.inside(k) for k, v in self.parsed.globals.items()
+                           if v is np), None)
+        if copied and written_by_user and numpy_name is not None:
+            self._copy_views(copied, numpy_name)
 
     def _value_is_read(self, var: str, producers: dict[str, Op]) -> bool:
         """May an adjoint read ``var``'s elements (not only its shape): does anything but a
@@ -317,11 +322,12 @@ class ReverseMode:
                 return True
             op = producers.get(reader.targets[0].id)
             if op is None or not (op.kind in (COPY, SUBSCRIPT)
-                                  or op.kind == RULE and op.rule.linear):
+                                  or op.kind == RULE and op.rule.linear
+                                  or _scales(reader.value, var)):
                 return True
         return False
 
-    def _copy_views(self, copied: set[str]) -> None:
+    def _copy_views(self, copied: set[str], numpy_name: str) -> None:
         """``v = a[i]`` -> ``v_view = a[i]; v = np.copy(v_view)``: read only before ``a`` is
         written into, the copy has the view's value, and keeps it for the adjoints."""
         for var in sorted(copied):
@@ -331,7 +337,10 @@ class ReverseMode:
                 view = self.namer.fresh(f"{var}_view")
                 block = self.placement.blocks[id(node)]
                 block.insert(block.index(node), assign(view, node.value, node))
-                node.value = _np_call("copy", name(view))
+                # NumPy by the name the user's module gives it, so that the copy resolves
+                node.value = ast.Call(func=ast.Attribute(value=name(numpy_name), attr="copy",
+                                                         ctx=ast.Load()),
+                                      args=[name(view)], keywords=[])
                 self.temporaries.add(view)
                 self.activity.varied.add(view)
                 self.activity.useful.add(view)
@@ -1476,6 +1485,23 @@ def _adjoint_reads(op: Op | None) -> bool:
         return False  # no derivative, or a view: what it shows is checked as a base itself
     return any("ans" in {n.id for n in walk(shared_rule_expression(vjp)) if isinstance(n, ast.Name)}
                for vjp in op.rule.vjps.values())
+
+
+def _scales(value: ast.expr, var: str) -> bool:
+    """``var * 0.5``, ``var / 2``, ``var + 1``, ``-var``: linear in ``var``, with constants
+    (their derivatives do not read ``var``'s elements)."""
+    if isinstance(value, ast.UnaryOp):
+        return isinstance(value.operand, ast.Name) and value.operand.id == var
+    if not isinstance(value, ast.BinOp):
+        return False
+    sides = [value.left, value.right]
+    if isinstance(value.op, ast.Div):
+        sides = [value.left]  # `2 / var` reads it
+    elif not isinstance(value.op, (ast.Add, ast.Sub, ast.Mult)):
+        return False
+    return any(isinstance(s, ast.Name) and s.id == var for s in sides) and all(
+        isinstance(s, ast.Constant) or isinstance(s, ast.Name) and s.id == var
+        for s in [value.left, value.right])
 
 
 def _viewers(var: str, shares: dict[str, str]) -> set[str]:

@@ -270,8 +270,7 @@ def grad_f(x, y):
     tanh_v27_0 = np.tanh(np.copy(v27_0_view))
     v27[-1] -= tanh_v27_0
     # v27[0] = v27[-1] * 2.0
-    v27_neg_1_view = v27[-1]
-    v27_neg_1_times_2 = np.copy(v27_neg_1_view) * 2.0
+    v27_neg_1_times_2 = v27[-1] * 2.0
     v27[0] = v27_neg_1_times_2
     v28 = y * 1.0
     # for _ in range(2):
@@ -382,8 +381,7 @@ def grad_f(x, y):
     sum_hypot_v2 = np.sum(hypot_v2)
     v49[0] += sum_hypot_v2
     # v49[0] = v49[-1] * 2.0
-    v49_neg_1_view = v49[-1]
-    v49_neg_1_times_2 = np.copy(v49_neg_1_view) * 2.0
+    v49_neg_1_times_2 = v49[-1] * 2.0
     v49[0] = v49_neg_1_times_2
     v50 = x
     n = 0
@@ -674,10 +672,8 @@ def grad_f(x, y):
     grad_v49[0] = 0.0
     grad_v49_neg_1 = grad_v49_neg_1_times_2 * 2.0
     del grad_v49_neg_1_times_2
-    grad_v49_neg_1_view = unstack_like(grad_v49_neg_1, v49_neg_1_view)
-    del grad_v49_neg_1, v49_neg_1_view
-    grad_v49[-1] = add_grads(grad_v49[-1], grad_v49_neg_1_view)
-    del grad_v49_neg_1_view
+    grad_v49[-1] = grad_v49[-1] + grad_v49_neg_1
+    del grad_v49_neg_1
     # v49[0] += np.sum(np.hypot(v2, v4))
     grad_sum_hypot_v2 = np.copy(unbroadcast(grad_v49[0], sum_hypot_v2))
     grad_hypot_v2 = unreduce(grad_sum_hypot_v2, hypot_v2)
@@ -790,10 +786,8 @@ def grad_f(x, y):
     grad_v27[0] = 0.0
     grad_v27_neg_1 = grad_v27_neg_1_times_2 * 2.0
     del grad_v27_neg_1_times_2
-    grad_v27_neg_1_view = unstack_like(grad_v27_neg_1, v27_neg_1_view)
-    del grad_v27_neg_1, v27_neg_1_view
-    grad_v27[-1] = add_grads(grad_v27[-1], grad_v27_neg_1_view)
-    del grad_v27_neg_1_view
+    grad_v27[-1] = grad_v27[-1] + grad_v27_neg_1
+    del grad_v27_neg_1
     # v27[-1] -= np.tanh(v27[0])
     grad_tanh_v27_0 = -unbroadcast(grad_v27[-1], tanh_v27_0)
     grad_v27_0 = grad_tanh_v27_0 * (1 - tanh_v27_0 ** 2)

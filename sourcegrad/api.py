@@ -2,8 +2,9 @@
 ``source``, ``stop_gradient``.
 
 Each call finds (or generates and compiles) the derivative code through ``pipeline`` and
-returns it: the function ``sg.grad(f)`` returns *is* the generated ``grad_f``, with ``f``'s
-signature and a ``.source`` attribute holding its text.
+returns it: what ``sg.grad(f)`` returns calls the generated ``grad_f`` directly (no Python
+frame in between), with ``f``'s signature and a ``.source`` attribute holding its text, and
+shows itself as ``<sourcegrad grad of f(x) wrt x>`` (``presentation``).
 """
 
 from __future__ import annotations

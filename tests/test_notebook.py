@@ -12,6 +12,7 @@ and imports sourcegrad from this checkout (``PYTHONPATH``) or wherever it is ins
 import json
 import os
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -41,6 +42,10 @@ CELLS = [
     "class Wide:\n    def energy(self, x):\n        label = '''energy\nof x'''\n"  # In[11]
     "        return np.sum(x ** 3) * len(label)\n\n\n"
     "print('WIDE', sg.grad(Wide().energy)(np.array([1.0, -2.0])).tolist())",
+    # In[12]: what sourcegrad raises when a cell's text does not parse (here this cell's
+    # own name, given lines that are not Python), shown as IPython shows a cell's line
+    "import sys\nfrom sourcegrad.frontend import forms\n"
+    "forms.parse_block(['    def f(x:\\n'], 2, sys._getframe().f_code.co_filename)",
 ]
 
 
@@ -105,15 +110,16 @@ def _printed(notebook, number, tag):
 
 
 def _error(notebook, number):
+    """The cell's error, and its traceback's text without colours."""
     (error,) = [o for o in _outputs(notebook, number) if o.output_type == "error"]
-    return error, "\n".join(error.traceback)
+    return error, re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
 
 
 def test_every_cell_ran_and_only_the_two_failing_ones_failed(executed):
     assert [c.execution_count for c in executed.cells] == list(range(1, len(CELLS) + 1))
     failed = [c.execution_count for c in executed.cells
               if any(o.output_type == "error" for o in c.outputs)]
-    assert failed == [7, 8]
+    assert failed == [7, 8, 12]
 
 
 def test_a_displayed_gradient_shows_its_name_and_highlighted_source(executed):
@@ -141,7 +147,9 @@ def test_errors_name_the_cell_as_ipython_does(executed):
     assert error.ename == "LinAlgError"
     # the generated line in the traceback, and the note naming the user's cell and line
     assert "grad_singular" in text and "from Cell In[8], line 2" in text
-    for _, text in (_error(executed, 7), _error(executed, 8)):
+    error, text = _error(executed, 12)
+    assert error.ename == "SyntaxError" and "Cell In[12], line 3" in text
+    for _, text in (_error(executed, 7), _error(executed, 8), _error(executed, 12)):
         assert "ipykernel_" not in text  # the kernel's temporary file names nothing
 
 

@@ -24,7 +24,6 @@ import functools
 import html
 import inspect
 import types
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -197,21 +196,31 @@ class Presented(Presentable, functools.partial):
         raise TypeError(f"{self!r} cannot be pickled: it is code generated in this process")
 
 
-# function -> its Presented, while that lives: asking for a derivative again gives the same
-# object, as it gave the same generated function (weak both ways: nothing is kept alive, and
-# no reference cycle delays freeing a derivative nobody holds)
-_PRESENTED: weakref.WeakKeyDictionary[Any, weakref.ref] = weakref.WeakKeyDictionary()
+_PRESENTED = "__sourcegrad_presented__"  # on a function: its Presented
 
 
 def present(function: Callable, description: Description | Callable[[], Description],
             **attributes: Any) -> Presented:
-    """``function`` as sourcegrad hands it back (``Presented``; the same one as before while
-    that lives), with ``attributes`` of its own (``__sourcegrad_function__``: what the
-    resolver differentiates when user code calls it, if not ``function``'s own);
-    ``description`` may be a function giving it, to be asked only when it is shown."""
-    known = _PRESENTED.get(function)
-    presented = known() if known is not None else None
+    """``function`` as sourcegrad hands it back (``Presented``), with ``attributes`` of its
+    own (``__sourcegrad_function__``: what the resolver differentiates when user code calls
+    it, if not ``function``'s own); ``description`` may be a function giving it, to be
+    asked only when it is shown.
+
+    Made once per function and kept on it: asking for a derivative again (``sg.grad(f)`` in
+    a loop) gives the same object, as it gave the same generated function, at the cost of a
+    dictionary lookup. (The two refer to each other, so a derivative nobody holds any more
+    is freed by the garbage collector rather than at once.)"""
+    presented = kept(function)
     if presented is None:
-        presented = Presented(function, description, **attributes)
-        _PRESENTED[function] = weakref.ref(presented)
+        presented = function.__dict__[_PRESENTED] = Presented(function, description,
+                                                              **attributes)
     return presented
+
+
+def kept(function: Callable) -> Presented | None:
+    """The ``Presented`` made of ``function`` before, if any (without describing it again:
+    the fast path of ``sg.grad(f)`` asked again)."""
+    presented = function.__dict__.get(_PRESENTED)
+    if presented is not None and presented.func is function:  # not copied by functools.wraps
+        return presented
+    return None

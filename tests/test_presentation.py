@@ -207,3 +207,22 @@ def test_a_syntax_error_while_reading_names_the_file_and_its_line():
     with pytest.raises(SyntaxError) as raised:
         forms.parse_block(["def f(x:\n"], 0, "/work/top.py")
     assert raised.value.filename == "/work/top.py" and raised.value.lineno == 1
+
+
+def test_a_checked_gradient_asked_after_the_plain_one_is_the_checked_one(restore_the_rule_table):
+    def cube(x):
+        return x ** 3
+
+    @sg.defvjp(cube)
+    def wrong_cube_vjp(g, ans, x):
+        return g * 2.0 * x ** 2  # should be 3 x**2: the check must catch it
+
+    def uses_cube(x):
+        return np.sum(cube(x))
+
+    plain = sg.grad(uses_cube)
+    checked = sg.grad(uses_cube, check=True)
+    assert checked is not plain and repr(checked).endswith(", checked>")
+    np.testing.assert_allclose(plain(np.array([1.0, 2.0])), [2.0, 8.0])  # the rule's answer
+    with pytest.raises(sg.SourcegradError, match="finite differences"):
+        checked(np.array([1.0, 2.0]))

@@ -195,7 +195,9 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False, check: bool | None = N
     if checked:
         pullback = checking.checked_pullback(pullback, (forward, backward),
                                              checking.output_of(fun, has_aux), args, value)
-    shown = presentation.present(pullback, lambda: presentation.describe(
+    # made at each call, holding the saved values: not kept on the closure, where a
+    # reference cycle would keep them until the garbage collector runs
+    shown = presentation.Presented(pullback, lambda: presentation.describe(
         "pullback", fun, tuple(range(len(args))), has_aux=has_aux, checked=checked),
         source=backward.source)
     return (value, shown, aux) if has_aux else (value, shown)

@@ -49,7 +49,7 @@ from .compile import compile_function
 from .forward_mode import jvp_function
 from .frontend import forms
 from .frontend.source import parse_function
-from .presentation import Description, Presentable, describe, present
+from .presentation import Description, Presentable, Presented, describe
 from .rules.support import unit_tangents
 
 
@@ -236,7 +236,7 @@ def _bound(made: Callable, form: Any, description: Callable[[], Description]) ->
     call.source = getattr(made, "source", None)
     # differentiated again, it is the made function with the form's arguments bound
     call.__sourcegrad_function__ = functools.partial(made, *form.bound, **form.keywords)
-    return present(call, description)
+    return Presented(call, description)
 
 
 def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:

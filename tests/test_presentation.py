@@ -226,3 +226,12 @@ def test_a_checked_gradient_asked_after_the_plain_one_is_the_checked_one(restore
     np.testing.assert_allclose(plain(np.array([1.0, 2.0])), [2.0, 8.0])  # the rule's answer
     with pytest.raises(sg.SourcegradError, match="finite differences"):
         checked(np.array([1.0, 2.0]))
+
+
+def test_a_pullback_dropped_frees_what_it_saved_at_once():
+    import weakref
+
+    _, pullback = sg.vjp(lambda a: np.sin(a), np.ones(3))
+    alive = weakref.ref(pullback)
+    del pullback
+    assert alive() is None  # no reference cycle: freed without the garbage collector

@@ -148,7 +148,10 @@ def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
     ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(gradient, aux)``.
 
     ``check=True`` (or ``SOURCEGRAD_CHECK=1``, when ``check`` is not given) compares the first
-    call for each argument signature with central finite differences (``checking``)."""
+    call for each argument signature with central finite differences (``checking``).
+
+    The result shows itself as ``<sourcegrad grad of loss(w, b) wrt w>``, and in Jupyter as
+    its generated source, highlighted; ``.source`` holds that text."""
     if fun is None:
         return functools.partial(grad, wrt=wrt, has_aux=has_aux, check=check)
     return _generated(fun, wrt, with_value=False, has_aux=has_aux, check=check)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from ..codegen.walk import walk
+from ..compile import is_generated
 from ..passes.purity import WRITERS
 from .source import Parsed
 
@@ -146,6 +147,14 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
                         sub, "assigning to an attribute",
                         "Keep values in local variables, a dict or a list instead of object "
                         "attributes.",
+                    )
+                if sub is target and isinstance(sub, ast.Subscript) and isinstance(
+                        sub.value, ast.Subscript) and not is_generated(parsed.filename):
+                    raise parsed.unsupported(
+                        sub, f"writing through a chained index `{parsed.quote(sub)}`",
+                        "Index an array once (`a[i, j] = v`); for a list or dict, put a new "
+                        "element in its place (`held[i] = np.where(...)`, or a copy written "
+                        "into).",
                     )
                 if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Attribute):
                     raise parsed.unsupported(

@@ -2,8 +2,9 @@
 ``source``, ``stop_gradient``.
 
 Each call finds (or generates and compiles) the derivative code through ``pipeline`` and
-returns it: the function ``sg.grad(f)`` returns *is* the generated ``grad_f``, with ``f``'s
-signature and a ``.source`` attribute holding its text.
+returns it: what ``sg.grad(f)`` returns calls the generated ``grad_f`` directly (no Python
+frame in between), with ``f``'s signature and a ``.source`` attribute holding its text, and
+shows itself as ``<sourcegrad grad of f(x) wrt x>`` (``presentation``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, callables, checking, pipeline, pytrees
+from . import cache, callables, checking, pipeline, presentation, pytrees
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
 
@@ -59,10 +60,14 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False,
             fun, request, variant, lambda: _wrt_names(fun, wrt)[0],
             lambda names: (_transform(fun, names, with_value, single, has_aux),),
             finish=lambda compiled: _present_as(compiled, fun))
-        if checking.wanted(check):
-            return checking.checked_gradient(compiled, fun, _wrt_names(fun, wrt)[0], single,
-                                             with_value, has_aux)
-        return compiled
+        checked = checking.wanted(check)
+        if not checked and (shown := presentation.kept(compiled)) is not None:
+            return shown  # asked again: as fast as it was before it was presented
+        describe = _describing(fun, wrt, with_value, has_aux, checked)
+        if checked:
+            return presentation.present(checking.checked_gradient(
+                compiled, fun, _wrt_names(fun, wrt)[0], single, with_value, has_aux), describe)
+        return presentation.present(compiled, describe, __sourcegrad_function__=compiled)
     form, picks, single, names = _plan(fun, wrt)
     # the gradients the generated function returns are the ones asked for, in that order:
     # no element of *args or **kwargs to pick out, no parameter asked for twice
@@ -75,17 +80,31 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False,
         form.function, names, variant, lambda: names,
         lambda names: (_transform(form.function, names, with_value, not tuple_out, has_aux),),
         finish=lambda compiled: _present_as(compiled, form.function))
-    if checking.wanted(check):  # checked as the function it differentiates, arguments bound
+    checked = checking.wanted(check)
+    describe = _describing(fun, wrt, with_value, has_aux, checked)
+    generated = compiled
+    if checked:  # checked as the function it differentiates, arguments bound
         compiled = checking.checked_gradient(compiled, form.function, names, not tuple_out,
                                              with_value, has_aux)
     if as_asked:
-        return compiled if form.plain else callables.Derivative(compiled, form)
+        if form.plain:
+            return presentation.present(compiled, describe, **(
+                {} if checked else {"__sourcegrad_function__": generated}))
+        return callables.Derivative(compiled, form, describe=describe)
     shape = callables.gradients_last
     if with_value:
         shape = callables.gradients_after_value
     elif has_aux:
         shape = callables.gradients_first
-    return callables.Derivative(compiled, form, _from_tuple(picks, names), single, shape)
+    return callables.Derivative(compiled, form, _from_tuple(picks, names), single, shape,
+                                describe=describe)
+
+
+def _describing(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool, checked: bool
+                ) -> Callable[[], presentation.Description]:
+    """What the derivative is, worked out when it is first shown."""
+    kind = "value_and_grad" if with_value else "grad"
+    return lambda: presentation.describe(kind, fun, wrt, has_aux=has_aux, checked=checked)
 
 
 def _plain(fun: Any) -> bool:
@@ -129,7 +148,10 @@ def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
     ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(gradient, aux)``.
 
     ``check=True`` (or ``SOURCEGRAD_CHECK=1``, when ``check`` is not given) compares the first
-    call for each argument signature with central finite differences (``checking``)."""
+    call for each argument signature with central finite differences (``checking``).
+
+    The result shows itself as ``<sourcegrad grad of loss(w, b) wrt w>``, and in Jupyter as
+    its generated source, highlighted; ``.source`` holds that text."""
     if fun is None:
         return functools.partial(grad, wrt=wrt, has_aux=has_aux, check=check)
     return _generated(fun, wrt, with_value=False, has_aux=has_aux, check=check)
@@ -172,10 +194,16 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False, check: bool | None = N
     aux = None
     if has_aux:
         value, aux = value
-    if checking.wanted(check):
+    checked = checking.wanted(check)
+    if checked:
         pullback = checking.checked_pullback(pullback, (forward, backward),
                                              checking.output_of(fun, has_aux), args, value)
-    return (value, pullback, aux) if has_aux else (value, pullback)
+    # made at each call, holding the saved values: not kept on the closure, where a
+    # reference cycle would keep them until the garbage collector runs
+    shown = presentation.Presented(pullback, lambda: presentation.describe(
+        "pullback", fun, tuple(range(len(args))), has_aux=has_aux, checked=checked),
+        source=backward.source)
+    return (value, shown, aux) if has_aux else (value, shown)
 
 
 def _is_float_like(value: Any) -> bool:

@@ -49,16 +49,20 @@ from .compile import compile_function
 from .forward_mode import jvp_function
 from .frontend import forms
 from .frontend.source import parse_function
+from .presentation import Description, Presentable, Presented, describe
 from .rules.support import unit_tangents
 
 
-class Transformed:
+class Transformed(Presentable):
     """What a transformation returned: ``run`` computes it; ``twin()`` makes (once) the
     generated function that computes the same thing and that sourcegrad can read and
-    differentiate (see the module docstring)."""
+    differentiate (see the module docstring). Shown as ``kind`` of ``fun`` with respect to
+    ``wrt`` (``presentation``)."""
 
-    def __init__(self, run: Callable[..., Any], fun: Callable, kind: str,
-                 twin: Callable[[], Any], source: Callable[[], str] | None = None) -> None:
+    def __init__(self, run: Callable[..., Any], fun: Callable, kind: str, wrt: api.Wrt,
+                 twin: Callable[[], Any], source: Callable[[], str] | None = None,
+                 has_aux: bool = False) -> None:
+        self._describe = _describing(kind, fun, wrt, has_aux)
         self._run = run
         self._make_twin = twin
         self._twin: Any = None
@@ -97,9 +101,6 @@ class Transformed:
         """The generated code that computes it: the derivative code it runs when there is
         one (``jvp`` of ``grad_f`` for ``hessian``/``hvp``), else the twin's."""
         return self._source() if self._source is not None else self.twin().source
-
-    def __repr__(self) -> str:
-        return f"<sg.{self.kind} of {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
 
 def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> np.ndarray:
@@ -150,7 +151,8 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
         raise ValueError(f"mode must be None, 'forward' or 'reverse'; got {mode!r}")
     inner = _of_function(fun, wrt)  # a partial, a method...: its function's, bound
     if inner is not None:
-        return _bound(jacobian(inner[0], inner[1], mode, has_aux), inner[2])
+        return _bound(jacobian(inner[0], inner[1], mode, has_aux), inner[2],
+                      _describing("jacobian", fun, wrt, has_aux))
     names, single = api._wrt_names(fun, wrt)
     params = pipeline.parameter_names(fun)
 
@@ -177,9 +179,15 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
         result = out[0] if single else tuple(out)
         return (result, aux) if has_aux else result
 
-    return Transformed(jacobian_fun, fun, "jacobian",
+    return Transformed(jacobian_fun, fun, "jacobian", wrt,
                        lambda: _jacobian_twin(fun, names, single, f"jacobian_{_named(fun)}",
-                                              has_aux))
+                                              has_aux), has_aux=has_aux)
+
+
+def _describing(kind: str, fun: Callable, wrt: api.Wrt, has_aux: bool = False
+                ) -> Callable[[], Description]:
+    """What a result is, worked out when it is first shown."""
+    return lambda: describe(kind, fun, wrt, has_aux=has_aux)
 
 
 def _named(fun: Callable) -> str:
@@ -202,9 +210,10 @@ def _of_function(fun: Callable, wrt: api.Wrt) -> tuple[Any, Any, Any] | None:
     return form.function, names[0] if single else names, form
 
 
-def _bound(made: Callable, form: Any) -> Callable:
+def _bound(made: Callable, form: Any, description: Callable[[], Description]) -> Callable:
     """``made`` (of the form's function) called as the form is: its arguments bound, those
-    bound by keyword passed in their places (the Jacobian functions take positions only)."""
+    bound by keyword passed in their places (the Jacobian functions take positions only);
+    shown by ``description``."""
     if form.plain:
         return made
     params = [p for p in inspect.signature(form.function).parameters.values()
@@ -227,7 +236,7 @@ def _bound(made: Callable, form: Any) -> Callable:
     call.source = getattr(made, "source", None)
     # differentiated again, it is the made function with the form's arguments bound
     call.__sourcegrad_function__ = functools.partial(made, *form.bound, **form.keywords)
-    return call
+    return Presented(call, description)
 
 
 def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:
@@ -249,7 +258,7 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
     arg.shape``, as in JAX."""
     inner = _of_function(fun, wrt)
     if inner is not None:
-        return _bound(hessian(inner[0], inner[1]), inner[2])
+        return _bound(hessian(inner[0], inner[1]), inner[2], _describing("hessian", fun, wrt))
     param = _one_argument(fun, wrt, "hessian")
     argnum = pipeline.parameter_names(fun).index(param)
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
@@ -264,7 +273,7 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
             return second(*args)
         return _forward_jacobian(tangent_code, param, args, argnum)
 
-    return Transformed(hessian_fun, fun, "hessian",
+    return Transformed(hessian_fun, fun, "hessian", param,
                        lambda: _jacobian_twin(first, (param,), True, f"hessian_{_named(fun)}"),
                        source=lambda: tangent_code.source)
 
@@ -277,7 +286,7 @@ def hvp(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
         if inner[2].keywords:
             raise TypeError("sg.hvp of a functools.partial with keyword arguments: bind them "
                             "positionally, or pass them in the call")
-        return _bound(hvp(inner[0], inner[1]), inner[2])
+        return _bound(hvp(inner[0], inner[1]), inner[2], _describing("hvp", fun, wrt))
     param = _one_argument(fun, wrt, "hvp")
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
     tangent_name = tangent_code.tangent_params[param]
@@ -286,7 +295,8 @@ def hvp(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
         *args, v = args_and_v
         return tangent_code(*args, **{tangent_name: v})[1]
 
-    return Transformed(hvp_fun, fun, "hvp", lambda: _hvp_twin(fun, param, tangent_code),
+    return Transformed(hvp_fun, fun, "hvp", param,
+                       lambda: _hvp_twin(fun, param, tangent_code),
                        source=lambda: tangent_code.source)
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from ..presentation import Presentable, describe
 from ..rules import support
 from ..runtime.decorated import Differentiable
 from ..runtime.tensor import Tensor
@@ -56,12 +57,13 @@ def _key(value: Any) -> Any:
     return kind
 
 
-class JitFunction:
+class JitFunction(Presentable):
     """What ``sg.jit(fn)`` returns: ``fn`` compiled at the first call of each argument
-    signature (see the module docstring)."""
+    signature (see the module docstring); shown as ``jit of`` what ``fn`` is."""
 
     def __init__(self, fn: Callable, fallback: bool = True) -> None:
         functools.update_wrapper(self, fn)
+        self._describe = lambda: describe("jit", fn)
         self.fn = fn
         self.fallback = fallback
         self._target = source.unwrapped(fn)
@@ -120,8 +122,11 @@ class JitFunction:
             args = self._positional(args, kwargs)
         return specialise(self._target, args, numba=True).text
 
-    def __repr__(self) -> str:
-        return f"<sg.jit of {self.fn!r}>"
+    def presented_source(self) -> str | None:
+        """The code it compiles (before it is specialised to the arguments' shapes)."""
+        if source.is_generated(self._target):
+            return self._target.source
+        return inspect.getsource(self._target)
 
 
 def _describe(args: tuple) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import linecache
 import re
 
-from ..errors import SourcegradError
+from ..errors import SourcegradError, location
 
 
 class _Located:
@@ -47,7 +47,7 @@ class CannotCompile(Exception):
     def message(self, what: str) -> str:
         text = f"sg.jit cannot compile {what}: {self.reason}"
         if self.filename and self.lineno:
-            text += f'\n  File "{self.filename}", line {self.lineno}'
+            text += f"\n  {location(self.filename, self.lineno)}"
             line = linecache.getline(self.filename, self.lineno).strip()
             if line:
                 text += f"\n    {line}"

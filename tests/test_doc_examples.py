@@ -46,7 +46,9 @@ def _members(cls: type, prefix: str, public_classes: set[type]) -> dict[str, obj
     """The public methods and properties of ``cls`` that it defines or inherits from a
     private sourcegrad class."""
     found = {}
-    for name in dir(cls):
+    # an alias after the name it is defined under (``multiply`` after ``mul``)
+    for name in sorted(dir(cls), key=lambda name: getattr(getattr(cls, name, None),
+                                                          "__name__", name) != name):
         if name.startswith("_"):
             continue
         owner = next((klass for klass in cls.__mro__ if name in vars(klass)), None)

@@ -116,4 +116,7 @@ def test_the_docstring_has_an_example_that_runs(name):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for test in finder.find(value, name, globs={"np": np, "sg": sg}):
         runner.run(test)
+    own = value.fget.__doc__ if isinstance(value, property) else value.__doc__
+    if ">>>" in (own or ""):  # (else the example is the overridden method's, run there)
+        assert runner.tries > 0, f"{name}'s example did not run"
     assert runner.failures == 0, f"{name}'s example printed something else (see above)"

@@ -49,12 +49,25 @@ ReductionResult = namedtuple("ReductionResult", ["values", "indices"])
 
 
 class Size(tuple):
-    """A shape; prints as ``sg.Size([2, 3])``."""
+    """A tensor's shape: a tuple of ints that prints as PyTorch's ``torch.Size``.
+
+    A shape; prints as ``sg.Size([2, 3])``.
+
+    >>> sg.zeros(2, 3).shape
+    sg.Size([2, 3])
+    >>> sg.zeros(2, 3).shape[1]
+    3
+    """
 
     def __repr__(self) -> str:
         return f"sg.Size({list(self)})"
 
     def numel(self) -> int:
+        """The number of elements of a tensor of this shape.
+
+        >>> sg.Size([2, 3]).numel()
+        6
+        """
         return int(np.prod(self, dtype=np.int64))
 
 

@@ -59,10 +59,16 @@ class Linear(Module):
         """Draw the weight and the bias again (PyTorch's scheme: Kaiming-uniform
         weight, bias uniform within ``1/sqrt(in_features)``).
 
+        Both within ``1/sqrt(4) = 0.5`` here:
+
         >>> layer = sg.nn.Linear(4, 2)
+        >>> with sg.no_grad():
+        ...     _ = layer.weight.zero_()
         >>> layer.reset_parameters()
-        >>> bool((layer.bias.abs() <= 1 / np.sqrt(4)).all())
+        >>> bool((layer.weight != 0).any())
         True
+        >>> bool((layer.weight.abs() <= 0.5).all()), bool((layer.bias.abs() <= 0.5).all())
+        (True, True)
         """
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:

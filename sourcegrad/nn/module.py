@@ -284,10 +284,8 @@ class Module:
         ...     if isinstance(module, sg.nn.Linear):
         ...         _ = sg.nn.init.zeros_(module.bias)
         >>> model = sg.nn.Sequential(sg.nn.Linear(2, 2), sg.nn.Linear(2, 1)).apply(zero_biases)
-        >>> model[0].bias, model[1].bias
-        (Parameter containing:
-        tensor([0., 0.], requires_grad=True), Parameter containing:
-        tensor([0.], requires_grad=True))
+        >>> model[0].bias.tolist(), model[1].bias.tolist()
+        ([0.0, 0.0], [0.0])
         """
         for child in self.children():
             child.apply(fn)

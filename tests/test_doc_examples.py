@@ -96,6 +96,9 @@ def public_objects() -> dict[str, object]:
 
 PUBLIC = public_objects()
 
+# the examples of ``defvjp``, ``defjvp`` and ``check_grads`` register rules: none may leak
+pytestmark = pytest.mark.usefixtures("restore_the_rule_table")
+
 
 def test_the_search_finds_what_the_contract_names():
     for name in ("sg.grad", "sg.vjp", "sg.tree_map", "sg.Tensor", "sg.Tensor.backward",

@@ -34,7 +34,7 @@ class JitWarning(_Located, UserWarning):
     ...     return len(np.format_float_positional(x))
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     print(sg.jit(digits)(2.5))  # "2.5": run uncompiled
+    ...     print(sg.jit(digits)(2.5))  # len("2.5"), computed uncompiled
     3
     >>> warning = caught[0].message
     >>> type(warning).__name__, warning.lineno

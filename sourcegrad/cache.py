@@ -305,7 +305,16 @@ def clear_memory() -> None:
 
 def clear(disk: bool = True) -> None:
     """Forget every derivative made: in memory, and (``disk``) the entries of the cache
-    directory, so that the next request transforms from scratch."""
+    directory, so that the next request transforms from scratch.
+
+    >>> def cube(x):
+    ...     return x ** 3
+    >>> sg.grad(cube)(2.0)
+    12.0
+    >>> sg.clear_cache(disk=False)  # keep the cache directory's entries
+    >>> sg.grad(cube)(2.0)  # made again
+    12.0
+    """
     clear_memory()
     directory = cache_dir() if disk else None
     if directory is not None:

@@ -146,7 +146,16 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
     """A function returning the Jacobian of ``fun``'s (array) output with respect to the
     argument(s) ``wrt``, shaped ``out.shape + arg.shape``. ``mode=None`` picks forward mode
     when the argument has fewer elements than the output, reverse mode otherwise. With
-    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(jacobian, aux)``."""
+    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(jacobian, aux)``.
+
+    The rows are the gradients of ``x0 x1`` and ``x0 + x1``:
+
+    >>> def f(x):
+    ...     return np.array([x[0] * x[1], x[0] + x[1]])
+    >>> sg.jacobian(f)(np.array([2.0, 3.0]))
+    array([[3., 2.],
+           [1., 1.]])
+    """
     if mode not in (None, "forward", "reverse"):
         raise ValueError(f"mode must be None, 'forward' or 'reverse'; got {mode!r}")
     inner = _of_function(fun, wrt)  # a partial, a method...: its function's, bound
@@ -255,7 +264,16 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
     """A function returning the Hessian of ``fun``'s scalar output with respect to the
     argument ``wrt``, shaped ``arg.shape + arg.shape``: forward mode over ``grad_f``. For an
     output that is an array, the Jacobian of the Jacobian, ``out.shape + arg.shape +
-    arg.shape``, as in JAX."""
+    arg.shape``, as in JAX.
+
+    For ``x0**2 x1`` the second derivatives are ``2 x1``, ``2 x0`` and ``0``:
+
+    >>> def f(x):
+    ...     return x[0] ** 2 * x[1]
+    >>> sg.hessian(f)(np.array([1.0, 3.0]))
+    array([[6., 2.],
+           [2., 0.]])
+    """
     inner = _of_function(fun, wrt)
     if inner is not None:
         return _bound(hessian(inner[0], inner[1]), inner[2], _describing("hessian", fun, wrt))
@@ -280,7 +298,15 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
 
 def hvp(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
     """A function of ``(*args, v)`` returning the Hessian of ``fun`` (with respect to
-    ``wrt``) times ``v``: one run of forward mode over ``grad_f``, no Hessian formed."""
+    ``wrt``) times ``v``: one run of forward mode over ``grad_f``, no Hessian formed.
+
+    The Hessian of ``x0**2 x1`` (see ``hessian``) times ``(1, 0)``, its first column:
+
+    >>> def f(x):
+    ...     return x[0] ** 2 * x[1]
+    >>> sg.hvp(f)(np.array([1.0, 3.0]), np.array([1.0, 0.0]))
+    array([6., 2.])
+    """
     inner = _of_function(fun, wrt)
     if inner is not None:
         if inner[2].keywords:

@@ -7,6 +7,9 @@ Public, so that users can check their own rules the way sourcegrad checks its ow
 
 Values may be arrays, Python or NumPy scalars, or (nested) lists and tuples of them; a
 tangent or cotangent has the structure of the value it belongs to.
+
+``__all__`` is the public API; the other functions here are the helpers of ``check_rule``
+that the project's own rule tests call.
 """
 
 from __future__ import annotations
@@ -18,27 +21,25 @@ from typing import Any
 
 import numpy as np
 
-from . import pytrees
 from .callables import form_of
+from .pytrees import tree_leaves, tree_map
 from .rules.registry import Rule, lookup
 
+__all__ = ["check_grads", "check_rule", "directional_difference", "numerical_jacobian",
+           "numerical_jvp", "numerical_vjp", "tree_inner", "tree_leaves", "tree_map"]
+
 Tree = Any
-
-
-def tree_map(fn: Callable[..., Any], tree: Tree, *others: Tree) -> Tree:
-    """``fn`` applied leafwise to ``tree`` and the trees of the same structure in ``others``,
-    rebuilt in ``tree``'s types (namedtuples and dataclasses included)."""
-    return pytrees.tree_map(fn, tree, *others)
-
-
-def tree_leaves(tree: Tree) -> list[Any]:
-    return pytrees.tree_leaves(tree)
 
 
 def tree_inner(a: Tree, b: Tree) -> float:
     """The sum over leaves of ``sum(a * b)``: the pairing of a cotangent with a tangent (its
     real part for complex values: JAX's convention, see ``rules/complex.py``; a ``None`` leaf
-    on either side, a leaf without a direction, counts as zero)."""
+    on either side, a leaf without a direction, counts as zero).
+
+    >>> sg.testing.tree_inner({"w": np.array([1.0, 2.0]), "b": 3.0},
+    ...                       {"w": np.array([10.0, 100.0]), "b": None})
+    210.0
+    """
     return float(np.real(sum(np.sum(np.multiply(x, y)) for x, y in
                              zip(tree_leaves(a), tree_leaves(b), strict=True)
                              if x is not None and y is not None)))
@@ -61,7 +62,14 @@ def _replaced(args: Sequence[Any], argnum: int, value: Any) -> list[Any]:
 def numerical_jvp(f: Callable[..., Any], args: Sequence[Any], argnum: int, tangent: Tree,
                   eps: float = 1e-6, kwargs: dict[str, Any] | None = None) -> Tree:
     """``(f(x + eps t) - f(x - eps t)) / (2 eps)`` with ``x = args[argnum]``: the directional
-    derivative of ``f`` along ``tangent``, to O(eps**2). Use float64 inputs."""
+    derivative of ``f`` along ``tangent``, to O(eps**2). Use float64 inputs.
+
+    ``d(x**2) = 2x dx``:
+
+    >>> sg.testing.numerical_jvp(lambda x: x ** 2, [np.array([1.0, 2.0, 3.0])], 0,
+    ...                          np.array([1.0, 1.0, 0.0]))
+    array([2., 4., 0.])
+    """
     kwargs = kwargs or {}
     plus = f(*_replaced(args, argnum, _axpy(args[argnum], eps, tangent)), **kwargs)
     minus = f(*_replaced(args, argnum, _axpy(args[argnum], -eps, tangent)), **kwargs)
@@ -91,7 +99,12 @@ def _with_leaf(x: Tree, k: int, value: Any) -> Tree:
 def numerical_vjp(f: Callable[..., Any], args: Sequence[Any], argnum: int, cotangent: Tree,
                   eps: float = 1e-6, kwargs: dict[str, Any] | None = None) -> Tree:
     """The cotangent of ``args[argnum]`` given the output's ``cotangent``, one central
-    difference per scalar of the argument (so keep the argument small)."""
+    difference per scalar of the argument (so keep the argument small).
+
+    >>> sg.testing.numerical_vjp(lambda x: x ** 2, [np.array([1.0, 2.0, 3.0])], 0,
+    ...                          np.array([1.0, 1.0, 0.5]))
+    array([2., 4., 3.])
+    """
     grads = [np.zeros(np.shape(leaf)) for leaf in tree_leaves(args[argnum])]
     for k, index, unit in _unit_tangents(args[argnum]):
         grads[k][index] = tree_inner(cotangent,
@@ -103,7 +116,14 @@ def numerical_vjp(f: Callable[..., Any], args: Sequence[Any], argnum: int, cotan
 def numerical_jacobian(f: Callable[..., Any], args: Sequence[Any], argnum: int,
                        eps: float = 1e-6, kwargs: dict[str, Any] | None = None) -> np.ndarray:
     """The Jacobian of an array-valued ``f`` with respect to the array ``args[argnum]``,
-    shaped ``out.shape + arg.shape`` (as ``sg.jacobian`` returns it)."""
+    shaped ``out.shape + arg.shape`` (as ``sg.jacobian`` returns it).
+
+    >>> def f(x):
+    ...     return np.array([x[0] * x[1], x[0] + x[1]])
+    >>> sg.testing.numerical_jacobian(f, [np.array([2.0, 3.0])], 0)
+    array([[3., 2.],
+           [1., 1.]])
+    """
     x = np.asarray(args[argnum], dtype=np.float64)
     columns = [numerical_jvp(f, args, argnum, unit, eps, kwargs)
                for _, _, unit in _unit_tangents(x)]
@@ -246,7 +266,11 @@ def check_rule(primitive: Callable[..., Any], args: Sequence[Any],
     cotangent ``g`` and random directions ``d``; the JVP must equal the finite difference
     ``fd_jvp(d)`` entry by entry. ``symmetric`` draws symmetric matrix directions (for rules
     of symmetric inputs such as ``cholesky``). Raises ``AssertionError`` on a mismatch and
-    returns the names of the parameters checked."""
+    returns the names of the parameters checked.
+
+    >>> sg.testing.check_rule(np.tanh, [np.array([0.1, 0.5])])  # the parameters checked
+    ['x']
+    """
     kwargs = dict(kwargs or {})
     record = _record(primitive)
     rng = np.random.default_rng(seed)
@@ -306,7 +330,27 @@ def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str]
     ``<v, that difference>``; with both, ``<jvp(u), v> == <u, vjp(v)>`` (the dot-product
     test, which needs no finite difference). For ``order`` 2 and up the same checks run on
     the generated ``jvp_f`` itself (forward over forward, reverse over forward), and so on.
-    Raises ``AssertionError`` saying which check failed; returns ``True``."""
+    Raises ``AssertionError`` saying which check failed; returns ``True``.
+
+    >>> def f(x):
+    ...     return np.sum(np.sin(x) ** 2)
+    >>> sg.testing.check_grads(f, [np.array([0.1, 0.2])])
+    True
+
+    A wrong rule is caught (the derivative of ``softsign`` is ``1 / (1 + |x|)**2``):
+
+    >>> def softsign(x):
+    ...     return x / (1.0 + np.abs(x))
+    >>> @sg.defvjp(softsign)
+    ... def softsign_vjp(g, ans, x):
+    ...     return g / (1.0 + np.abs(x))  # a square forgotten
+    >>> def g(x):
+    ...     return np.sum(softsign(x))
+    >>> sg.testing.check_grads(g, [np.array([0.5, -2.0])], modes=("rev",), order=1)
+    Traceback (most recent call last):
+    ...
+    AssertionError: sg.vjp of g (order 1): <vjp(v), u> vs <v, finite differences>: ...
+    """
     from .api import jvp, vjp
     from .forward_mode import jvp_function
 
@@ -356,7 +400,15 @@ def check_grads(f: Callable[..., Any], args: Sequence[Any], modes: Sequence[str]
 def directional_difference(f: Callable[..., Any], args: Sequence[Any], u: Sequence[Any],
                            eps: float) -> Tree:
     """``(f(x + eps u) - f(x - eps u)) / (2 eps)`` over all the arguments together (``None``
-    in ``u``, for a whole argument or a leaf: not moved)."""
+    in ``u``, for a whole argument or a leaf: not moved).
+
+    Moving ``x`` only, the slope of ``x y`` is ``y``:
+
+    >>> slope = sg.testing.directional_difference(lambda x, y: x * y, [2.0, 3.0], [1.0, None],
+    ...                                           1e-6)
+    >>> round(float(slope), 6)
+    3.0
+    """
     def moved(scale: float) -> list[Any]:
         return [a if d is None else _axpy(a, scale, d) for a, d in zip(args, u, strict=True)]
     plus, minus = f(*moved(eps)), f(*moved(-eps))

@@ -27,7 +27,24 @@ class JitWarning(_Located, UserWarning):
     """``sg.jit`` could not compile a function and runs it uncompiled.
 
     ``reason`` says why; ``filename`` and ``lineno`` point at the user's line (``lineno`` 0:
-    no line is to blame, as for a function that is not Python)."""
+    no line is to blame, as for a function that is not Python).
+
+    >>> import warnings
+    >>> def digits(x):
+    ...     return len(np.format_float_positional(x))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     print(sg.jit(digits)(2.5))  # len("2.5"), computed uncompiled
+    3
+    >>> warning = caught[0].message
+    >>> type(warning).__name__, warning.lineno
+    ('JitWarning', 2)
+    >>> print(warning)
+    sg.jit cannot compile digits(float): ...
+      File "...", line 2
+        return len(np.format_float_positional(x))
+    It runs uncompiled.
+    """
 
 
 class JitError(_Located, SourcegradError):

@@ -177,5 +177,19 @@ def _wrap(value: Any) -> Any:
 
 def differentiable(fn: Callable) -> Differentiable:
     """Decorate a NumPy function so that, called on tensors, it is one differentiable node
-    whose backward is its generated adjoint (CONTRACT section 2)."""
+    whose backward is its generated adjoint (CONTRACT section 2).
+
+    On arrays it is the plain function; on tensors its gradient flows
+    (``d/dw tanh(x @ w) = (1 - tanh**2) x``, which is ``x`` at ``w = 0``):
+
+    >>> @sg.differentiable
+    ... def predict(w, x):
+    ...     return np.tanh(x @ w)
+    >>> float(predict(np.zeros(2), np.array([1.0, 2.0])))
+    0.0
+    >>> w = sg.tensor([0.0, 0.0], requires_grad=True)
+    >>> predict(w, np.array([1.0, 2.0])).backward()
+    >>> w.grad
+    tensor([1., 2.])
+    """
     return Differentiable(fn)

@@ -276,12 +276,10 @@ def _problem(node: ast.AST, self_name: str, module: Module) -> tuple[str, str] |
                         "the decorated method, or leave this method undecorated.")
     if isinstance(node, ast.Call):
         chain = _chain(node.func, self_name)
-        if chain is not None and _is_module_or_method(module, chain):
+        called = _called(module, chain) if chain is not None else None
+        if called is not None:
             return (f"calling {self_name}.{'.'.join(chain)}(...) {qualified}",
-                    "Generated code cannot call the module's methods or submodules. Read "
-                    f"their parameters instead ({self_name}.fc.weight), write the computation "
-                    "in this method, or leave this method undecorated and decorate the "
-                    "submodules' forward: each is then one node.")
+                    _calling_advice(self_name, chain, called))
     chain = _chain(node, self_name) if isinstance(node, ast.Attribute) else None
     if chain is not None and _is_property(module, chain):
         return (f"reading the property {self_name}.{'.'.join(chain)} {qualified}",
@@ -301,12 +299,41 @@ def _owner(module: Module, chain: list[str]) -> Any:
     return owner
 
 
-def _is_module_or_method(module: Module, chain: list[str]) -> bool:
+def _called(module: Module, chain: list[str]) -> Any:
+    """What ``self.<chain>(...)`` calls when it is a submodule or a method of a module (the
+    record cannot run those); ``None`` for anything else (``self.w.sum()``: an array's)."""
     owner = _owner(module, chain)
     if not isinstance(owner, Module):
-        return False  # a method of an array (self.w.sum()) or of another value
+        return None
     called = getattr(owner, chain[-1], None)
-    return isinstance(called, Module) or isinstance(getattr(called, "__self__", None), Module)
+    if isinstance(called, Module) or isinstance(getattr(called, "__self__", None), Module):
+        return called
+    return None
+
+
+def _calling_advice(self_name: str, chain: list[str], called: Any) -> str:
+    """How to write the call so that generated code can make it, or what to do instead."""
+    path = ".".join([self_name, *chain])
+    if isinstance(called, Module):
+        kind = type(called)
+        if _is_differentiable(getattr(kind, "forward", None)):
+            return (f"Call its NumPy forward by its class, {kind.__name__}.forward({path}, "
+                    "...): it is then differentiated into this one node.")
+        parameters = ", ".join(f"{path}.{name}" for name, _ in
+                               called.named_parameters(recurse=False)) or f"{path}.weight"
+        return (f"Generated code cannot run {kind.__name__}'s forward, which works on "
+                f"tensors: read its parameters ({parameters}) and write the computation in "
+                "NumPy, or leave this method undecorated.")
+    owner = type(called.__self__).__name__
+    method = called.__func__.__name__
+    return (f"Call the method by its class, {owner}.{method}({'.'.join([self_name, *chain[:-1]])}"
+            ", ...): it is then differentiated with this one.")
+
+
+def _is_differentiable(function: Any) -> bool:
+    from ..runtime.decorated import Differentiable
+
+    return isinstance(function, Differentiable)
 
 
 def _is_property(module: Module, chain: list[str]) -> bool:

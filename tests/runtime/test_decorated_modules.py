@@ -451,3 +451,41 @@ def test_the_advised_spellings_are_differentiated_into_the_node():
     ((sg.tensor(x) / 2 * w + sg.tanh(sg.tensor(x) @ weight.T + bias)) ** 2).sum().backward()
     for got, want in zip((model.w, lin.weight, lin.bias), reference, strict=True):
         np.testing.assert_allclose(got.grad.numpy(), want.grad.numpy(), rtol=1e-12)
+
+
+# ------------------------------------------------------------- a module changed later
+class Affine(sg.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = sg.nn.Parameter(np.linspace(0.5, 1.5, 3))
+        self.shift = 0.5
+
+    @sg.differentiable
+    def forward(self, x):
+        return np.sum(np.tanh(x * self.w + self.shift) ** 2)
+
+
+def test_an_attribute_made_a_parameter_after_the_first_call_gets_its_gradient():
+    x = np.linspace(-1, 1, 3)
+    model = Affine()
+    model(sg.tensor(x)).backward()
+    model.shift = sg.nn.Parameter(np.array(0.5))
+    model.w.grad = None
+    model(sg.tensor(x)).backward()
+    w, shift = model.w.detach().numpy(), 0.5
+    inner = x * w + shift
+    d_inner = 2 * np.tanh(inner) * (1 - np.tanh(inner) ** 2)
+    np.testing.assert_allclose(model.shift.grad.numpy(), np.sum(d_inner), rtol=1e-12)
+    np.testing.assert_allclose(model.w.grad.numpy(), d_inner * x, rtol=1e-12)
+
+
+def test_a_parameter_made_a_constant_after_the_first_call_is_one():
+    x = np.linspace(-1, 1, 3)
+    model = Affine()
+    model(sg.tensor(x)).backward()
+    del model.w
+    model.w = np.linspace(0.5, 1.5, 3)  # a plain array now: a constant
+    out = model(sg.tensor(x, requires_grad=True))
+    assert [type(n).__name__ for n, _ in out.grad_fn.next_functions] == ["AccumulateGrad"]
+    np.testing.assert_allclose(out.item(), np.sum(np.tanh(x * model.w + 0.5) ** 2),
+                               rtol=1e-12)

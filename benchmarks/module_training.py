@@ -1,0 +1,242 @@
+"""Issue 16's figures: one training step of an MLP, a whole model as one generated adjoint.
+
+Three contenders train the same three-layer MLP (``Linear``, ``tanh``, ``Linear``, ``tanh``,
+``Linear``; float32, as PyTorch's default) with cross-entropy and ``SGD(lr, momentum)``:
+
+- sourcegrad per-op: ``sg.nn.Sequential`` of ``sg.nn`` layers, one recorded node per
+  operation, as a PyTorch user writes it with ``sg`` in place of ``torch``;
+- sourcegrad one node: a ``sg.nn.Module`` whose ``forward`` is NumPy code under
+  ``@sg.differentiable`` reading its ``Linear`` layers' parameters: the whole model is one
+  node, its backward the generated adjoint (the loss stays a per-op node);
+- PyTorch eager: ``torch.nn.Sequential`` of the same layers.
+
+A step is ``zero_grad``, forward, loss, ``backward``, ``step``. All start from the same
+weights, and one step of each must give the same parameters before anything is timed. Two
+sizes: a small model on a small batch, where the per-operation bookkeeping dominates, and
+an MNIST-sized one, where the matrix products do. ``python -m benchmarks.module_training
+[--quick]`` prints this table alone (one thread per library).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from benchmarks.peers import Skip, describe_failure, import_or_skip
+from benchmarks.report import Notes, format_seconds, markdown_table
+from benchmarks.timing import FULL, QUICK, Budget, interleaved_median_seconds
+
+LEARNING_RATE, MOMENTUM = 0.05, 0.9
+
+
+@dataclass(frozen=True)
+class Size:
+    name: str
+    batch: int
+    widths: tuple[int, int, int, int]  # in, hidden, hidden, classes
+
+
+SIZES = (
+    Size("small: batch 32, 16-32-32-4", 32, (16, 32, 32, 4)),
+    Size("MNIST-sized: batch 128, 784-256-256-10", 128, (784, 256, 256, 10)),
+)
+
+
+@dataclass
+class Result:
+    size: str
+    seconds: dict[str, float] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+def data(size: Size) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The batch, its labels and the initial weights and biases (PyTorch's layout)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((size.batch, size.widths[0])).astype(np.float32)
+    labels = rng.integers(0, size.widths[-1], size.batch)
+    weights = []
+    for n_in, n_out in zip(size.widths[:-1], size.widths[1:], strict=True):
+        bound = 1 / np.sqrt(n_in)
+        weights.append(rng.uniform(-bound, bound, (n_out, n_in)).astype(np.float32))
+        weights.append(rng.uniform(-bound, bound, n_out).astype(np.float32))
+    return x, labels, weights
+
+
+def _sourcegrad():
+    sg = import_or_skip("sourcegrad", "-e .")
+    if not hasattr(sg, "nn") or not hasattr(sg.nn, "Module"):
+        raise Skip("`sg.nn.Module` does not exist yet in this checkout")
+    return sg
+
+
+def _set_weights(layers: list, weights: list[np.ndarray], parameter: Callable) -> None:
+    for layer, (weight, bias) in zip(layers, zip(weights[::2], weights[1::2], strict=True),
+                                     strict=True):
+        layer.weight, layer.bias = parameter(weight.copy()), parameter(bias.copy())
+
+
+def sourcegrad_per_op(size: Size, weights: list[np.ndarray]):
+    sg = _sourcegrad()
+    nn = sg.nn
+    model = nn.Sequential(nn.Linear(*size.widths[:2]), nn.Tanh(), nn.Linear(*size.widths[1:3]),
+                          nn.Tanh(), nn.Linear(*size.widths[2:]))
+    _set_weights([model[0], model[2], model[4]], weights, nn.Parameter)
+    return sg, model
+
+
+def sourcegrad_one_node(size: Size, weights: list[np.ndarray]):
+    sg = _sourcegrad()
+    if not hasattr(sg, "differentiable"):
+        raise Skip("`sg.differentiable` does not exist yet in this checkout")
+    model = numpy_mlp(sg, size.widths)
+    _set_weights([model.fc1, model.fc2, model.fc3], weights, sg.nn.Parameter)
+    return sg, model
+
+
+def numpy_mlp(sg, widths: tuple[int, int, int, int]):
+    """The MLP as a module whose forward is NumPy code: one node (made here, so that this
+    file imports without sourcegrad)."""
+
+    class NumpyMLP(sg.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = sg.nn.Linear(widths[0], widths[1])
+            self.fc2 = sg.nn.Linear(widths[1], widths[2])
+            self.fc3 = sg.nn.Linear(widths[2], widths[3])
+
+        @sg.differentiable
+        def forward(self, x):
+            h = np.tanh(x @ self.fc1.weight.T + self.fc1.bias)
+            h = np.tanh(h @ self.fc2.weight.T + self.fc2.bias)
+            return h @ self.fc3.weight.T + self.fc3.bias
+
+    return NumpyMLP()
+
+
+def torch_eager(size: Size, weights: list[np.ndarray]):
+    torch = import_or_skip("torch", "torch==2.13.0")
+    nn = torch.nn
+    model = nn.Sequential(nn.Linear(*size.widths[:2]), nn.Tanh(), nn.Linear(*size.widths[1:3]),
+                          nn.Tanh(), nn.Linear(*size.widths[2:]))
+    _set_weights([model[0], model[2], model[4]], weights,
+                 lambda a: nn.Parameter(torch.from_numpy(a)))
+    return torch, model
+
+
+CONTENDERS: tuple[tuple[str, Callable], ...] = (
+    ("sourcegrad per-op (sg.nn.Sequential)", sourcegrad_per_op),
+    ("sourcegrad one node (@sg.differentiable forward)", sourcegrad_one_node),
+    ("PyTorch eager (torch.nn.Sequential)", torch_eager),
+)
+
+
+def training_step(lib, model, x: np.ndarray, labels: np.ndarray) -> Callable[[], object]:
+    """One step of ``lib``'s SGD on the batch (the batch made a tensor once, outside)."""
+    optimizer = lib.optim.SGD(model.parameters(), lr=LEARNING_RATE, momentum=MOMENTUM)
+    inputs, targets = lib.from_numpy(x), lib.from_numpy(labels)
+
+    def step():
+        optimizer.zero_grad()
+        loss = lib.nn.functional.cross_entropy(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    return step
+
+
+def parameters_after_one_step(lib, model, step: Callable[[], object]) -> list[np.ndarray]:
+    step()
+    return [p.detach().numpy().copy() for p in model.parameters()]
+
+
+def prepare(size: Size, make: Callable) -> tuple[Callable[[], object], object, object] | str:
+    """The contender's training step, library and model; or why it has none."""
+    x, labels, weights = data(size)
+    try:
+        lib, model = make(size, weights)
+        return training_step(lib, model, x, labels), lib, model
+    except Skip as skip:
+        return str(skip)
+    except Exception as error:  # a contender failing is a finding, not a crash
+        return describe_failure(make.__name__, error)
+
+
+def measure(size: Size, budget: Budget) -> Result:
+    """Every contender's step, checked to move the weights as the first one's does, then all
+    timed in interleaved rounds."""
+    result = Result(size.name)
+    timed, first = {}, None
+    for name, make in CONTENDERS:
+        prepared = prepare(size, make)
+        if isinstance(prepared, str):
+            result.notes[name] = prepared
+            continue
+        step, lib, model = prepared
+        after = parameters_after_one_step(lib, model, step)
+        if first is None:
+            first = after
+        elif not all(np.allclose(a, b, rtol=1e-4, atol=1e-6)
+                     for a, b in zip(after, first, strict=True)):
+            result.notes[name] = f"{name}: one step gave other parameters; not timed"
+            continue
+        timed[name] = step
+    result.seconds = interleaved_median_seconds(timed, budget)
+    return result
+
+
+def measure_all(budget: Budget, progress: Callable[[str], None] = lambda _: None
+                ) -> list[Result]:
+    results = []
+    for size in SIZES:
+        progress(f"running: MLP training step, {size.name}")
+        results.append(measure(size, budget))
+    return results
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> str:
+    if numerator is None or denominator is None:
+        return "—"
+    return f"{numerator / denominator:.2f}x"
+
+
+def markdown(results: list[Result], notes: Notes) -> str:
+    names = [name for name, _ in CONTENDERS]
+    per_op, one_node, torch = names
+    header = ["model", *names, "one node / per-op", "one node / PyTorch"]
+    body = []
+    for result in results:
+        cells = [result.size]
+        for name in names:
+            seconds = result.seconds.get(name)
+            cells.append(format_seconds(seconds) if seconds is not None
+                         else "— " + notes.ref(result.notes.get(name, "not run")))
+        cells.append(_ratio(result.seconds.get(one_node), result.seconds.get(per_op)))
+        cells.append(_ratio(result.seconds.get(one_node), result.seconds.get(torch)))
+        body.append(cells)
+    title = ("## One MLP training step (zero_grad, forward, cross-entropy, backward, SGD "
+             "step; median)")
+    return title + "\n\n" + markdown_table(header, body)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from benchmarks.__main__ import pin_threads  # (it imports this module: not at the top)
+
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.module_training")
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter repeats")
+    options = parser.parse_args(argv)
+    pin_threads(1, argv, module="benchmarks.module_training")
+    notes = Notes()
+    print(markdown(measure_all(QUICK if options.quick else FULL,
+                               lambda m: print(m, file=sys.stderr)), notes))
+    if notes.markdown():
+        print("\n" + notes.markdown())
+
+
+if __name__ == "__main__":
+    main()

@@ -8,6 +8,9 @@ Three contenders train the same three-layer MLP (``Linear``, ``tanh``, ``Linear`
 - sourcegrad one node: a ``sg.nn.Module`` whose ``forward`` is NumPy code under
   ``@sg.differentiable`` reading its ``Linear`` layers' parameters: the whole model is one
   node, its backward the generated adjoint (the loss stays a per-op node);
+- sourcegrad one node, composed: the same one node made of layers whose own forward is
+  decorated NumPy code, called by class (``Hidden.forward(self.first, x)``): ``self`` is then
+  differentiated as a record of the module's arrays, whose cotangent costs bookkeeping;
 - PyTorch eager: ``torch.nn.Sequential`` of the same layers.
 
 A step is ``zero_grad``, forward, loss, ``backward``, ``step``. All start from the same
@@ -117,6 +120,47 @@ def numpy_mlp(sg, widths: tuple[int, int, int, int]):
     return NumpyMLP()
 
 
+def sourcegrad_composed(size: Size, weights: list[np.ndarray]):
+    sg = _sourcegrad()
+    if not hasattr(sg, "differentiable"):
+        raise Skip("`sg.differentiable` does not exist yet in this checkout")
+    model = composed_mlp(sg, size.widths)
+    _set_weights([model.first.fc, model.second.fc, model.out.fc], weights, sg.nn.Parameter)
+    return sg, model
+
+
+def composed_mlp(sg, widths: tuple[int, int, int, int]):
+    """The MLP as one node made of layers whose forward is decorated NumPy code."""
+
+    class Hidden(sg.nn.Module):
+        def __init__(self, n_in, n_out):
+            super().__init__()
+            self.fc = sg.nn.Linear(n_in, n_out)
+
+        @sg.differentiable
+        def forward(self, x):
+            return np.tanh(x @ self.fc.weight.T + self.fc.bias)
+
+    class Output(Hidden):
+        @sg.differentiable
+        def forward(self, x):
+            return x @ self.fc.weight.T + self.fc.bias
+
+    class ComposedMLP(sg.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.first = Hidden(widths[0], widths[1])
+            self.second = Hidden(widths[1], widths[2])
+            self.out = Output(widths[2], widths[3])
+
+        @sg.differentiable
+        def forward(self, x):
+            h = Hidden.forward(self.second, Hidden.forward(self.first, x))
+            return Output.forward(self.out, h)
+
+    return ComposedMLP()
+
+
 def torch_eager(size: Size, weights: list[np.ndarray]):
     torch = import_or_skip("torch", "torch==2.13.0")
     nn = torch.nn
@@ -130,6 +174,7 @@ def torch_eager(size: Size, weights: list[np.ndarray]):
 CONTENDERS: tuple[tuple[str, Callable], ...] = (
     ("sourcegrad per-op (sg.nn.Sequential)", sourcegrad_per_op),
     ("sourcegrad one node (@sg.differentiable forward)", sourcegrad_one_node),
+    ("sourcegrad one node, composed of decorated layers", sourcegrad_composed),
     ("PyTorch eager (torch.nn.Sequential)", torch_eager),
 )
 
@@ -206,7 +251,7 @@ def _ratio(numerator: float | None, denominator: float | None) -> str:
 
 def markdown(results: list[Result], notes: Notes) -> str:
     names = [name for name, _ in CONTENDERS]
-    per_op, one_node, torch = names
+    per_op, one_node, _, torch = names
     header = ["model", *names, "one node / per-op", "one node / PyTorch"]
     body = []
     for result in results:

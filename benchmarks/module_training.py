@@ -1,7 +1,7 @@
 """Issue 16's figures: one training step of an MLP, a whole model as one generated adjoint.
 
-Three contenders train the same three-layer MLP (``Linear``, ``tanh``, ``Linear``, ``tanh``,
-``Linear``; float32, as PyTorch's default) with cross-entropy and ``SGD(lr, momentum)``:
+The contenders train the same MLP of six ``Linear`` layers with ``tanh`` between them
+(float32, as PyTorch's default) with cross-entropy and ``SGD(lr, momentum)``:
 
 - sourcegrad per-op: ``sg.nn.Sequential`` of ``sg.nn`` layers, one recorded node per
   operation, as a PyTorch user writes it with ``sg`` in place of ``torch``;
@@ -40,13 +40,14 @@ LEARNING_RATE, MOMENTUM = 0.05, 0.9
 class Size:
     name: str
     batch: int
-    widths: tuple[int, int, int, int]  # in, hidden, hidden, classes
+    widths: tuple[int, ...]  # in, five hidden layers, classes: six Linear layers
 
 
 SIZES = (
-    Size("small: batch 32, 16-32-32-4", 32, (16, 32, 32, 4)),
-    Size("MNIST-sized: batch 128, 784-256-256-10", 128, (784, 256, 256, 10)),
+    Size("small: batch 32, 16-32x5-4", 32, (16, 32, 32, 32, 32, 32, 4)),
+    Size("MNIST-sized: batch 128, 784-256x5-10", 128, (784, 256, 256, 256, 256, 256, 10)),
 )
+DEPTH = 6
 
 
 @dataclass
@@ -69,10 +70,12 @@ def data(size: Size) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     return x, labels, weights
 
 
-def _sourcegrad():
+def _sourcegrad(decorator: bool = False):
     sg = import_or_skip("sourcegrad", "-e .")
     if not hasattr(sg, "nn") or not hasattr(sg.nn, "Module"):
         raise Skip("`sg.nn.Module` does not exist yet in this checkout")
+    if decorator and not hasattr(sg, "differentiable"):
+        raise Skip("`sg.differentiable` does not exist yet in this checkout")
     return sg
 
 
@@ -82,54 +85,59 @@ def _set_weights(layers: list, weights: list[np.ndarray], parameter: Callable) -
         layer.weight, layer.bias = parameter(weight.copy()), parameter(bias.copy())
 
 
+def _sequential(nn, widths: tuple[int, ...]):
+    """``Linear``, ``Tanh``, ..., ``Linear``: as PyTorch users write an MLP (any library)."""
+    layers = []
+    for n_in, n_out in zip(widths[:-1], widths[1:], strict=True):
+        layers += [nn.Linear(n_in, n_out), nn.Tanh()]
+    return nn.Sequential(*layers[:-1])
+
+
 def sourcegrad_per_op(size: Size, weights: list[np.ndarray]):
     sg = _sourcegrad()
-    nn = sg.nn
-    model = nn.Sequential(nn.Linear(*size.widths[:2]), nn.Tanh(), nn.Linear(*size.widths[1:3]),
-                          nn.Tanh(), nn.Linear(*size.widths[2:]))
-    _set_weights([model[0], model[2], model[4]], weights, nn.Parameter)
+    model = _sequential(sg.nn, size.widths)
+    _set_weights(list(model)[::2], weights, sg.nn.Parameter)
     return sg, model
 
 
 def sourcegrad_one_node(size: Size, weights: list[np.ndarray]):
-    sg = _sourcegrad()
-    if not hasattr(sg, "differentiable"):
-        raise Skip("`sg.differentiable` does not exist yet in this checkout")
+    sg = _sourcegrad(decorator=True)
     model = numpy_mlp(sg, size.widths)
-    _set_weights([model.fc1, model.fc2, model.fc3], weights, sg.nn.Parameter)
+    _set_weights([getattr(model, f"fc{k}") for k in range(1, DEPTH + 1)], weights,
+                 sg.nn.Parameter)
     return sg, model
 
 
-def numpy_mlp(sg, widths: tuple[int, int, int, int]):
+def numpy_mlp(sg, widths: tuple[int, ...]):
     """The MLP as a module whose forward is NumPy code: one node (made here, so that this
     file imports without sourcegrad)."""
 
     class NumpyMLP(sg.nn.Module):
         def __init__(self):
             super().__init__()
-            self.fc1 = sg.nn.Linear(widths[0], widths[1])
-            self.fc2 = sg.nn.Linear(widths[1], widths[2])
-            self.fc3 = sg.nn.Linear(widths[2], widths[3])
+            for k in range(1, DEPTH + 1):
+                setattr(self, f"fc{k}", sg.nn.Linear(widths[k - 1], widths[k]))
 
         @sg.differentiable
         def forward(self, x):
             h = np.tanh(x @ self.fc1.weight.T + self.fc1.bias)
             h = np.tanh(h @ self.fc2.weight.T + self.fc2.bias)
-            return h @ self.fc3.weight.T + self.fc3.bias
+            h = np.tanh(h @ self.fc3.weight.T + self.fc3.bias)
+            h = np.tanh(h @ self.fc4.weight.T + self.fc4.bias)
+            h = np.tanh(h @ self.fc5.weight.T + self.fc5.bias)
+            return h @ self.fc6.weight.T + self.fc6.bias
 
     return NumpyMLP()
 
 
 def sourcegrad_composed(size: Size, weights: list[np.ndarray]):
-    sg = _sourcegrad()
-    if not hasattr(sg, "differentiable"):
-        raise Skip("`sg.differentiable` does not exist yet in this checkout")
+    sg = _sourcegrad(decorator=True)
     model = composed_mlp(sg, size.widths)
-    _set_weights([model.first.fc, model.second.fc, model.out.fc], weights, sg.nn.Parameter)
+    _set_weights([layer.fc for layer in model.children()], weights, sg.nn.Parameter)
     return sg, model
 
 
-def composed_mlp(sg, widths: tuple[int, int, int, int]):
+def composed_mlp(sg, widths: tuple[int, ...]):
     """The MLP as one node made of layers whose forward is decorated NumPy code."""
 
     class Hidden(sg.nn.Module):
@@ -149,13 +157,17 @@ def composed_mlp(sg, widths: tuple[int, int, int, int]):
     class ComposedMLP(sg.nn.Module):
         def __init__(self):
             super().__init__()
-            self.first = Hidden(widths[0], widths[1])
-            self.second = Hidden(widths[1], widths[2])
-            self.out = Output(widths[2], widths[3])
+            for k in range(1, DEPTH):
+                setattr(self, f"hidden{k}", Hidden(widths[k - 1], widths[k]))
+            self.out = Output(widths[-2], widths[-1])
 
         @sg.differentiable
         def forward(self, x):
-            h = Hidden.forward(self.second, Hidden.forward(self.first, x))
+            h = Hidden.forward(self.hidden1, x)
+            h = Hidden.forward(self.hidden2, h)
+            h = Hidden.forward(self.hidden3, h)
+            h = Hidden.forward(self.hidden4, h)
+            h = Hidden.forward(self.hidden5, h)
             return Output.forward(self.out, h)
 
     return ComposedMLP()
@@ -163,11 +175,8 @@ def composed_mlp(sg, widths: tuple[int, int, int, int]):
 
 def torch_eager(size: Size, weights: list[np.ndarray]):
     torch = import_or_skip("torch", "torch==2.13.0")
-    nn = torch.nn
-    model = nn.Sequential(nn.Linear(*size.widths[:2]), nn.Tanh(), nn.Linear(*size.widths[1:3]),
-                          nn.Tanh(), nn.Linear(*size.widths[2:]))
-    _set_weights([model[0], model[2], model[4]], weights,
-                 lambda a: nn.Parameter(torch.from_numpy(a)))
+    model = _sequential(torch.nn, size.widths)
+    _set_weights(list(model)[::2], weights, lambda a: torch.nn.Parameter(torch.from_numpy(a)))
     return torch, model
 
 

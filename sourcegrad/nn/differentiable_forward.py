@@ -41,10 +41,10 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
                 planned_again: bool = False) -> Any:
     """``decorated(module, *args, **kwargs)`` as one node (see the module docstring)."""
     plan = plan_for(decorated.fn, module, again=planned_again)
-    tensors = [_at(module, chain) for chain in plan.chains]
+    tensors = _tensors_at(module, plan.chains)
     if not all(isinstance(t, Tensor) for t in tensors):  # a tensor set to None since...
         plan = plan_for(decorated.fn, module, again=True)
-        tensors = [_at(module, chain) for chain in plan.chains]
+        tensors = _tensors_at(module, plan.chains)
     record = record_of(module, plan.reads)
     if not (tensors or holds_tensors(record) or _any_tensor(args, kwargs)):
         return decorated.fn(module, *args, **kwargs)
@@ -97,11 +97,31 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
                         backward_node)
 
 
-def _at(module: Module, chain: tuple[str, ...]) -> Any:
-    value: Any = module
-    for name in chain:
-        value = getattr(value, name, None)
-    return value
+def _tensors_at(module: Module, chains: list[tuple[str, ...]]) -> list[Any]:
+    """The values at ``chains`` (``("fc1", "weight")``) in ``module``, each submodule on the
+    way looked up once (this runs at every call)."""
+    owners: dict[tuple[str, ...], Any] = {(): module}
+    values = []
+    for chain in chains:
+        owner = owners.get(chain[:-1])
+        if owner is None:
+            owner = module
+            for k, name in enumerate(chain[:-1]):
+                owner = owners.setdefault(chain[:k + 1], _attribute(owner, name))
+        values.append(_attribute(owner, chain[-1]))
+    return values
+
+
+def _attribute(owner: Any, name: str) -> Any:
+    """``getattr(owner, name, None)``, for a module without going through its
+    ``__getattr__`` (which Python calls after a search that fails for its tensors)."""
+    if isinstance(owner, Module):
+        state = owner.__dict__
+        for kind in ("_parameters", "_modules", "_buffers"):
+            registry = state[kind]
+            if name in registry:
+                return registry[name]
+    return getattr(owner, name, None)
 
 
 def _split(plan: Plan, wrt: tuple[str, ...]) -> tuple[Callable, Callable]:

@@ -232,13 +232,28 @@ def _chain(node: ast.AST, self_name: str) -> list[str] | None:
     return None
 
 
+def _unpacked(targets: list[ast.AST]) -> list[ast.AST]:
+    """The places an assignment stores into: ``a, (b, *c) = ...`` stores into a, b and c."""
+    found = []
+    for target in targets:
+        while isinstance(target, ast.Starred):
+            target = target.value
+        if isinstance(target, (ast.Tuple, ast.List)):
+            found.extend(_unpacked(target.elts))
+        else:
+            found.append(target)
+    return found
+
+
 def _stored_chain(target: ast.AST, self_name: str) -> list[str] | None:
+    """``["w"]`` for a store into ``self.w`` or into its elements (``self.w[0]``)."""
     while isinstance(target, ast.Subscript):
         target = target.value
     return _chain(target, self_name)
 
 
 def _problem(node: ast.AST, self_name: str, module: Module) -> tuple[str, str] | None:
+    """What cannot work in ``node`` (the construct, the advice), if anything."""
     qualified = f"in a @sg.differentiable method of a Module ({type(module).__name__})"
     targets: list[ast.AST] = []
     if isinstance(node, ast.Assign):
@@ -247,15 +262,13 @@ def _problem(node: ast.AST, self_name: str, module: Module) -> tuple[str, str] |
         targets = [node.target]
     elif isinstance(node, ast.Delete):
         targets = node.targets
-    for target in targets:
-        for part in ast.walk(target):
-            chain = _stored_chain(part, self_name)
-            if chain is not None and isinstance(part, (ast.Attribute, ast.Subscript)):
-                return (f"changing the module's state ({self_name}.{'.'.join(chain)}) "
-                        f"{qualified}",
-                        "The method runs on a record of the module's arrays, so the change "
-                        "would be lost. Return the new value instead and store it outside "
-                        "the decorated method, or leave this method undecorated.")
+    for target in _unpacked(targets):
+        chain = _stored_chain(target, self_name)
+        if chain is not None:
+            return (f"changing the module's state ({self_name}.{'.'.join(chain)}) {qualified}",
+                    "The method runs on a record of the module's arrays, so the change "
+                    "would be lost. Return the new value instead and store it outside "
+                    "the decorated method, or leave this method undecorated.")
     if isinstance(node, ast.Call):
         chain = _chain(node.func, self_name)
         called = _called(module, chain) if chain is not None else None

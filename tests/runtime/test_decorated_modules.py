@@ -387,6 +387,11 @@ def scale_in_place(self, x):
     return x * self.w
 
 
+def unpack_into_state(self, x):
+    y, self.last = x * self.w, x
+    return y
+
+
 def call_submodule(self, x):
     return self.inner(x) * self.w
 
@@ -403,6 +408,7 @@ def read_property(self, x):
     (count_calls, "changing the module's state (self.calls)", "Return the new value"),
     (keep_input, "changing the module's state (self.last)", "the change would be lost"),
     (scale_in_place, "changing the module's state (self.w)", "leave this method undecorated"),
+    (unpack_into_state, "changing the module's state (self.last)", "Return the new value"),
     (call_submodule, "calling self.inner(...)", "Dense.forward(self.inner, ...)"),
     (call_method, "calling self.half(...)", "Counting.half(self, ...)"),
     (read_property, "reading the property self.doubled", "compute the value in the method"),
@@ -432,6 +438,25 @@ def test_a_refused_call_changes_nothing_and_later_calls_work():
             model(sg.tensor(np.ones((2, 3))))
     assert model.calls == 0 and model.w.grad is None
     assert type(MLP()(sg.tensor(np.ones((1, 3)))).grad_fn).__name__ == "MLPBackward"
+
+
+def test_writing_into_a_local_array_at_an_index_the_module_holds_is_no_change_of_state():
+    class Pick(sg.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = sg.nn.Parameter(np.array([1.0, 2.0, 3.0]))
+            self.index = 1
+
+        @sg.differentiable
+        def forward(self, x):
+            out = np.zeros(3)
+            out[self.index] = np.sum(x * self.w)
+            return out
+
+    model = Pick()
+    x = np.array([0.5, -1.0, 2.0])
+    (model(sg.tensor(x)) * sg.tensor(np.array([1.0, 10.0, 100.0]))).sum().backward()
+    np.testing.assert_allclose(model.w.grad.numpy(), 10.0 * x, rtol=1e-12)
 
 
 def call_method_by_class(self, x):

@@ -124,6 +124,23 @@ def test_an_input_that_requires_grad_gets_its_gradient_too():
     assert type(model(ours).grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"
 
 
+def test_a_frozen_parameter_of_straight_code_is_a_constant():
+    sg.manual_seed(14)
+    model = MLP()
+    twin = per_op_mlp(model)
+    model.fc1.weight.requires_grad_(False)
+    twin[0].weight.requires_grad_(False)
+    x, y = inputs(15)
+    out = model(sg.tensor(x))
+    assert len(out.grad_fn.next_functions) == 1 + 3  # x and the three that require grad
+    mse(out, sg.tensor(y)).backward()
+    mse(twin(sg.tensor(x)), sg.tensor(y)).backward()
+    assert model.fc1.weight.grad is None
+    for got, want in zip(list(model.parameters())[1:], list(twin.parameters())[1:],
+                         strict=True):
+        np.testing.assert_allclose(got.grad.numpy(), want.grad.numpy(), rtol=1e-12)
+
+
 class Gated(sg.nn.Module):
     """Parameters read on one branch only, a frozen one, one tied to another, a constant of
     the class, a plain float attribute, and two outputs."""

@@ -23,7 +23,9 @@ an MNIST-sized one, where the matrix products do. ``python -m benchmarks.module_
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -31,7 +33,7 @@ import numpy as np
 
 from benchmarks.peers import Skip, describe_failure, import_or_skip
 from benchmarks.report import Notes, format_seconds, markdown_table
-from benchmarks.timing import FULL, QUICK, Budget, interleaved_median_seconds
+from benchmarks.timing import FULL, MIN_REPEATS, QUICK, Budget, interleaved_median_seconds
 
 LEARNING_RATE, MOMENTUM = 0.05, 0.9
 
@@ -53,7 +55,8 @@ DEPTH = 6
 @dataclass
 class Result:
     size: str
-    seconds: dict[str, float] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)  # wall-clock, median
+    cpu_seconds: dict[str, float] = field(default_factory=dict)  # the process's CPU time
     notes: dict[str, str] = field(default_factory=dict)
 
 
@@ -240,7 +243,24 @@ def measure(size: Size, budget: Budget) -> Result:
             continue
         timed[name] = step
     result.seconds = interleaved_median_seconds(timed, budget)
+    result.cpu_seconds = interleaved_cpu_seconds(timed, result.seconds, budget)
     return result
+
+
+def interleaved_cpu_seconds(steps: dict[str, Callable[[], object]], wall: dict[str, float],
+                            budget: Budget) -> dict[str, float]:
+    """The median CPU time of one step of each, in rounds of batches taken in turn (about
+    ``budget.batch_seconds`` each, sized from the wall-clock medians). On a shared machine
+    the process's CPU time moves less with the load than the wall clock does."""
+    calls = {name: max(1, int(budget.batch_seconds / max(wall[name], 1e-9))) for name in steps}
+    times: dict[str, list[float]] = {name: [] for name in steps}
+    for _ in range(max(MIN_REPEATS, budget.repeats // 2)):
+        for name, step in steps.items():
+            start = time.process_time()
+            for _ in range(calls[name]):
+                step()
+            times[name].append((time.process_time() - start) / calls[name])
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def measure_all(budget: Budget, progress: Callable[[str], None] = lambda _: None
@@ -264,14 +284,14 @@ def markdown(results: list[Result], notes: Notes) -> str:
     header = ["model", *names, "one node / per-op", "one node / PyTorch"]
     body = []
     for result in results:
-        cells = [result.size]
-        for name in names:
-            seconds = result.seconds.get(name)
-            cells.append(format_seconds(seconds) if seconds is not None
-                         else "— " + notes.ref(result.notes.get(name, "not run")))
-        cells.append(_ratio(result.seconds.get(one_node), result.seconds.get(per_op)))
-        cells.append(_ratio(result.seconds.get(one_node), result.seconds.get(torch)))
-        body.append(cells)
+        for kind, seconds in (("wall clock", result.seconds), ("CPU time", result.cpu_seconds)):
+            cells = [f"{result.size} ({kind})"]
+            for name in names:
+                cells.append(format_seconds(seconds[name]) if name in seconds
+                             else "— " + notes.ref(result.notes.get(name, "not run")))
+            cells.append(_ratio(seconds.get(one_node), seconds.get(per_op)))
+            cells.append(_ratio(seconds.get(one_node), seconds.get(torch)))
+            body.append(cells)
     title = ("## One MLP training step (zero_grad, forward, cross-entropy, backward, SGD "
              "step; median)")
     return title + "\n\n" + markdown_table(header, body)

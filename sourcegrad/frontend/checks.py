@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from ..codegen.walk import walk
+from ..compile import is_generated
 from ..passes.purity import WRITERS
 from .source import Parsed
 
@@ -148,7 +149,7 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
                         "attributes.",
                     )
                 if sub is target and isinstance(sub, ast.Subscript) and isinstance(
-                        sub.value, ast.Subscript):
+                        sub.value, ast.Subscript) and not is_generated(parsed.filename):
                     raise parsed.unsupported(
                         sub, f"writing through a chained index `{parsed.quote(sub)}`",
                         "Index an array once (`a[i, j] = v`); for a list or dict, put a new "

@@ -40,11 +40,7 @@ from .records import (
 def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
                 planned_again: bool = False) -> Any:
     """``decorated(module, *args, **kwargs)`` as one node (see the module docstring)."""
-    plan = plan_for(decorated.fn, module, again=planned_again)
-    tensors = _tensors_at(module, plan.chains)
-    if not all(isinstance(t, Tensor) for t in tensors):  # a tensor set to None since...
-        plan = plan_for(decorated.fn, module, again=True)
-        tensors = _tensors_at(module, plan.chains)
+    plan, tensors = _planned(decorated, module, planned_again)
     record = record_of(module, plan.reads)
     if not (tensors or holds_tensors(record) or _any_tensor(args, kwargs)):
         return decorated.fn(module, *args, **kwargs)
@@ -71,20 +67,47 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
             raise RuntimeError(f"{decorated.fn.__qualname__} read tensors sourcegrad did not "
                                "find in its body; please report this as a sourcegrad bug")
         return call_method(decorated, module, args, kwargs, planned_again=True)
-    single = not isinstance(value, (tuple, list))
     params = [tensors[k] for k in moved]
+    pullback = _pullback(lambda c: backward(c, saved), value, plan.self_differentiated,
+                         [arrays[i] if i in positions else None for i in range(len(args))],
+                         params, read)
+    single = not isinstance(value, (tuple, list))
+    inputs = [*args, *params, *(tensor for _, tensor in read)]
+    return graph.record(node_class(decorated, module), inputs, value if single else tuple(value),
+                        pullback)
 
-    def backward_node(cotangents: tuple) -> tuple:
+
+def _planned(decorated: Any, module: Module, again: bool) -> tuple[Plan, list[Tensor]]:
+    """The plan for ``module``, and the tensors at its chains (planned again if one is not
+    a tensor any more: a parameter set to ``None`` since, say)."""
+    plan = plan_for(decorated.fn, module, again=again)
+    tensors = _tensors_at(module, plan.chains)
+    if not all(isinstance(t, Tensor) for t in tensors):
+        plan = plan_for(decorated.fn, module, again=True)
+        tensors = _tensors_at(module, plan.chains)
+    return plan, tensors
+
+
+def _pullback(backward: Callable[[Any], tuple], value: Any, through_self: bool,
+              moved_args: list[np.ndarray | None], params: list[Tensor],
+              read: list[tuple[tuple, Tensor]]) -> Callable[[tuple], tuple]:
+    """The node's backward: the generated adjoint's gradients, in the order of the node's
+    inputs (the call's arguments, ``None`` where one does not require grad; the tensors
+    handed over as parameters; the tensors read through the record of ``self``)."""
+    single = not isinstance(value, (tuple, list))
+
+    def pullback(cotangents: tuple) -> tuple:
         if single:
             cotangent = cotangents[0]
         else:
             cotangent = tuple(np.zeros_like(v) if c is None else c
                               for c, v in zip(cotangents, value, strict=True))
-        grads = list(backward(cotangent, saved))
-        grad_self = grads.pop(0) if plan.self_differentiated else None
-        out: list[Any] = [None] * len(args)
-        for position, g in zip(positions, grads[len(params):], strict=True):
-            out[position] = _like(g, arrays[position])
+        grads = list(backward(cotangent))
+        grad_self = grads.pop(0) if through_self else None
+        out: list[Any] = [None] * len(moved_args)
+        moved = [i for i, a in enumerate(moved_args) if a is not None]
+        for position, g in zip(moved, grads[len(params):], strict=True):
+            out[position] = _like(g, moved_args[position])
         for tensor, g in zip(params, grads[:len(params)], strict=True):
             out.append(_like(g, tensor.data))
         for path, tensor in read:
@@ -92,9 +115,7 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
             out.append(None if g is None else _like(g, tensor.data))
         return tuple(out)
 
-    inputs = [*args, *params, *(tensor for _, tensor in read)]
-    return graph.record(node_class(decorated, module), inputs, value if single else tuple(value),
-                        backward_node)
+    return pullback
 
 
 def _tensors_at(module: Module, chains: list[tuple[str, ...]]) -> list[Any]:

@@ -3,8 +3,9 @@
 A ``Module``'s ``@sg.differentiable`` method does not run on the module: it runs, as
 generated code, on a *record*, a dataclass (a form of ``self`` the transformer reads and
 differentiates, CONTRACT 1a) with one field per attribute the method reads: a parameter,
-buffer or other tensor as its array, a submodule as a record of its own, anything else as it
-is. While the generated forward code runs, the record notes which fields it reads, so that a
+buffer or other tensor as its array, a submodule as a record of its own (a ``Sequential`` as
+the list of its modules' records, so that the method may iterate or index it), anything else
+as it is. While the generated forward code runs, the record notes which fields it reads, so that a
 node's inputs are the tensors the call used.
 """
 
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..runtime.tensor import Tensor
+from .layers import Sequential
 from .module import Module
 
 # What a body reads of ``self``: the attribute names it reads, each with what it reads of
@@ -47,13 +49,17 @@ class Record:
 
     arrays: Any  # an instance of a dataclass made for the module's class
     tensors: dict[str, Tensor]  # field -> the tensor it holds the array of
-    children: dict[str, Record]  # field -> the record of a submodule
-    plain: type  # the dataclass of ``arrays`` that does not note reads
+    children: dict[Any, Record]  # field (a Sequential's: index) -> a submodule's record
+    plain: type  # the dataclass of ``arrays`` that does not note reads (list: a Sequential)
 
 
 def record_of(module: Module, reads: Reads = WHOLE) -> Record:
     """``module`` as a record of arrays: one field per attribute the body reads (``reads``;
-    every attribute for ``WHOLE``)."""
+    every attribute for ``WHOLE``). A ``Sequential`` is the list of its modules' records, as
+    the body iterates or indexes it (``for layer in self.layers``)."""
+    if isinstance(module, Sequential):
+        children = {index: record_of(child) for index, child in enumerate(module)}
+        return Record([child.arrays for child in children.values()], {}, children, list)
     values, tensors, children = {}, {}, {}
     for name, value in _attributes(module, reads):
         if isinstance(value, Tensor):
@@ -79,7 +85,8 @@ def record_of(module: Module, reads: Reads = WHOLE) -> Record:
 
 def stop_noting(record: Record) -> None:
     """The records are read by the backward code too: from now on, without noting."""
-    record.arrays.__class__ = record.plain
+    if record.plain is not list:
+        record.arrays.__class__ = record.plain
     for child in record.children.values():
         stop_noting(child)
 
@@ -133,10 +140,14 @@ def requires_grad(record: Record) -> bool:
         requires_grad(c) for c in record.children.values())
 
 
-def read_tensors(record: Record) -> Iterator[tuple[tuple[str, ...], Tensor]]:
-    """``(path of fields, tensor)`` for each tensor that requires grad and was read."""
-    read = object.__getattribute__(record.arrays, "_sourcegrad_read")
-    for name in sorted(read):
+def read_tensors(record: Record) -> Iterator[tuple[tuple[Any, ...], Tensor]]:
+    """``(path of fields, tensor)`` for each tensor that requires grad and was read (a
+    ``Sequential``'s list: through each of its modules)."""
+    if record.plain is list:
+        read: Any = list(record.children)
+    else:
+        read = sorted(object.__getattribute__(record.arrays, "_sourcegrad_read"))
+    for name in read:
         tensor = record.tensors.get(name)
         if tensor is not None and tensor.requires_grad:
             yield (name,), tensor
@@ -146,11 +157,16 @@ def read_tensors(record: Record) -> Iterator[tuple[tuple[str, ...], Tensor]]:
                 yield (name, *path), inner
 
 
-def gradient_at(grad_self: Any, path: tuple[str, ...]) -> Any:
-    """The element of the cotangent of ``self`` (nested dicts of fields) at ``path``."""
+def gradient_at(grad_self: Any, path: tuple[Any, ...]) -> Any:
+    """The element of the cotangent of ``self`` (nested dicts of fields, lists for a
+    ``Sequential``) at ``path``."""
     for name in path:
         if grad_self is None:
             return None
-        grad_self = grad_self.get(name) if isinstance(grad_self, dict) else getattr(
-            grad_self, name, None)
+        if isinstance(name, int):
+            grad_self = grad_self[name]
+        elif isinstance(grad_self, dict):
+            grad_self = grad_self.get(name)
+        else:
+            grad_self = getattr(grad_self, name, None)
     return grad_self

@@ -533,3 +533,39 @@ def test_a_parameter_made_a_constant_after_the_first_call_is_one():
     assert [type(n).__name__ for n, _ in out.grad_fn.next_functions] == ["AccumulateGrad"]
     np.testing.assert_allclose(out.item(), np.sum(np.tanh(x * model.w + 0.5) ** 2),
                                rtol=1e-12)
+
+
+class Deep(sg.nn.Module):
+    """Layers held in a Sequential, iterated and indexed by NumPy code."""
+
+    def __init__(self, widths=(3, 4, 4, 2)):
+        super().__init__()
+        pairs = zip(widths[:-1], widths[1:], strict=True)
+        self.layers = sg.nn.Sequential(*(sg.nn.Linear(n_in, n_out, dtype=np.float64)
+                                         for n_in, n_out in pairs))
+
+    @sg.differentiable
+    def forward(self, x):
+        for layer in self.layers:
+            x = np.tanh(x @ layer.weight.T + layer.bias)
+        return x * self.layers[0].bias[0]
+
+
+def test_layers_held_in_a_sequential_are_iterated_and_indexed_in_one_node():
+    sg.manual_seed(16)
+    model = Deep()
+    x, y = inputs(17)
+    out = model(sg.tensor(x))
+    assert type(out.grad_fn).__name__ == "DeepBackward"
+    mse(out, sg.tensor(y)).backward()
+    expected = numerical_parameter_gradients(model, lambda m: mse(m(sg.tensor(x)),
+                                                                  sg.tensor(y)))
+    for got, want in zip(gradients(model), expected, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    reference = [sg.nn.Parameter(p.detach().numpy().copy()) for p in model.parameters()]
+    h = sg.tensor(x)
+    for weight, bias in zip(reference[::2], reference[1::2], strict=True):
+        h = sg.tanh(h @ weight.T + bias)
+    mse(h * reference[1][0], sg.tensor(y)).backward()
+    for got, want in zip(gradients(model), reference, strict=True):
+        np.testing.assert_allclose(got, want.grad.numpy(), rtol=1e-12)

@@ -10,6 +10,7 @@ import warnings
 from benchmarks import (
     compile_time,
     gradients_table,
+    module_training,
     report,
     runtime_overhead,
     transform_sweep,
@@ -27,6 +28,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="leave out the transformation-time comparison and size sweep")
     parser.add_argument("--skip-overhead", action="store_true",
                         help="leave out the eager runtime's per-op overhead figures")
+    parser.add_argument("--skip-modules", action="store_true",
+                        help="leave out the MLP training step (per-op, one node, PyTorch)")
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out the first-call (compile) times of sg.jit and jax.jit")
     parser.add_argument("--threads", type=int, default=1,
@@ -84,6 +87,9 @@ def main(argv: list[str] | None = None) -> None:
         progress("running: eager per-op overhead")
         overhead = runtime_overhead.measure_all(budget)
         sections += ["", runtime_overhead.markdown(overhead, notes)]
+    if not options.skip_modules:
+        training = module_training.measure_all(budget, progress)
+        sections += ["", module_training.markdown(training, notes)]
     transform = sweep = None
     if not options.skip_transform:
         progress("running: transformation time")

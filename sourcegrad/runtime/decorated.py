@@ -43,6 +43,10 @@ class Differentiable:
         self.records_backward = True
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if args and _is_module(args[0]):  # a method of an sg.nn.Module: its tensors too
+            from ..nn.differentiable_forward import call_method
+
+            return call_method(self, args[0], args[1:], kwargs)
         for arg in args:
             if isinstance(arg, Tensor):
                 return self._call_on_tensors(args, kwargs)
@@ -161,6 +165,12 @@ def _weighted_gradient(decorated: Differentiable, positions: tuple[int, ...], n_
     namespace = {"np": np, fn.__name__: fn}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102
     return api.grad(namespace[name], wrt=tuple(params[p] for p in positions))
+
+
+def _is_module(value: Any) -> bool:
+    from ..nn.module import Module  # (sg.nn is built on the runtime: not at the top)
+
+    return isinstance(value, Module)
 
 
 def _like(g: Any, x: np.ndarray) -> np.ndarray:

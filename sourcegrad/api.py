@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, callables, checking, pipeline, pytrees
+from . import cache, callables, checking, pipeline, pytrees, specialisation
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
 
@@ -121,6 +121,7 @@ def _present_as(compiled: Any, fun: Callable) -> None:
     del compiled.__wrapped__
     compiled.__signature__ = inspect.signature(fun)
     compiled.__wrapped_fun__ = fun
+    specialisation.install(compiled)  # its variants, specialised at their first calls
 
 
 def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,

@@ -27,8 +27,8 @@ made from still holds (``dependencies.py``), redirecting the call to a derivativ
 if not; then with ``if _sourcegrad_special is not None and (... := _sourcegrad_special(<its
 arguments>)) is not _sourcegrad_special: return ...``: the way to a variant of the code
 specialised to the arguments' shapes (``specialisation.py``; with ``None`` in the cell, or
-when the dispatcher answers itself, the general code runs, in the same frame). All of this is added on the AST,
-not in the text.
+when the dispatcher answers itself, the general code runs, in the same frame). All of this
+is added on the AST, not in the text.
 
 A file's text stays in ``linecache`` while a code object compiled from it lives (a live
 function, a traceback, a record of the cache's), and leaves it with the last one: functions

@@ -11,11 +11,13 @@ variant runs; later calls with the same ``signature`` run it again.
 
 The guard is ``signature`` of the arguments: each array's shape and dtype, each number's
 type, the length and items of a tuple or list, a string's value; the specialised code
-assumes nothing else of them. What it assumes of the globals and closure variables it reads
-(a global array's shape) is guarded by the staleness check every generated function already
-makes (``cache.py``): rebinding one makes the derivative again, and its variants anew.
-Arrays of other types (subclasses of ``np.ndarray``, Dask arrays, tensors) and objects the
-pass knows nothing of run the general code.
+assumes nothing else of them. Arrays of other types (subclasses of ``np.ndarray``, Dask
+arrays, tensors) and objects the pass knows nothing of run the general code. Which
+functions a global or closure name denotes is guarded by the staleness check every
+generated function makes (``cache.py``); the data such a name holds (a global array, whose
+shape the variant assumed; an integer, whose value it may have folded) is read live by the
+general code and is guarded here: a variant that read any checks it at each call, and is
+made again when it changed (counting towards the bound).
 
 How it is wired: every generated function starts (on the AST, not in its text), after the
 staleness check, with a call of what its cell ``_sourcegrad_special`` holds, if anything
@@ -112,29 +114,75 @@ class Variants:
     where the general code runs."""
 
     name: str
-    make: Callable[[tuple, dict], Callable[..., Any]]  # a variant for these arguments
+    make: Callable[[tuple, dict], Variant]  # a variant for these arguments
     runs: dict[tuple, Any] = field(default_factory=dict)
+    # signature -> what the variant assumed of globals and closure variables, when anything
+    assumptions: dict[tuple, tuple[Assumption, ...]] = field(default_factory=dict)
     made: int = 0  # specialised variants made (at most MAX_VARIANTS)
     failure: str | None = None  # why the pass failed, if it did: the general code runs
 
     def missing(self, key: tuple, args: tuple, kwargs: dict) -> Any:
-        """What runs for a signature not seen yet (a variant made now, if it is to be
-        specialised), remembered under it."""
+        """What runs for a signature not seen yet, or whose variant's assumptions about
+        globals no longer hold (a variant made now, if it is to be specialised), remembered
+        under it."""
         run: Any = GENERAL_HERE
+        self.assumptions.pop(key, None)
         if self.made < MAX_VARIANTS and self.failure is None and enabled() and (
                 not _assumes_nothing(key)):
             try:
-                run = self.make(args, kwargs)
-                self.made += 1
+                made = self.make(args, kwargs)
+            except NotSpecialisable:
+                made = None
             except Exception as error:  # a bug of the pass must not cost the user a result
+                made = None
                 self.failure = f"{type(error).__name__}: {error}"
                 warnings.warn(
                     f"sourcegrad could not specialise {self.name} to the shapes of its "
                     f"arguments ({self.failure}); the general derivative runs. Please report "
                     "this.", RuntimeWarning, stacklevel=4)
-        if len(self.runs) < _MAX_SIGNATURES:
+            if made is not None:
+                self.made += 1
+                run = made.run
+                if made.assumptions:
+                    self.assumptions[key] = made.assumptions
+        if len(self.runs) < _MAX_SIGNATURES or key in self.runs:
             self.runs[key] = run
         return run
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A global or closure variable the variant read, and what it assumed of its value."""
+
+    read: Callable[[], Any]
+    expected: Any
+
+    def holds(self) -> bool:
+        try:
+            return _assumed(self.read()) == self.expected
+        except (NameError, ValueError):  # gone (an empty cell, a deleted global)
+            return False
+
+
+@dataclass(frozen=True)
+class Variant:
+    run: Callable[..., Any]
+    assumptions: tuple[Assumption, ...]
+
+
+class NotSpecialisable(Exception):
+    """The arguments or globals hold nothing the pass may assume anything of."""
+
+
+def _assumed(value: Any) -> Any:
+    """What the pass may assume of a global's value: as of an argument's, and an integer's
+    value too (a global count may be folded)."""
+    kind = type(value)
+    if kind is int or kind is bool:
+        return (kind, value)
+    if kind is tuple or kind is list:
+        return (kind, *[_assumed(v) for v in value])
+    return describe(value)
 
 
 GENERAL_HERE = object()  # in ``Variants.runs``: the general code runs for that signature
@@ -147,7 +195,7 @@ def _dispatcher(variants: Variants) -> Callable[..., Any]:
     any other tracer (``sys.settrace``), so that they step through the lines of
     ``.source``; and when the variant raises, so that the error is raised again by the
     general code, with its traceback (and a wrong variant cannot hide behind it)."""
-    runs, missing = variants.runs, variants.missing
+    runs, missing, assumptions = variants.runs, variants.missing, variants.assumptions
     tracer = sys.gettrace
 
     def dispatch(*args: Any, **kwargs: Any) -> Any:
@@ -159,7 +207,8 @@ def _dispatcher(variants: Variants) -> Callable[..., Any]:
             run = runs.get(key)
         except TypeError:  # an unhashable item somewhere
             return dispatch
-        if run is None:
+        if run is None or assumptions and key in assumptions and not all(
+                a.holds() for a in assumptions[key]):
             run = missing(key, args, kwargs)
         if run is GENERAL_HERE or tracer() is not None:
             return dispatch
@@ -221,18 +270,45 @@ def specialised_source(generated: Any, *args: Any, **kwargs: Any) -> str:
     return specialise(generated, args, kwargs).text
 
 
-def build(generated: types.FunctionType, args: tuple, kwargs: dict) -> Callable[..., Any]:
+def build(generated: types.FunctionType, args: tuple, kwargs: dict) -> Variant:
     """The variant of ``generated`` for these arguments, compiled: each function of the
     specialised program linked as generated code is (``compile.compile_function``: the
     user's globals read live, the same closure cells, notes naming the user's lines), the
-    specialised callees it calls through cells filled once all are made."""
+    specialised callees it calls through cells filled once all are made; and what it
+    assumed of the globals and closure variables it read."""
     from .jit.specialise import Specialised, specialise
 
     program = specialise(generated, args, kwargs)
+    assumptions = tuple(a for f in program.functions for a in _assumptions(f))
     cells = {id(f): types.CellType() for f in program.functions}
     for function in program.functions:
         cells[id(function)].cell_contents = _link(function, cells, Specialised)
-    return cells[id(program.root)].cell_contents
+    return Variant(cells[id(program.root)].cell_contents, assumptions)
+
+
+def _assumptions(function: Any) -> list[Assumption]:
+    """What ``function`` (specialised) assumed of the data its generated function reads
+    from its closure cells and globals."""
+    general = function.generated.function
+    cells = dict(zip(general.__code__.co_freevars, general.__closure__ or (), strict=True))
+    found = []
+    for name, value in function.assumed.items():
+        expected = _assumed(value)
+        if _assumes_nothing(expected):
+            raise NotSpecialisable(name)
+        if name in cells:
+            read = functools.partial(getattr, cells[name], "cell_contents")
+        else:
+            read = functools.partial(_global, general.__globals__, name)
+        found.append(Assumption(read, expected))
+    return found
+
+
+def _global(namespace: dict[str, Any], name: str) -> Any:
+    try:
+        return namespace[name]
+    except KeyError:
+        raise NameError(name) from None
 
 
 def _link(function: Any, cells: dict[int, types.CellType], specialised_type: type

@@ -97,6 +97,9 @@ class Specialised:
     generated: source.Generated
     bindings: dict[str, Any]  # names the specialised code reads that the original did not
     returned: Abstract = a.UNKNOWN
+    # the globals and closure variables holding data (not a module, class or function)
+    # whose value the specialisation read: it holds while they are alike (their shapes...)
+    assumed: dict[str, Any] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -525,7 +528,10 @@ class _Walker:
             assert self.env is not None
             return self.env.get(name, a.UNKNOWN)
         if name in self.namespace:
-            return a.of_value(self.namespace[name])
+            value = self.namespace[name]
+            if not (value is None or isinstance(value, types.ModuleType) or callable(value)):
+                self.target.assumed[name] = value
+            return a.of_value(value)
         if hasattr(builtins, name):
             return Constant(getattr(builtins, name))
         return a.UNKNOWN

@@ -1,0 +1,124 @@
+"""What specialisation at the first call costs (issue 14, point 1): the guard at every call,
+and the first call of each signature, which makes the variant.
+
+- **Guard**: on a derivative whose own work is tiny (the gradient of ``np.sum(x * b)``-like
+  functions of 1, 4 and 8 small array arguments), ``sg.grad(f)(*args)`` (staleness check,
+  signature, lookup, variant) against the variant called directly; the difference is the
+  guard's cost. Also the general code as ``SOURCEGRAD_SPECIALISE=0`` runs it (the
+  dispatcher answering "general" to the generated function's prologue) against the general
+  code with no dispatcher at all (``specialisation.general_of``).
+- **First call**: for each workload of the main table, the time to make its variant
+  (``specialisation.build``: the pass and compiling the result), median of a few.
+
+``python -m benchmarks.specialisation_cost [--quick]`` prints these tables alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchmarks.report import format_seconds, markdown_table
+from benchmarks.timing import FULL, QUICK, Budget, interleaved_median_seconds
+from benchmarks.workloads import WORKLOADS
+
+
+@dataclass
+class GuardCost:
+    arguments: str
+    through_guard: float
+    variant_alone: float
+    general_through_prologue: float
+    general_alone: float
+
+
+def _subject(count: int):
+    """A new function of 1, 4 or 8 arrays (a new one each time: its derivative's variants are
+    its own), and ``wrt`` for all of them."""
+    if count == 1:
+        def f(a0):
+            return np.sum(a0 * 0.5)
+    elif count == 4:
+        def f(a0, a1, a2, a3):
+            return np.sum(a0 * a1) + np.sum(a2 * a3)
+    else:
+        def f(a0, a1, a2, a3, a4, a5, a6, a7):
+            return np.sum(a0 * a1) + np.sum(a2 * a3) + np.sum(a4 * a5) + np.sum(a6 * a7)
+    return f, tuple(range(count))
+
+
+def guard_cost(count: int, budget: Budget) -> GuardCost:
+    import sourcegrad as sg
+    from sourcegrad import specialisation
+
+    f, wrt = _subject(count)
+    args = tuple(np.full(3, float(i)) for i in range(count))
+    gradient = sg.grad(f, wrt=wrt)
+    gradient(*args)  # makes the variant
+    variant = specialisation.variants_of(gradient).runs[specialisation.signature(args)]
+    general = specialisation.general_of(gradient)
+    os.environ[specialisation.ENVIRONMENT] = "0"
+    try:
+        off = sg.grad(_subject(count)[0], wrt=wrt)
+        off(*args)  # remembers "general" for this signature
+    finally:
+        del os.environ[specialisation.ENVIRONMENT]
+    seconds = interleaved_median_seconds({
+        "guard": lambda: gradient(*args), "variant": lambda: variant(*args),
+        "off": lambda: off(*args), "general": lambda: general(*args)}, budget)
+    return GuardCost(f"{count} arrays of 3", seconds["guard"], seconds["variant"],
+                     seconds["off"], seconds["general"])
+
+
+def first_call_seconds(repeats: int) -> list[tuple[str, float]]:
+    import sourcegrad as sg
+    from sourcegrad import specialisation
+
+    found = []
+    for workload in WORKLOADS:
+        args = workload.make_args()
+        gradient = sg.grad(workload.forward, wrt=workload.wrt)
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            specialisation.build(gradient, args, {})
+            times.append(time.perf_counter() - start)
+        found.append((workload.name, statistics.median(times)))
+    return found
+
+
+def markdown(guards: list[GuardCost], first_calls: list[tuple[str, float]]) -> str:
+    body = [[g.arguments, format_seconds(g.through_guard), format_seconds(g.variant_alone),
+             format_seconds(g.through_guard - g.variant_alone),
+             format_seconds(g.general_through_prologue), format_seconds(g.general_alone),
+             format_seconds(g.general_through_prologue - g.general_alone)] for g in guards]
+    header = ["arguments", "sg.grad (guard + variant)", "variant alone", "guard",
+              "specialisation off", "general code alone", "prologue when off"]
+    first = [[name, format_seconds(seconds)] for name, seconds in first_calls]
+    return "\n\n".join([
+        "## Specialisation: the guard's cost per call (median)",
+        markdown_table(header, body),
+        "## Specialisation: making a variant at the first call of a signature (median)",
+        markdown_table(["workload", "specialise and compile"], first)])
+
+
+def measure_all(budget: Budget, repeats: int) -> tuple[list[GuardCost], list]:
+    return [guard_cost(n, budget) for n in (1, 4, 8)], first_call_seconds(repeats)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.specialisation_cost")
+    parser.add_argument("--quick", action="store_true")
+    options = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    guards, first = measure_all(QUICK if options.quick else FULL, 3 if options.quick else 7)
+    print(markdown(guards, first))
+
+
+if __name__ == "__main__":
+    main()

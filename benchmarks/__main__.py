@@ -12,6 +12,7 @@ from benchmarks import (
     gradients_table,
     report,
     runtime_overhead,
+    specialisation_cost,
     transform_sweep,
     transform_time,
 )
@@ -27,6 +28,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="leave out the transformation-time comparison and size sweep")
     parser.add_argument("--skip-overhead", action="store_true",
                         help="leave out the eager runtime's per-op overhead figures")
+    parser.add_argument("--skip-specialisation", action="store_true",
+                        help="leave out the guard's cost and the first-call time of "
+                             "specialisation")
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out the first-call (compile) times of sg.jit and jax.jit")
     parser.add_argument("--threads", type=int, default=1,
@@ -84,6 +88,10 @@ def main(argv: list[str] | None = None) -> None:
         progress("running: eager per-op overhead")
         overhead = runtime_overhead.measure_all(budget)
         sections += ["", runtime_overhead.markdown(overhead, notes)]
+    if not options.skip_specialisation:
+        progress("running: specialisation's guard and first calls")
+        guards, first_calls = specialisation_cost.measure_all(budget, 3 if options.quick else 7)
+        sections += ["", specialisation_cost.markdown(guards, first_calls)]
     transform = sweep = None
     if not options.skip_transform:
         progress("running: transformation time")

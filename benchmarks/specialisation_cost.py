@@ -10,7 +10,9 @@ and the first call of each signature, which makes the variant.
 - **First call**: for each workload of the main table, the time to make its variant
   (``specialisation.build``: the pass and compiling the result), median of a few.
 
-``python -m benchmarks.specialisation_cost [--quick]`` prints these tables alone.
+``python -m benchmarks.specialisation_cost [--quick] [--workloads [--only TEXT]]`` prints
+these tables alone (one thread per library), and with ``--workloads`` the main table's
+sourcegrad columns with and without specialisation, side by side.
 """
 
 from __future__ import annotations
@@ -112,12 +114,50 @@ def measure_all(budget: Budget, repeats: int) -> tuple[list[GuardCost], list]:
     return [guard_cost(n, budget) for n in (1, 4, 8)], first_call_seconds(repeats)
 
 
+def workloads_markdown(budget: Budget, name_filter: str) -> str:
+    """The main table's sourcegrad columns alone, with and without specialisation, side by
+    side in one run: medians, and ratios to the hand-written gradient."""
+    from benchmarks.gradients_table import run_workload
+    from benchmarks.peers import PEERS
+
+    names = ("hand-written", "sg.grad", "sg.grad general")
+    peers = tuple(p for p in PEERS if p.name in names)
+    body = []
+    for workload in WORKLOADS:
+        if name_filter.lower() not in workload.name.lower():
+            continue
+        cells = run_workload(workload, budget, peers).cells
+        seconds = {n: cells[n].seconds for n in names}
+        hand = seconds["hand-written"]
+        body.append([workload.name, *(_timed(seconds[n], hand) for n in names),
+                     f"{seconds['sg.grad general'] / seconds['sg.grad']:.2f}x"
+                     if seconds["sg.grad"] and seconds["sg.grad general"] else "—"])
+    header = ["workload", *names, "general / specialised"]
+    return ("## sg.grad with and without specialisation (median; ratio to hand-written)\n\n"
+            + markdown_table(header, body))
+
+
+def _timed(seconds: float | None, hand: float | None) -> str:
+    if seconds is None:
+        return "—"
+    return format_seconds(seconds) + (f" ({seconds / hand:.2f}x)" if hand else "")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.specialisation_cost")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--workloads", action="store_true",
+                        help="also time the workloads with and without specialisation")
+    parser.add_argument("--only", default="", help="workloads whose name has TEXT")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    guards, first = measure_all(QUICK if options.quick else FULL, 3 if options.quick else 7)
+    from benchmarks.__main__ import pin_threads  # (it imports this module: not at the top)
+
+    pin_threads(1, sys.argv[1:] if argv is None else argv, "benchmarks.specialisation_cost")
+    budget = QUICK if options.quick else FULL
+    guards, first = measure_all(budget, 3 if options.quick else 7)
     print(markdown(guards, first))
+    if options.workloads:
+        print("\n" + workloads_markdown(budget, options.only))
 
 
 if __name__ == "__main__":

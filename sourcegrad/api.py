@@ -130,7 +130,12 @@ def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
     ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(gradient, aux)``.
 
     ``check=True`` (or ``SOURCEGRAD_CHECK=1``, when ``check`` is not given) compares the first
-    call for each argument signature with central finite differences (``checking``)."""
+    call for each argument signature with central finite differences (``checking``).
+
+    The function returned is the general derivative (its ``.source``); the first call of
+    each argument signature (shapes and dtypes) runs, and keeps for the next, a variant
+    specialised to it, which ``.specialised_source(*args)`` shows (``specialisation``;
+    ``SOURCEGRAD_SPECIALISE=0`` turns this off)."""
     if fun is None:
         return functools.partial(grad, wrt=wrt, has_aux=has_aux, check=check)
     return _generated(fun, wrt, with_value=False, has_aux=has_aux, check=check)

@@ -168,6 +168,12 @@ def _unreduce(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None,
     if axis is None:
         if gshape != ():
             return None, result
+        if not ctx.numba:  # NumPy repeats one number without memory: a read-only view
+            natural = np.dtype(np.float64) if isinstance(ag, Number) else a.dtype_of(ag)
+            if dtype is not None and dtype != natural:
+                g = call(ctx.np("asarray"), g, dtype_expr(ctx, dtype))
+            return call(ctx.np("broadcast_to"), g, constant(xshape)), replace_fresh(
+                result, False)
         return _with_dtype(ctx, "full", [constant(xshape), g], dtype), result
     if gshape is None:
         return None, result
@@ -326,6 +332,8 @@ def _tie_weights(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
     (x, ax), (ans, _) = bound["x"], bound["ans"]
     axis, keepdims = _known(bound.get("axis")), _known(bound.get("keepdims"), False)
     result = _shaped_like(ax, a.grad_dtype(ax))
+    if not ctx.numba:  # the helper, in NumPy, compares once; spelt out, twice
+        return None, result
     if not isinstance(ax, Array) or not ax.shape or ax.dtype != np.float64 or (
             keepdims is _NOT_KNOWN) or not (axis is None or isinstance(axis, int)):
         return None, result

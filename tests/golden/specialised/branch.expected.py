@@ -7,7 +7,7 @@ def grad_branch(x):
         y = np.sin(x)
     grad_branch_value = 1.0
     # return np.sum(y * x)
-    grad_y_times_x = np.full((3,), grad_branch_value)
+    grad_y_times_x = np.broadcast_to(grad_branch_value, (3,))
     grad_y = grad_y_times_x * x
     grad_x = grad_y_times_x * y
     # if np.sum(x) > 0:

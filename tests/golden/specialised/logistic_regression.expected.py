@@ -6,7 +6,7 @@ def grad_logistic_loss(w, b, X, y):
     logaddexp_0 = np.logaddexp(0.0, z)
     grad_logistic_loss_value = 1.0
     # return np.mean(np.logaddexp(0.0, z) - y * z)
-    grad_logaddexp_0_minus_y = np.full((6,), grad_logistic_loss_value / 6)
+    grad_logaddexp_0_minus_y = np.broadcast_to(grad_logistic_loss_value / 6, (6,))
     grad_y_times_z = -grad_logaddexp_0_minus_y
     grad_z = grad_y_times_z * y
     del grad_y_times_z

@@ -14,7 +14,7 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     grad_mlp_loss_value = 1.0
     # return -np.mean(np.sum(Y * log_probs, axis=1))
     grad_mean_sum_Y_times_log = -grad_mlp_loss_value
-    grad_sum_Y_times_log_probs = np.full((6,), grad_mean_sum_Y_times_log / 6)
+    grad_sum_Y_times_log_probs = np.broadcast_to(grad_mean_sum_Y_times_log / 6, (6,))
     grad_Y_times_log_probs = np.broadcast_to(np.expand_dims(grad_sum_Y_times_log_probs, 1), (6, 3))
     grad_log_probs = grad_Y_times_log_probs * Y
     # log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
@@ -33,8 +33,7 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     del grad_shifted
     grad_logits = (grad_logits
                    + np.broadcast_to(grad_max_logits, (6, 3))
-                     * ((logits == max_logits)
-                        / np.expand_dims(np.sum(logits == max_logits, axis=1), 1)))
+                     * tie_weights(logits, max_logits, axis=1, keepdims=True))
     del grad_max_logits, logits, max_logits
     # logits = h @ W2 + b2
     grad_h_at_W2 = grad_logits

@@ -1,7 +1,8 @@
 """What specialisation at the first call costs (issue 14, point 1): the guard at every call,
 and the first call of each signature, which makes the variant.
 
-- **Guard**: on a derivative whose own work is tiny (the gradient of ``np.sum(x * b)``-like
+- **Guard** (CPU time of this thread, not wall-clock time: see ``_cpu_medians``): on a
+  derivative whose own work is tiny (the gradient of ``np.sum(x * b)``-like
   functions of 1, 4 and 8 small array arguments), ``sg.grad(f)(*args)`` (staleness check,
   signature, lookup, variant) against the variant called directly; the difference is the
   guard's cost. Also the general code as ``SOURCEGRAD_SPECIALISE=0`` runs it (the
@@ -22,12 +23,14 @@ import os
 import statistics
 import sys
 import time
+import timeit
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from benchmarks.report import format_seconds, markdown_table
-from benchmarks.timing import FULL, QUICK, Budget, interleaved_median_seconds
+from benchmarks.timing import FULL, QUICK, Budget
 from benchmarks.workloads import WORKLOADS
 
 
@@ -71,11 +74,23 @@ def guard_cost(count: int, budget: Budget) -> GuardCost:
         off(*args)  # remembers "general" for this signature
     finally:
         del os.environ[specialisation.ENVIRONMENT]
-    seconds = interleaved_median_seconds({
+    seconds = _cpu_medians({
         "guard": lambda: gradient(*args), "variant": lambda: variant(*args),
         "off": lambda: off(*args), "general": lambda: general(*args)}, budget)
     return GuardCost(f"{count} arrays of 3", seconds["guard"], seconds["variant"],
                      seconds["off"], seconds["general"])
+
+
+def _cpu_medians(funs: dict[str, Callable[[], object]], budget: Budget, number: int = 2000
+                 ) -> dict[str, float]:
+    """Median CPU time of one call of each (this thread's, ``time.thread_time``), batches of
+    each taken in rounds: the guard is a microsecond or so, which other processes' load on a
+    shared machine would swamp in wall-clock time."""
+    times: dict[str, list[float]] = {name: [] for name in funs}
+    for _ in range(budget.repeats):
+        for name, fun in funs.items():
+            times[name].append(timeit.Timer(fun, timer=time.thread_time).timeit(number) / number)
+    return {name: statistics.median(found) for name, found in times.items()}
 
 
 def first_call_seconds(repeats: int) -> list[tuple[str, float]]:
@@ -104,7 +119,7 @@ def markdown(guards: list[GuardCost], first_calls: list[tuple[str, float]]) -> s
               "specialisation off", "general code alone", "prologue when off"]
     first = [[name, format_seconds(seconds)] for name, seconds in first_calls]
     return "\n\n".join([
-        "## Specialisation: the guard's cost per call (median)",
+        "## Specialisation: the guard's cost per call (median CPU time)",
         markdown_table(header, body),
         "## Specialisation: making a variant at the first call of a signature (median)",
         markdown_table(["workload", "specialise and compile"], first)])
@@ -116,25 +131,40 @@ def measure_all(budget: Budget, repeats: int) -> tuple[list[GuardCost], list]:
 
 def workloads_markdown(budget: Budget, name_filter: str) -> str:
     """The main table's sourcegrad columns alone, with and without specialisation, side by
-    side in one run: medians, and ratios to the hand-written gradient."""
-    from benchmarks.gradients_table import run_workload
-    from benchmarks.peers import PEERS
+    side in one run (each checked against the hand-written gradient first): median CPU
+    times, as the guard's are, and ratios to the hand-written gradient."""
+    from benchmarks.gradients_table import prepare_checked
+    from benchmarks.peers import PEERS, as_numpy_tuple
 
     names = ("hand-written", "sg.grad", "sg.grad general")
-    peers = tuple(p for p in PEERS if p.name in names)
+    peers = [p for p in PEERS if p.name in names]
     body = []
     for workload in WORKLOADS:
         if name_filter.lower() not in workload.name.lower():
             continue
-        cells = run_workload(workload, budget, peers).cells
-        seconds = {n: cells[n].seconds for n in names}
+        args = workload.make_args()
+        reference = as_numpy_tuple(workload.grad_by_hand(*args))
+        runs = {}
+        for peer in peers:
+            run, cell = prepare_checked(peer, workload, args, reference)
+            if run is None:
+                raise RuntimeError(cell.note)
+            runs[peer.name] = run
+        seconds = _cpu_medians(runs, budget, _calls_per_batch(runs["hand-written"]))
         hand = seconds["hand-written"]
         body.append([workload.name, *(_timed(seconds[n], hand) for n in names),
-                     f"{seconds['sg.grad general'] / seconds['sg.grad']:.2f}x"
-                     if seconds["sg.grad"] and seconds["sg.grad general"] else "—"])
+                     f"{seconds['sg.grad general'] / seconds['sg.grad']:.2f}x"])
     header = ["workload", *names, "general / specialised"]
-    return ("## sg.grad with and without specialisation (median; ratio to hand-written)\n\n"
-            + markdown_table(header, body))
+    return ("## sg.grad with and without specialisation (median CPU time; ratio to "
+            "hand-written)\n\n" + markdown_table(header, body))
+
+
+def _calls_per_batch(fun: Callable[[], object]) -> int:
+    """Calls in a batch of about 20 ms of CPU time."""
+    number = 1
+    while timeit.Timer(fun, timer=time.thread_time).timeit(number) < 0.02 and number < 1 << 16:
+        number *= 2
+    return number
 
 
 def _timed(seconds: float | None, hand: float | None) -> str:

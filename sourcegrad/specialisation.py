@@ -32,9 +32,9 @@ the general code (as does every call when ``SOURCEGRAD_SPECIALISE=0``, read at t
 call of each signature). If the pass fails on a function (a bug of sourcegrad's), one
 ``RuntimeWarning`` says so and the general code runs.
 
-The specialised text is kept under a file name of its own (so tracebacks, ``pdb`` and
-profilers show its lines) and an exception raised in it carries the same note naming the
-user's line as the general code's. ``g.specialised_source(*args)`` shows it.
+The specialised text is kept under a file name of its own (so profilers show its lines);
+an exception raised in it is raised again by the general code, with the general code's
+traceback and the note naming the user's line. ``g.specialised_source(*args)`` shows it.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from .compile import OWN_CELLS, SPECIAL, compile_function
-from .debug import Landmarks, Provenance
+from .jit.specialise import Specialised, specialise
 
 ENVIRONMENT = "SOURCEGRAD_SPECIALISE"
 MAX_VARIANTS = 8  # specialised variants of one derivative; later signatures run it general
@@ -265,24 +265,20 @@ def _cell(fn: types.FunctionType, name: str) -> types.CellType:
 def specialised_source(generated: Any, *args: Any, **kwargs: Any) -> str:
     """The derivative specialised to these arguments' shapes and dtypes, as text: the
     function and the generated callees it calls (each variant of one)."""
-    from .jit.specialise import specialise
-
     return specialise(generated, args, kwargs).text
 
 
 def build(generated: types.FunctionType, args: tuple, kwargs: dict) -> Variant:
     """The variant of ``generated`` for these arguments, compiled: each function of the
     specialised program linked as generated code is (``compile.compile_function``: the
-    user's globals read live, the same closure cells, notes naming the user's lines), the
-    specialised callees it calls through cells filled once all are made; and what it
-    assumed of the globals and closure variables it read."""
-    from .jit.specialise import Specialised, specialise
-
+    user's globals read live, the same closure cells), the specialised callees it calls
+    through cells filled once all are made; and what it assumed of the globals and closure
+    variables it read."""
     program = specialise(generated, args, kwargs)
     assumptions = tuple(a for f in program.functions for a in _assumptions(f))
     cells = {id(f): types.CellType() for f in program.functions}
     for function in program.functions:
-        cells[id(function)].cell_contents = _link(function, cells, Specialised)
+        cells[id(function)].cell_contents = _link(function, cells)
     return Variant(cells[id(program.root)].cell_contents, assumptions)
 
 
@@ -311,8 +307,7 @@ def _global(namespace: dict[str, Any], name: str) -> Any:
         raise NameError(name) from None
 
 
-def _link(function: Any, cells: dict[int, types.CellType], specialised_type: type
-          ) -> types.FunctionType:
+def _link(function: Specialised, cells: dict[int, types.CellType]) -> types.FunctionType:
     general = function.generated.function
     text = function.text
     own = {name: cell for name, cell in zip(general.__code__.co_freevars,
@@ -320,37 +315,13 @@ def _link(function: Any, cells: dict[int, types.CellType], specialised_type: typ
            if name not in OWN_CELLS}
     helpers = {}
     for name, value in function.bindings.items():
-        if isinstance(value, specialised_type):
+        if isinstance(value, Specialised):
             own[name] = cells[id(value)]
         else:
             helpers[name] = value
-    user = function.generated.user_function
-    note = None
-    if user is not None:
-        note = _Provenance(user, function.name, text, _relative_lines(function, user))
+    # no notes, no prologue: an exception raised in a variant is raised again by the general
+    # code, with its own (see ``_dispatcher``)
     compiled = compile_function(text, function.name, general.__globals__, own, helpers,
-                                general.__defaults__, general.__kwdefaults__, note=note)
+                                general.__defaults__, general.__kwdefaults__)
     compiled.source = text
     return compiled
-
-
-def _relative_lines(function: Any, user: types.FunctionType) -> dict[int, int]:
-    from .jit.source import printed_user_lines
-
-    first = user.__code__.co_firstlineno
-    return {line: at - first for line, at in printed_user_lines(function.fdef,
-                                                                 function.text).items()}
-
-
-class _Provenance(Provenance):
-    """The note of a specialised function: its lines mapped to the user's by the pass (which
-    carries each statement's user line), not worked out from landmarks."""
-
-    def __init__(self, user: types.FunctionType, name: str, text: str,
-                 mapped: dict[int, int]) -> None:
-        super().__init__(user, name, text, Landmarks((), ()))
-        self.mapped = mapped
-
-    @property  # type: ignore[override]
-    def lines(self) -> dict[int, int]:
-        return self.mapped

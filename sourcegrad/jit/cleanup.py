@@ -388,6 +388,8 @@ def _stack_uses(fdef: ast.FunctionDef) -> dict[str, list[tuple[ast.stmt, list[as
     made = {t.id for s in walk(fdef) if isinstance(s, ast.Assign) and isinstance(
         s.value, ast.List) and not s.value.elts for t in s.targets if isinstance(t, ast.Name)}
     uses: dict[str, list[tuple[ast.stmt, list[ast.stmt]]]] = {n: [] for n in made}
+    if not made:
+        return uses
 
     def visit(body: list[ast.stmt]) -> None:
         for stmt in body:

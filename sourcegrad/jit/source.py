@@ -13,6 +13,7 @@ line.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import io
 import tokenize
@@ -79,21 +80,27 @@ def parse_with_comments(text: str) -> ast.FunctionDef:
     fdef = ast.parse(text).body[0]
     assert isinstance(fdef, ast.FunctionDef)
     located = _with_parents(fdef.body)
-    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
-    lines = text.splitlines()
     pending: dict[int, list[ast.stmt]] = {}
-    for token in tokens:
-        if token.type != tokenize.COMMENT or lines[token.start[0] - 1].lstrip()[:1] != "#":
-            continue
-        following = next((s for s in located if s[0].lineno > token.start[0]), None)
+    for line, comment in _full_line_comments(text):
+        following = next((s for s in located if s[0].lineno > line), None)
         if following is not None:
-            pending.setdefault(id(following[0]), []).append(
-                printer.comment(token.string[1:].removeprefix(" ")))
+            pending.setdefault(id(following[0]), []).append(printer.comment(comment))
     for stmt, parent in located:
         if id(stmt) in pending:
             at = parent.index(stmt)
             parent[at:at] = pending.pop(id(stmt))
     return fdef
+
+
+@functools.lru_cache(maxsize=256)
+def _full_line_comments(text: str) -> tuple[tuple[int, str], ...]:
+    """``(line, comment text)`` of each comment alone on its line: tokenizing is most of the
+    time of reading a function back, and a derivative is read once per variant made."""
+    lines = text.splitlines()
+    return tuple((token.start[0], token.string[1:].removeprefix(" "))
+                 for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                 if token.type == tokenize.COMMENT
+                 and lines[token.start[0] - 1].lstrip()[:1] == "#")
 
 
 def _with_parents(body: list[ast.stmt]) -> list[tuple[ast.stmt, list[ast.stmt]]]:

@@ -173,7 +173,7 @@ def specialise(fn: Any, args: tuple, kwargs: dict[str, Any] | None = None, *,
 
 def _bind(fn: Any, args: list[Abstract], kwargs: dict[str, Abstract]) -> Env:
     """Parameter name -> what is known of its value, defaults included."""
-    signature = inspect.signature(fn)
+    signature = helpers.signature_of(fn)
     try:
         bound = signature.bind(*args, **kwargs)
     except TypeError:
@@ -523,6 +523,8 @@ class _Walker:
             value, _ = self.expr(target.value)
             index, _ = self.expr(target.slice)
             return ast.Subscript(value=value, slice=index, ctx=ast.Store())
+        if isinstance(target, ast.Name):
+            return ast.Name(id=target.id, ctx=ast.Store())
         return copy.deepcopy(target)
 
     def lookup(self, name: str) -> Abstract:
@@ -751,7 +753,7 @@ class _Walker:
             return new, a.arithmetic(fn, args)
         if fn in _REDUCTIONS and args:
             try:
-                bound = inspect.signature(fn).bind(*args, **kwargs).arguments
+                bound = helpers.signature_of(fn).bind(*args, **kwargs).arguments
             except TypeError:
                 return new, a.UNKNOWN
             x = bound.pop(next(iter(bound)))

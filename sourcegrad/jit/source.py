@@ -13,10 +13,7 @@ line.
 from __future__ import annotations
 
 import ast
-import functools
 import inspect
-import io
-import tokenize
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -81,7 +78,7 @@ def parse_with_comments(text: str) -> ast.FunctionDef:
     assert isinstance(fdef, ast.FunctionDef)
     located = _with_parents(fdef.body)
     pending: dict[int, list[ast.stmt]] = {}
-    for line, comment in _full_line_comments(text):
+    for line, comment in _full_line_comments(text, fdef):
         following = next((s for s in located if s[0].lineno > line), None)
         if following is not None:
             pending.setdefault(id(following[0]), []).append(printer.comment(comment))
@@ -92,15 +89,21 @@ def parse_with_comments(text: str) -> ast.FunctionDef:
     return fdef
 
 
-@functools.lru_cache(maxsize=256)
-def _full_line_comments(text: str) -> tuple[tuple[int, str], ...]:
-    """``(line, comment text)`` of each comment alone on its line: tokenizing is most of the
-    time of reading a function back, and a derivative is read once per variant made."""
-    lines = text.splitlines()
-    return tuple((token.start[0], token.string[1:].removeprefix(" "))
-                 for token in tokenize.generate_tokens(io.StringIO(text).readline)
-                 if token.type == tokenize.COMMENT
-                 and lines[token.start[0] - 1].lstrip()[:1] == "#")
+def _full_line_comments(text: str, fdef: ast.FunctionDef) -> list[tuple[int, str]]:
+    """``(line, comment text)`` of each comment alone on its line, read off the lines
+    (``tokenize`` took most of the time of reading a function back, compiling its patterns
+    in a fresh process): a line starting with ``#`` is one unless a string spanning several
+    lines holds it."""
+    found = [(number, line.lstrip()[1:].removeprefix(" "))
+             for number, line in enumerate(text.splitlines(), 1)
+             if line.lstrip()[:1] == "#"]
+    if not found or '"""' not in text and "'''" not in text:
+        return found
+    inside = {line for node in ast.walk(fdef) if (isinstance(node, ast.JoinedStr) or isinstance(
+              node, ast.Constant) and isinstance(node.value, str | bytes))
+              and node.end_lineno != node.lineno
+              for line in range(node.lineno + 1, (node.end_lineno or node.lineno) + 1)}
+    return [(number, comment) for number, comment in found if number not in inside]
 
 
 def _with_parents(body: list[ast.stmt]) -> list[tuple[ast.stmt, list[ast.stmt]]]:

@@ -73,7 +73,7 @@ _BY_IDENTITY = (types.FunctionType, types.BuiltinFunctionType, types.ModuleType,
 
 def signature(args: tuple) -> tuple:
     """What a specialised variant is kept under: one ``describe`` per argument. Computed at
-    every call: kept to a few hundred nanoseconds."""
+    every call: about 0.2 µs an array."""
     return tuple([(a.shape, a.dtype) if type(a) is np.ndarray else describe(a) for a in args])
 
 
@@ -81,7 +81,8 @@ def describe(value: Any) -> Any:
     """What the specialisation pass may assume of ``value`` (``abstract.of_value`` with
     ``numbers=False`` knows no more), hashable: an array's shape and dtype, a number's or
     NumPy scalar's type, a tuple's or list's items, a string's value; a function, module or
-    class itself; ``GENERAL`` for what it may not assume anything of."""
+    class itself; ``(GENERAL, its type)`` for what it may not assume anything of (the type
+    keeps ``sg.jit``'s compiled versions of different types apart)."""
     kind = type(value)
     if kind is np.ndarray:
         return (value.shape, value.dtype)
@@ -97,7 +98,7 @@ def describe(value: Any) -> Any:
         return kind  # read as unknown: the code stays general where it reads one
     if isinstance(value, _BY_IDENTITY):
         return (kind, value)
-    return GENERAL
+    return (GENERAL, kind)
 
 
 def _assumes_nothing(key: Any) -> bool:

@@ -132,8 +132,12 @@ def test_the_signature_holds_what_the_pass_may_assume():
     assert describe("relu") != describe("tanh")  # a string's value may be folded
     assert describe(np.sin) == describe(np.sin) != describe(np.cos)
     # what the pass knows nothing of, and arrays of other types, run the general code
-    assert describe(x.view(np.ma.MaskedArray)) is GENERAL
-    assert describe(object()) is GENERAL
+    assert describe(x.view(np.ma.MaskedArray)) == (GENERAL, np.ma.MaskedArray)
+    assert describe(object()) == (GENERAL, object)
+    g = sg.grad(fresh_loss())
+    masked = np.ma.masked_array(np.ones(3), mask=[False, True, False])
+    g(masked, 0.5)
+    assert specialisation.variants_of(g).made == 0
     assert signature((x, 2)) == signature((np.zeros((2, 3)), 5))  # a number's value is not
 
 

@@ -14,8 +14,8 @@ A rule also says what is known of the helper's result, whether it replaced the c
 from __future__ import annotations
 
 import ast
-import functools
 import inspect
+import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -49,11 +49,24 @@ def rule(helper: Any) -> Callable[[Rule], Rule]:
     return register
 
 
-@functools.lru_cache(maxsize=1024)
 def signature_of(fn: Any) -> inspect.Signature:
     """``inspect.signature(fn)``, worked out once per function (the specialiser binds every
-    helper and NumPy call it rewrites: making signatures was a fifth of its time)."""
-    return inspect.signature(fn)
+    helper and NumPy call it rewrites: making signatures was a fifth of its time), kept no
+    longer than the function lives (a generated function keeps the user's alive)."""
+    try:
+        return _SIGNATURES[fn]
+    except KeyError:
+        found = _SIGNATURES[fn] = inspect.signature(fn)
+        return found
+    except TypeError:  # no weak reference to it (a ufunc, a builtin): they live forever
+        found = _BUILTIN_SIGNATURES.get(fn)
+        if found is None:
+            found = _BUILTIN_SIGNATURES[fn] = inspect.signature(fn)
+        return found
+
+
+_SIGNATURES: weakref.WeakKeyDictionary[Any, inspect.Signature] = weakref.WeakKeyDictionary()
+_BUILTIN_SIGNATURES: dict[Any, inspect.Signature] = {}
 
 
 def apply(helper: Any, ctx: Context, args: list[Operand], kwargs: dict[str, Operand]

@@ -17,13 +17,13 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..codegen import printer
+from ..codegen.clone import clone
 from ..codegen.walk import walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
@@ -375,9 +375,9 @@ def _replace(stmt: ast.stmt, old: ast.Name, new: ast.expr) -> None:
     for node in walk(stmt):
         for field_name, value in ast.iter_fields(node):
             if value is old:
-                setattr(node, field_name, copy.deepcopy(new))
+                setattr(node, field_name, clone(new))
             elif isinstance(value, list) and any(v is old for v in value):
-                setattr(node, field_name, [copy.deepcopy(new) if v is old else v
+                setattr(node, field_name, [clone(new) if v is old else v
                                            for v in value])
 
 
@@ -492,7 +492,7 @@ def _preallocate_stacks(fdef: ast.FunctionDef, facts: Facts, np_name: str) -> No
             call.args.append(ast.Name(id=computed.targets[0].id, ctx=ast.Load()))  # type: ignore[attr-defined]
             at = push_block.index(computed)
             push_block[at:at + 1] = [
-                ast.copy_location(ast.Assign(targets=computed.targets, value=copy.deepcopy(
+                ast.copy_location(ast.Assign(targets=computed.targets, value=clone(
                     read)), computed),
                 ast.copy_location(ast.Expr(value=call), computed)]
             push_block.remove(push)
@@ -617,7 +617,7 @@ def _loop_index(forward: ast.For, backward: ast.For, taken: set[str]) -> str:
 
 
 def _empty(np_name: str, count: ast.expr, item: Array | Number) -> ast.expr:
-    shape: ast.expr = copy.deepcopy(count)
+    shape: ast.expr = clone(count)
     dtype = a.dtype_of(item)
     if isinstance(item, Array) and item.shape:
         shape = ast.Tuple(elts=[shape, *[ast.Constant(n) for n in item.shape]], ctx=ast.Load())

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import copy
 import hashlib
 import inspect
 import math
@@ -40,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..codegen import printer
+from ..codegen.clone import clone
 from ..codegen.walk import walk
 from ..compile import register_lines
 from ..rules import support
@@ -393,7 +393,7 @@ class _Walker:
             else:
                 self.assign(call.func.value, a.UNKNOWN)
             self.facts.stack_items[stack] = a.join(self.facts.stack_items.get(stack), known)
-            new_call = ast.Call(func=copy.deepcopy(call.func), args=[item], keywords=[])
+            new_call = ast.Call(func=clone(call.func), args=[item], keywords=[])
             return [ast.Expr(value=new_call)]
         value, _ = self.expr(stmt.value)
         return [ast.Expr(value=value)]
@@ -444,7 +444,7 @@ class _Walker:
             self.assign(stmt.target, item)
 
         body, orelse = self.loop(stmt, enter, lambda: None)
-        new = ast.For(target=copy.deepcopy(stmt.target), iter=iter_expr, body=body,
+        new = ast.For(target=clone(stmt.target), iter=iter_expr, body=body,
                       orelse=orelse, lineno=stmt.lineno)
         setattr(new, cleanup.TRIP_COUNT, count)
         return [new]
@@ -525,7 +525,7 @@ class _Walker:
             return ast.Subscript(value=value, slice=index, ctx=ast.Store())
         if isinstance(target, ast.Name):
             return ast.Name(id=target.id, ctx=ast.Store())
-        return copy.deepcopy(target)
+        return clone(target)
 
     def lookup(self, name: str) -> Abstract:
         if name in self.locals:

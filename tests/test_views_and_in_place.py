@@ -347,3 +347,103 @@ def test_a_function_may_still_write_into_its_own_argument():
     expected = numerical_grad(lambda v: writes_into_its_own_argument(np.copy(v)), (X,), 0)
     np.testing.assert_allclose(sg.grad(writes_into_its_own_argument)(np.copy(X)), expected,
                                rtol=1e-6, atol=1e-8)
+
+
+def add_into_an_array_a_list_holds(x):
+    a = x * 1.0
+    held = [a, x]
+    held[0] += x
+    return np.sum(a * x)
+
+
+def add_into_an_array_a_dict_holds(x):
+    a = x * 1.0
+    held = {"k": a}
+    held["k"] -= x ** 2
+    return np.sum(a * x)
+
+
+def in_place_product_of_an_array_a_list_holds(x):
+    a = x * 1.0
+    held = []
+    held.append(a)
+    held[0] *= x
+    return np.sum(a)
+
+
+def write_into_a_name_unpacked_from_another(x):
+    a = x * 1.0
+    b, c = a, x
+    b[0] = 3.0
+    return np.sum(a * c)
+
+
+@pytest.mark.parametrize("f, refusal", [
+    (add_into_an_array_a_list_holds, "writing into an array that `held` holds"),
+    (add_into_an_array_a_dict_holds, "writing into an array that `held` holds"),
+    (in_place_product_of_an_array_a_list_holds, "writing into an array that `held` holds"),
+    (write_into_a_name_unpacked_from_another, "writing into `b`, which is `a` itself"),
+])
+def test_writes_into_arrays_shared_through_containers_are_refused_in_both_modes(f, refusal):
+    for transform in (lambda: sg.grad(f)(X), lambda: sg.jvp(f, (X,), (DIRECTION,))):
+        with pytest.raises(sg.UnsupportedSyntaxError) as caught:
+            transform()
+        assert refusal in str(caught.value)
+
+
+def rows_of_fresh_arrays_in_a_list(x):
+    held = [x * 1.0, x * 2.0]
+    held[0] = held[0] * x
+    held[1] = np.sin(held[1])
+    return np.sum(held[0] + held[1])
+
+
+def test_fresh_arrays_a_list_holds_are_replaced_and_differentiated():
+    assert_right_both_modes(rows_of_fresh_arrays_in_a_list, (X,))
+
+
+def chained_write_into_an_array(x):
+    a = x * 1.0
+    a[1][0] = x[0, 1] ** 2
+    return np.sum(a * x)
+
+
+def chained_write_into_a_dict_of_dicts(x):
+    d = {"a": {"w": x * 1.0}}
+    d["a"]["w"] = x ** 2
+    return np.sum(d["a"]["w"])
+
+
+@pytest.mark.parametrize("f, quoted", [(chained_write_into_an_array, "`a[1][0]`"),
+                                       (chained_write_into_a_dict_of_dicts, '`d["a"]["w"]`')])
+def test_a_write_through_a_chained_index_is_refused(f, quoted):
+    """Silently wrong for arrays, a crash for containers, before."""
+    with pytest.raises(sg.UnsupportedSyntaxError) as caught:
+        sg.grad(f)(X)
+    assert f"writing through a chained index {quoted}" in str(caught.value)
+
+
+def diagonal_read_after_a_write(x):
+    a = x[:, :3] * 1.0
+    d = np.diagonal(a)
+    a[0, 0] = 2.0
+    return np.sum(d * x[0, :3])
+
+
+def test_a_view_read_after_its_base_is_written_is_refused_in_forward_mode_too():
+    with pytest.raises(sg.UnsupportedSyntaxError) as caught:
+        sg.jvp(diagonal_read_after_a_write, (X,), (DIRECTION,))
+    assert "reading `d`, a view of `a`, after a write into `a`" in str(caught.value)
+    with pytest.raises(sg.UnsupportedSyntaxError) as caught:
+        sg.grad(diagonal_read_after_a_write)(X)
+    assert "`d`, which may be a view of `a`, is read afterwards" in str(caught.value)
+
+
+def numpy_functions_named_like_in_place_methods(x):
+    return np.sum(np.sort(x, axis=0)[0] * np.partition(x, 1, axis=1)[:, 0]) + np.sum(
+        np.resize(x[0], (2, 4)) ** 2)
+
+
+def test_numpy_functions_named_like_in_place_methods_are_differentiated():
+    """`np.sort(a)` makes a new array; only the method `a.sort()` changes `a`."""
+    assert_right_both_modes(numpy_functions_named_like_in_place_methods, (X[:, :3],))

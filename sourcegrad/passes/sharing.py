@@ -11,12 +11,15 @@ from __future__ import annotations
 import ast
 
 from ..codegen.walk import statements
+from ..compile import is_generated
 from ..frontend.source import Parsed
 from .activity import Activity, is_append, stored_base
 
 
 def refuse_writes_through_shared_arrays(parsed: Parsed, fdef: ast.FunctionDef,
                                         activity: Activity, temporaries: set[str]) -> None:
+    if is_generated(parsed.filename):
+        return  # generated code shares memory only where its author meant to
     held = _held_arrays(fdef, temporaries)
     unpacked = _unpacked_aliases(fdef, temporaries)
     for stmt in statements(fdef):
@@ -70,13 +73,21 @@ def _held_arrays(fdef: ast.FunctionDef, temporaries: set[str]) -> dict[str, set[
 
 
 def _unpacked_aliases(fdef: ast.FunctionDef, temporaries: set[str]) -> dict[str, str]:
-    """``p, q = a, b``: ``p`` is ``a`` and ``q`` is ``b``."""
+    """``p, q = a, b`` (or ``pair = (a, b); p, q = pair``, as the normal form writes it):
+    ``p`` is ``a`` and ``q`` is ``b``."""
+    displays: dict[str, list[ast.expr]] = {}
     aliases: dict[str, str] = {}
     for stmt in statements(fdef):
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], (ast.Tuple, ast.List)) \
-                and isinstance(stmt.value, (ast.Tuple, ast.List)) \
-                and len(stmt.targets[0].elts) == len(stmt.value.elts):
-            for t, v in zip(stmt.targets[0].elts, stmt.value.elts, strict=True):
+        if not isinstance(stmt, ast.Assign):
+            continue
+        target, value = stmt.targets[0], stmt.value
+        if isinstance(target, ast.Name) and isinstance(value, (ast.Tuple, ast.List)):
+            displays[target.id] = value.elts
+        if isinstance(value, ast.Name) and value.id in displays:
+            value = ast.Tuple(elts=displays[value.id], ctx=ast.Load())
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(
+                value, (ast.Tuple, ast.List)) and len(target.elts) == len(value.elts):
+            for t, v in zip(target.elts, value.elts, strict=True):
                 if isinstance(t, ast.Name) and isinstance(v, ast.Name) and (
                         v.id not in temporaries):
                     aliases[t.id] = v.id

@@ -224,12 +224,22 @@ def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
     if not liveness.dead and not liveness.unread_pops:
         return False
 
+    # a ``del`` of a name whose assignment goes would fail on the path that made it: the
+    # name leaves the ``del`` (at worst, a value kept elsewhere is freed later)
+    unbound = {name for stmt in walk(fdef) if id(stmt) in liveness.dead
+               and isinstance(stmt, ast.Assign) for t in stmt.targets for name in _stores(t)}
+
     def edit(stmt: ast.stmt) -> ast.stmt | None:
         if id(stmt) in liveness.dead:
             return None
         if id(stmt) in liveness.unread_pops:
             assert isinstance(stmt, ast.Assign)
             return ast.copy_location(ast.Expr(value=stmt.value), stmt)
+        if isinstance(stmt, ast.Delete) and unbound:
+            kept = [t for t in stmt.targets if not (isinstance(t, ast.Name) and t.id in unbound)]
+            if not kept:
+                return None
+            stmt.targets = kept
         return stmt
 
     _edit(fdef, edit)

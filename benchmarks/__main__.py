@@ -13,6 +13,7 @@ from benchmarks import (
     module_training,
     report,
     runtime_overhead,
+    specialisation_cost,
     transform_sweep,
     transform_time,
 )
@@ -30,6 +31,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="leave out the eager runtime's per-op overhead figures")
     parser.add_argument("--skip-modules", action="store_true",
                         help="leave out the MLP training step (per-op, one node, PyTorch)")
+    parser.add_argument("--skip-specialisation", action="store_true",
+                        help="leave out the guard's cost and the first-call time of "
+                             "specialisation")
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out the first-call (compile) times of sg.jit and jax.jit")
     parser.add_argument("--threads", type=int, default=1,
@@ -90,6 +94,10 @@ def main(argv: list[str] | None = None) -> None:
     if not options.skip_modules:
         training = module_training.measure_all(budget, progress)
         sections += ["", module_training.markdown(training, notes)]
+    if not options.skip_specialisation:
+        progress("running: specialisation's guard and first calls")
+        guards, first_calls = specialisation_cost.measure_all(budget, 3 if options.quick else 7)
+        sections += ["", specialisation_cost.markdown(guards, first_calls)]
     transform = sweep = None
     if not options.skip_transform:
         progress("running: transformation time")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, callables, checking, pipeline, presentation, pytrees
+from . import cache, callables, checking, pipeline, presentation, pytrees, specialisation
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
 
@@ -148,6 +148,7 @@ def _present_as(compiled: Any, fun: Callable) -> None:
     del compiled.__wrapped__
     compiled.__signature__ = inspect.signature(fun)
     compiled.__wrapped_fun__ = fun
+    specialisation.install(compiled)  # its variants, specialised at their first calls
 
 
 def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
@@ -160,6 +161,11 @@ def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
 
     The result shows itself as ``<sourcegrad grad of loss(w, b) wrt w>``, and in Jupyter as
     its generated source, highlighted; ``.source`` holds that text.
+
+    The function returned is the general derivative (its ``.source``); the first call of
+    each argument signature (shapes and dtypes) runs, and keeps for the next, a variant
+    specialised to it, which ``.specialised_source(*args)`` shows (``specialisation``;
+    ``SOURCEGRAD_SPECIALISE=0`` turns this off).
 
     ``d/dw sum((2w + b)**2) = 4 (2w + b)`` and ``d/db = 2 sum(2w + b)``:
 

@@ -142,7 +142,8 @@ def _mask(rng, shape):
 
 DOMAINS: dict[str, Callable[[np.random.Generator, tuple], Any]] = {
     "real": _real, "positive": _positive, "negative": _negative, "nonzero": _nonzero,
-    "unit": _unit, "fraction": _fraction, "percent": _percent, "above_one": _above_one, "distinct": _distinct, "with_zero": _with_zero,
+    "unit": _unit, "fraction": _fraction, "percent": _percent, "above_one": _above_one,
+    "distinct": _distinct, "with_zero": _with_zero,
     "zeros": _zeros, "nonfinite": _nonfinite, "spd": _spd, "well_conditioned": _well_conditioned,
     "negative_det": _negative_det,
     "symmetric": _symmetric, "mask": _mask, "probability": _probability,

@@ -253,7 +253,9 @@ def general_of(generated: Any) -> Callable[..., Any]:
 
 
 def variants_of(generated: Any) -> Variants | None:
-    """The variants made of a derivative ``sg.grad`` returned, if it has them."""
+    """The variants made of a derivative ``sg.grad`` returned, if it has them (through
+    the ``presentation.Presented`` that shows it)."""
+    generated = getattr(generated, "__wrapped__", generated)
     return getattr(generated, "__dict__", {}).get(_VARIANTS)
 
 

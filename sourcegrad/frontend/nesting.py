@@ -354,7 +354,8 @@ class Nesting:
         keywords = [ast.keyword(arg=generated.tangent_params[p], value=t)
                     for p, t in zip(params, tangents, strict=True) if p in wrt]
         target = Target(generated, [*inner.prefix, *[self._constant(v) for v in form.bound]],
-                        inner.keywords)
+                        [*inner.keywords, *[ast.keyword(arg=k, value=self._constant(v))
+                                            for k, v in form.keywords.items()]])
         rebuilt = ast.Call(func=node.func, args=list(primals), keywords=keywords)
         return self._call(target, rebuilt)
 

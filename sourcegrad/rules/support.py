@@ -245,6 +245,14 @@ def zeros_like_grad(x):
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
+def zeros_like_sequence(x):
+    """``zeros_like_grad`` that keeps a tuple a tuple: the zero tangent of a list or tuple
+    that a linear rule takes as a whole (``a + b`` of tuples, forward mode applying the join
+    to the tangents, where ``b`` has one and ``a`` not: ``[0.0] + (t,)`` fails)."""
+    zeros = zeros_like_grad(x)
+    return tuple(zeros) if isinstance(x, tuple) and type(x) is tuple else zeros
+
+
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
     a read-only broadcast view."""

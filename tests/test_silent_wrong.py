@@ -878,3 +878,65 @@ def test_a_result_reads_as_its_twin_never_as_f():
     tx, tw = twin(X2, W32)
     np.testing.assert_allclose(tx, jx, rtol=1e-12)
     np.testing.assert_allclose(tw, jw, rtol=1e-12)
+
+
+# -- a call that writes into its argument --------------------------------------------------
+def copied_into(a):
+    b = a * 1.0
+    np.copyto(b, a ** 2)
+    return np.sum(b)
+
+
+def diagonal_filled(a):
+    b = a * 1.0
+    np.fill_diagonal(b, 0.0)
+    return np.sum(b)
+
+
+def put_into(a):
+    b = a * 1.0
+    np.put(b, [0], 0.0)
+    return np.sum(b)
+
+
+def masked_into(a):
+    b = a * 1.0
+    np.putmask(b, b > 0, 0.0)
+    return np.sum(b)
+
+
+def filled(a):
+    b = a * 1.0
+    b.fill(0.0)
+    return np.sum(b)
+
+
+def sorted_in_place(a):
+    b = a * 1.0
+    b.sort()
+    return np.sum(b * np.arange(4.0).reshape(2, 2))
+
+
+def constant_filled(a):
+    weights = np.ones((2, 2))
+    np.fill_diagonal(weights, 2.0)  # no derivative in it: nothing to refuse
+    return np.sum(a * weights)
+
+
+@pytest.mark.parametrize("f", [copied_into, diagonal_filled, put_into, masked_into, filled,
+                               sorted_in_place])
+def test_a_call_writing_into_a_value_with_a_derivative_is_refused_in_both_modes(f):
+    """Reverse mode differentiated these as if the call changed nothing (sg.grad of
+    ``copied_into`` was 1 everywhere, not 2a; of ``filled``, 1, not 0); forward mode ignored
+    ``b.fill(0.0)`` (``fill`` returns nothing, so it was taken for a constant)."""
+    a = np.array([[1.0, 2.0], [3.0, 5.0]])
+    with pytest.raises(sg.UnsupportedSyntaxError, match="side effect on `b`"):
+        sg.grad(f)(a)
+    with pytest.raises(sg.UnsupportedSyntaxError, match="side effect on `b`"):
+        sg.jvp(f, (a,), (a,))
+
+
+def test_a_call_writing_into_a_constant_is_left_alone():
+    a = np.array([[1.0, 2.0], [3.0, 5.0]])
+    assert_close(sg.grad(constant_filled)(a), np.array([[2.0, 1.0], [1.0, 2.0]]))
+    assert check_grads(constant_filled, [a], order=2)

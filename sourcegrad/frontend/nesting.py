@@ -82,6 +82,16 @@ class Nesting:
         except TypeError:  # unhashable
             return None
 
+    def static_value(self, expr: ast.expr) -> Any:
+        """What ``expr`` (a name or a dotted path) is known to be before the call, or
+        ``None`` (a local variable's value is not)."""
+        return self._static(expr)
+
+    def bind(self, value: Any) -> str:
+        """The name generated code reads ``value`` by (bound in the function's
+        environment)."""
+        return self._bind(value)
+
     def _static(self, expr: ast.expr) -> Any:
         if isinstance(expr, ast.Name):
             if expr.id in self.outer_locals:

@@ -48,6 +48,7 @@ from ..rules import support
 from ..rules.methods import VIEW_PRIMITIVES
 from .activity import Activity, is_add_at, is_append, stored_base, target_names
 from .desugar import assign, call, located, name
+from .purity import writes_into_receiver
 from .shapes import ShapeFacts
 
 # Given a user function and the names of its parameters whose tangents are non-zero at a
@@ -550,7 +551,7 @@ class ForwardMode:
         op = self.resolver.classify(value)
         touched = [n.id for n in walk(value) if isinstance(n, ast.Name)
                    and n.id in self.state.defined]
-        if op.kind != NONDIFF and touched:
+        if touched and (op.kind != NONDIFF or writes_into_receiver(value)):
             raise self.parsed.unsupported(
                 stmt, f"a call for its side effect on `{touched[0]}`, which carries a derivative",
                 "Assign the call's result to a variable instead of modifying its argument.")

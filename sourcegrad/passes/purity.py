@@ -19,6 +19,9 @@ PURE_MODULES = frozenset({"np", "math"})
 # what leads to such functions (``np.add.at``, ``np.ndarray.sort``, ``np.random``)
 _WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal"})
 _IMPURE_PATHS = frozenset({"random", "at", "ndarray"})
+# array methods that write into the array they are called on
+_WRITING_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",
+                              "setfield", "byteswap"})
 
 
 def is_pure(expr: ast.expr) -> bool:
@@ -44,3 +47,9 @@ def is_pure_call(call: ast.Call) -> bool:
         func = func.value
     return (isinstance(func, ast.Name) and func.id in PURE_MODULES and bool(path)
             and path[0] not in _WRITERS and not _IMPURE_PATHS & set(path))
+
+
+def writes_into_receiver(call: ast.Call) -> bool:
+    """``a.fill(0.0)``, ``a.sort()``...: a method that changes the array it is called on
+    (which the resolver may take for a constant: ``fill`` returns nothing)."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr in _WRITING_METHODS

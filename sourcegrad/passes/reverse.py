@@ -38,6 +38,7 @@ from ..frontend.resolve import (
     DISPLAY,
     DYNAMIC,
     FIELD,
+    NONDIFF,
     POP,
     RECORD,
     RULE,
@@ -53,6 +54,7 @@ from ..rules.registry import shared_rule_expression
 from . import structures
 from .activity import Activity, is_add_at, is_append, stored_base
 from .desugar import assign, call, located, name
+from .purity import writes_into_receiver
 from .refold import drop_round_trips, refold
 from .release import release_dead_values, views_and_shapes
 from .saving import STACK, Placement, assigned_names, overwrites
@@ -609,9 +611,24 @@ class ReverseMode:
         elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
             stmts = self._adjoint_add_at(stmt)
         else:
+            self._refuse_a_write_by_call(stmt)
             stmts = []
         self._note_reads(stmt, stmts)  # everything the adjoint reads, whatever produced it
         return stmts + self._restores(stmt)
+
+    def _refuse_a_write_by_call(self, stmt: ast.stmt) -> None:
+        """A call for its effect (``np.copyto(a, b)``, ``np.fill_diagonal(a, 0)``,
+        ``a.sort()``...) may change a value that carries a derivative: refused, as forward
+        mode refuses it, rather than differentiated as if nothing had changed."""
+        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+            return
+        touched = [n.id for n in walk(stmt.value) if isinstance(n, ast.Name)
+                   and self.activity.is_active(n.id)]
+        if touched and (writes_into_receiver(stmt.value)
+                        or self.resolver.classify(stmt.value).kind not in (NONDIFF, POP)):
+            raise self.parsed.unsupported(
+                stmt, f"a call for its side effect on `{touched[0]}`, which carries a derivative",
+                "Assign the call's result to a variable instead of modifying its argument.")
 
     def _says_the_same(self, code: list[ast.stmt], stmt: ast.stmt) -> bool:
         """A comment quoting exactly the one line of code below it adds nothing."""

@@ -183,7 +183,7 @@ nondifferentiable(
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
     support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     support.positions_of, support.select_masks, support.rollaxis_destination, support.block_shape,
-    support.no_derivative,
+    support.no_derivative, support.along_axis_index,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 

@@ -142,13 +142,13 @@ class ReverseMode:
         core = body[:-1] if ret is not None else body
         output = ret.value if ret is not None else None
         self.placement = Placement(core, self.params)
-        self._refuse_writes_through_views(core)
         self._find_containers(core)
         self._slices = {v for v, stmts in self.placement.assignments.items()
                         if all(_makes_slice(s) for s in stmts)}
         self.structures = structures.infer(list(self.placement.statements.values()),
                                            self.resolver,
                                            is_generated(self.parsed.filename))
+        self._refuse_writes_through_views(core)
         straight = _straight_line(core)
         if not straight:
             # dry run: learn which values each adjoint reads, to decide what to save
@@ -247,6 +247,8 @@ class ReverseMode:
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 op = producers[node.targets[0].id] = self.resolver.classify(node.value)
                 base = self._viewed(next(iter(op.args.values()), None))
+                if self._copies_a_list(node.value, base):
+                    continue
                 if isinstance(base, ast.Name) and (
                     op.kind in (COPY, SUBSCRIPT)
                     or op.kind == RULE and op.callee in VIEW_PRIMITIVES
@@ -278,6 +280,14 @@ class ReverseMode:
                     node, f"writing into `{var}`, which may be a view of `{base}` (the "
                     "write would change both, and the gradient cannot follow shared memory)",
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
+
+    def _copies_a_list(self, value: ast.expr, base: ast.expr | None) -> bool:
+        """``ys = xs[:k]`` of a list: a new list, not a view (a gradient differentiated again
+        cuts a list's cotangent this way, ``grad_a = grad_joined[:len(a)]``)."""
+        return isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) and (
+            isinstance(base, ast.Name) and (base.id in self.containers or (
+                base.id in self.structures.structured
+                and base.id not in self.structures.arrays)))
 
     def _viewed(self, expr: ast.expr | None) -> ast.expr | None:
         """The array ``expr`` shows part of: ``a`` for ``a[::-1][1:]``, ``a.T[0]`` or
@@ -880,7 +890,7 @@ class ReverseMode:
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
         structured = var in self.containers or (var in self.structures.structured and (
-            self.structures.one_element(index)))
+            self.structures.one_element(index) or isinstance(index, ast.Slice)))
         if self._active_expr(stmt.value):
             # a list's or dict's element is replaced, not written into: taken as it is (a
             # copy where it may be an array's row, which the zeroing below overwrites)

@@ -209,3 +209,27 @@ def test_list_slices_differentiate_twice_in_reverse_mode(f, args):
     joined list's cotangent with ``grad_acc = grad_acc_plus_items[:len(acc)]``, a new list
     that was refused as a possible view."""
     assert check_grads(sg.grad(f), args, modes=("fwd", "rev"), order=1)
+
+
+def tanh_in_a_loop(x):
+    h = x
+    for _ in range(2):
+        h = np.tanh(h)
+    return np.sum(h ** 2)
+
+
+U = rng.standard_normal(3)
+
+
+def tangent_of_tanh_in_a_loop(x):
+    return sg.jvp(tanh_in_a_loop, (x,), (U,))[1]
+
+
+def test_a_value_assigned_twice_in_a_loop_body_is_restored_for_its_adjoint():
+    """Third order, reverse over reverse over forward: in ``backward_jvp_f`` differentiated
+    again, ``grad_tanh_h`` is assigned twice in the loop body (``= grad_h``, then ``+=``). The
+    first assignment pushed its value for the reverse iteration to start from, the second
+    pushed its old value on the same stack: the reverse iteration started from the first
+    value instead of the last, and the third derivative was silently wrong (by 10%)."""
+    assert check_grads(sg.grad(tangent_of_tanh_in_a_loop), [rng.standard_normal(3)],
+                       modes=("fwd", "rev"), order=1)

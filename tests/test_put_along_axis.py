@@ -85,11 +85,18 @@ def test_a_place_written_twice_keeps_the_last_value_and_only_its_derivative():
     assert tangent == 0.0 + np.cos(v[1, 1]) * WEIGHTS[1, 1]  # v[0, 0] was overwritten
 
 
-def test_the_gradient_differentiates_again_with_respect_to_the_values():
-    a, v = rng.standard_normal((3, 4)), rng.standard_normal((3, 2))
+@pytest.mark.parametrize("case", ["axis 1, repeats", "axis None"])
+def test_second_order_in_all_four_combinations(case):
+    """Forward and reverse over ``jvp_f`` (``check_grads`` of order 2) and over ``grad_f``
+    with respect to each argument: the index is computed again in the derivative code, and
+    a place written twice still keeps only the last value's derivative."""
+    indices, axis, v_shape = CASES[case]
+    a, v = rng.standard_normal((3, 4)), rng.standard_normal(v_shape)
     def f(a, v):
-        return written(a, v, CASES["axis 1, repeats"][0], 1)
-    assert check_grads(sg.grad(f, wrt=1), [a, v], modes=("fwd", "rev"), order=1)
+        return written(a, v, indices, axis)
+    assert check_grads(f, [a, v], modes=("fwd", "rev"), order=2)
+    for wrt in (0, 1):
+        assert check_grads(sg.grad(f, wrt=wrt), [a, v], modes=("fwd", "rev"), order=1)
 
 
 def test_the_runtime_records_the_write():

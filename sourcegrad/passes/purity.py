@@ -17,11 +17,8 @@ PURE_HELPERS = frozenset(n for n in dir(support) if not n.startswith("_") and is
 PURE_MODULES = frozenset({"np", "math"})
 # NumPy functions that write into an argument (or draw random numbers); and, in a path,
 # what leads to such functions (``np.add.at``, ``np.ndarray.sort``, ``np.random``)
-_WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal"})
+WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal"})
 _IMPURE_PATHS = frozenset({"random", "at", "ndarray"})
-# array methods that write into the array they are called on
-_WRITING_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",
-                              "setfield", "byteswap"})
 
 
 def is_pure(expr: ast.expr) -> bool:
@@ -46,10 +43,4 @@ def is_pure_call(call: ast.Call) -> bool:
         path.append(func.attr)
         func = func.value
     return (isinstance(func, ast.Name) and func.id in PURE_MODULES and bool(path)
-            and path[0] not in _WRITERS and not _IMPURE_PATHS & set(path))
-
-
-def writes_into_receiver(call: ast.Call) -> bool:
-    """``a.fill(0.0)``, ``a.sort()``...: a method that changes the array it is called on
-    (which the resolver may take for a constant: ``fill`` returns nothing)."""
-    return isinstance(call.func, ast.Attribute) and call.func.attr in _WRITING_METHODS
+            and path[0] not in WRITERS and not _IMPURE_PATHS & set(path))

@@ -36,7 +36,7 @@ from .codegen import printer
 from .codegen.clone import clone
 from .codegen.names import Namer
 from .codegen.walk import statements, walk
-from .compile import compile_function
+from .compile import compile_function, is_generated
 from .errors import UnsupportedSyntaxError
 from .frontend import checks, forms
 from .frontend.resolve import Resolver, local_kinds
@@ -117,6 +117,8 @@ def refuse_writes_into_parameters(form: NormalForm) -> None:
     """A function called by the one being differentiated that writes into an array it was
     given (``a[0] = v``, ``a += v``, ``np.add.at(a, ...)``) changes the caller's array as
     well; its derivative treats the array as its own: refused where a derivative flows."""
+    if is_generated(form.parsed.filename):
+        return  # generated code writes only into what it owns
     params = set(form.params)
     for stmt in statements(form.fdef):
         in_place = getattr(stmt, "in_place_of", None)

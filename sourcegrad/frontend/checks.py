@@ -11,6 +11,7 @@ import ast
 import types
 
 from ..codegen.walk import walk
+from ..compile import is_generated
 from ..passes.purity import WRITERS
 from .source import Parsed
 
@@ -152,7 +153,7 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
                         "attributes.",
                     )
                 if sub is target and isinstance(sub, ast.Subscript) and isinstance(
-                        sub.value, ast.Subscript):
+                        sub.value, ast.Subscript) and not is_generated(parsed.filename):
                     raise parsed.unsupported(
                         sub, f"writing through a chained index `{parsed.quote(sub)}`",
                         "Index an array once (`a[i, j] = v`); for a list or dict, put a new "
@@ -217,8 +218,17 @@ def _check_call(parsed: Parsed, call: ast.Call) -> None:
 
 
 def _is_module(parsed: Parsed, expr: ast.expr) -> bool:
-    """Does ``expr`` name a module (``np``, ``numpy``)? Its ``sort`` is a function."""
-    return isinstance(expr, ast.Name) and isinstance(parsed.lookup(expr.id), types.ModuleType)
+    """Does ``expr`` name a module (``np``, ``numpy.linalg``), as the function sees it?"""
+    path: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        path.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return False
+    value = parsed.closure.get(expr.id, parsed.globals.get(expr.id))
+    for attr in reversed(path):
+        value = getattr(value, attr, None)
+    return isinstance(value, types.ModuleType)
 
 
 def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
@@ -237,8 +247,9 @@ def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}`, which changes an array in place",
             "Use `np.add.at`, or build the result from indexed values.")
-    if func.attr in WRITERS - _DIFFERENTIATED_WRITERS or func.attr in _IN_PLACE_METHODS and (
-            not _is_module(parsed, func.value)):  # np.sort(a), np.resize(a, n): new arrays
+    if func.attr in WRITERS - _DIFFERENTIATED_WRITERS or (
+            func.attr in _IN_PLACE_METHODS and not _is_module(parsed, func.value)
+    ):  # `np.sort(a)` is a new array; `a.sort()` sorts `a`
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}(...)`, which changes an array in place",
             "Build a new array instead (for example `a = np.sort(a)`, "

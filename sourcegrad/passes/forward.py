@@ -27,6 +27,7 @@ from ..codegen.clone import clone, clone_replacing
 from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
 from ..codegen.walk import walk
+from ..compile import is_generated
 from ..dynamic import dynamic_again, dynamic_depends, is_dynamic_helper
 from ..frontend.forms import parameters_of
 from ..frontend.resolve import (
@@ -314,6 +315,8 @@ class ForwardMode:
         if var in self.views:
             aliases.add(self.views[var])
         aliases -= self.temporaries  # each read once, right where it is made
+        if is_generated(self.parsed.filename):
+            return  # generated code shares memory only where its author meant to
         active = {var, *aliases} & self.activity.varied
         if aliases and active and var not in self.shapes.scalars:
             alias = sorted(aliases)[0]
@@ -497,6 +500,8 @@ class ForwardMode:
         return [assign(self.tangent(var), call("private_copy", name(self.tangent(var))), like)]
 
     def _refuse_stale_reads(self, stmt: ast.stmt) -> None:
+        if is_generated(self.parsed.filename):
+            return  # generated code shares memory only where its author meant to
         for var in sorted(forward_reads(stmt) & self.stale.keys()):
             if self.activity.is_active(var):
                 base = self.stale[var]

@@ -267,9 +267,11 @@ class ReverseMode:
                 writes.append(node)
         output_reads = {n.id for n in names_in(output)} if output is not None else set()
         copied: set[str] = set()
+        # generated code (differentiated again) shares memory only where its author meant to
+        written_by_user = not is_generated(self.parsed.filename)
         for node in writes:
             in_place = getattr(node, "in_place_of", None)
-            if isinstance(in_place, ast.Name):
+            if isinstance(in_place, ast.Name) and written_by_user:
                 self._refuse_update_of_alias(node, in_place.id, views, shares, output_reads)
                 continue
             var = next((v for v, is_slice in overwrites(node) if is_slice), None)
@@ -285,8 +287,10 @@ class ReverseMode:
             if read_back:
                 self.aliased.setdefault(var, set()).update(read_back)
             # the arrays showing part of `var` (`row = a[i]`, or the temporary `a[i]` of
-            # `b = a[i] * w`) would show the write to the adjoints that read them later
-            seeing = _viewers(var, shares)
+            # `b = a[i] * w`) made before the write would show it to the adjoints that read
+            # them later (a list's elements are not views: writing one replaces it)
+            seeing = set() if var in self.containers else {
+                v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
             copied |= {v for v in seeing if self.activity.is_active(v)}
             shared = {var} | {b for b in bases if b not in self.temporaries}
             base = next((b for b in bases if b in shared), None)
@@ -295,7 +299,7 @@ class ReverseMode:
                     node, f"writing into `{var}`, which may be a view of `{base}` (the "
                     "write would change both, and the gradient cannot follow shared memory)",
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
-            for viewer in sorted(seeing - self.temporaries):
+            for viewer in sorted(seeing - self.temporaries if written_by_user else ()):
                 if not self.placement.maybe_bound_before(node, viewer):
                     continue  # made after the write: it sees the written values
                 if self.activity.is_active(viewer) and (
@@ -306,7 +310,7 @@ class ReverseMode:
                         "and the gradient cannot follow shared memory)",
                         f"Make `{viewer}` a copy where it is assigned: "
                         f"`{viewer} = np.copy(...)`.")
-        if copied:
+        if copied and written_by_user:
             self._copy_views(copied)
 
     def _copy_views(self, copied: set[str]) -> None:

@@ -190,6 +190,16 @@ class Placement:
                 return True  # the zeros an `if`'s adjoint fills in come after its branches'
         return readers.any_runs_before(here.path)
 
+    def may_be_made_before(self, var: str, stmt: ast.stmt) -> bool:
+        """Can an assignment of ``var`` run before ``stmt``, in one pass or in an earlier
+        iteration of a loop around both?"""
+        here = self.places[id(stmt)]
+        for made in self.assignments.get(var, []):
+            there = self.places[id(made)]
+            if runs_before(there.path, here.path) or set(there.loops) & set(here.loops):
+                return True
+        return var in self.params
+
     def read_after(self, var: str, stmt: ast.stmt) -> bool:
         """Can a forward read of ``var`` see what ``stmt`` did: run after it in one pass, or
         in a later iteration of a loop around both without ``var`` assigned anew first?"""

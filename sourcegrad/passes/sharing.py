@@ -11,12 +11,15 @@ from __future__ import annotations
 import ast
 
 from ..codegen.walk import statements
+from ..compile import is_generated
 from ..frontend.source import Parsed
 from .activity import Activity, is_append, stored_base
 
 
 def refuse_writes_through_shared_arrays(parsed: Parsed, fdef: ast.FunctionDef,
                                         activity: Activity, temporaries: set[str]) -> None:
+    if is_generated(parsed.filename):
+        return  # generated code shares memory only where its author meant to
     held = _held_arrays(fdef, temporaries)
     unpacked = _unpacked_aliases(fdef, temporaries)
     for stmt in statements(fdef):

@@ -446,6 +446,8 @@ SPECS: list[Spec] = [
     Spec(support.index_put, (case(Arr((4, 3)), (slice(1, 3), 0), Arr((2,))),
                              case(Arr((5,)), np.array([0, 3, 0]), Arr((3,))),
                              case(Arr((2, 3)), 1, Flt()))),
+    Spec(support.quantile_weights, (case(Arr((3, 4), "distinct"), np.array([0.3, 0.55]), axis=1),
+                                    case(Arr((5,), "distinct"), 0.6))),
     Spec(support.filled_with, (case(Arr((2, 3)), Arr((3,))), case(Arr((4,)), Flt()))),
     Spec(np.flip, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), 1),
                    case(Arr((2, 3, 4)), axis=(0, 2)))),

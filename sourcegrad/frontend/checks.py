@@ -63,6 +63,9 @@ _FORBIDDEN_CALLS = {
 # the transformers differentiate values, and would not see the change
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "put", "resize", "itemset", "setfield",
                                "partition", "byteswap"})
+# ...but ``np.put_along_axis(a, i, v, axis)`` is the assignment ``a[index] = v`` it stands
+# for (``passes/desugar.py``), differentiated as such
+_DIFFERENTIATED_WRITERS = frozenset({"put_along_axis"})
 
 
 def reject_unsupported(parsed: Parsed) -> None:
@@ -247,8 +250,9 @@ def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}`, which changes an array in place",
             "Use `np.add.at`, or build the result from indexed values.")
-    if func.attr in WRITERS or func.attr in _IN_PLACE_METHODS and not _is_module(
-            parsed, func.value):  # `np.sort(a)` is a new array; `a.sort()` sorts `a`
+    if func.attr in WRITERS - _DIFFERENTIATED_WRITERS or (
+            func.attr in _IN_PLACE_METHODS and not _is_module(parsed, func.value)
+    ):  # `np.sort(a)` is a new array; `a.sort()` sorts `a`
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}(...)`, which changes an array in place",
             "Build a new array instead (for example `a = np.sort(a)`, "

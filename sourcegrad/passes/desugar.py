@@ -18,7 +18,10 @@ Statements keep the line numbers of the user's code they came from, for provenan
 from __future__ import annotations
 
 import ast
+import inspect
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..codegen.clone import clone
 from ..codegen.names import Namer
@@ -26,6 +29,7 @@ from ..codegen.walk import statements, walk
 from ..frontend.forms import lambda_as_def, parameters_of
 from ..frontend.nesting import Nesting
 from ..frontend.source import Parsed
+from ..rules import support
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
@@ -139,9 +143,37 @@ class _Desugar:
     def _Expr(self, stmt: ast.Expr) -> list[ast.stmt]:
         if isinstance(stmt.value, ast.Constant):
             return []
+        if isinstance(stmt.value, ast.Call) and self.nesting.static_value(
+                stmt.value.func) is np.put_along_axis:
+            return self._put_along_axis(stmt.value, stmt)
         before, value = self.hoist(stmt.value, stmt)
         stmt.value = value
         return [*before, stmt]
+
+    def _put_along_axis(self, put: ast.Call, like: ast.stmt) -> list[ast.stmt]:
+        """``np.put_along_axis(arr, indices, values, axis)`` is the write NumPy makes of it:
+        ``index = along_axis_index(arr.shape, indices, axis)`` then ``arr[index] = values``,
+        differentiated as any write into an array."""
+        try:
+            bound = inspect.signature(np.put_along_axis).bind(*put.args, **{
+                k.arg: k.value for k in put.keywords})
+        except TypeError:
+            raise self.parsed.unsupported(
+                put, "this call of `np.put_along_axis`",
+                "Pass `arr`, `indices`, `values` and `axis`, without `*` or `**`.") from None
+        arr = bound.arguments["arr"]
+        if not isinstance(arr, ast.Name):
+            raise self.parsed.unsupported(
+                put, "`np.put_along_axis` into an expression",
+                "Give the array a name first: `a = ...` then `np.put_along_axis(a, ...)`.")
+        helper = self.nesting.bind(support.along_axis_index)
+        index = self.namer.fresh("index")
+        shape = ast.Attribute(value=name(arr.id), attr="shape", ctx=ast.Load())
+        find = assign(index, ast.Call(func=name(helper), args=[
+            shape, bound.arguments["indices"], bound.arguments["axis"]], keywords=[]), like)
+        write = assign(ast.Subscript(value=name(arr.id), slice=name(index), ctx=ast.Store()),
+                       bound.arguments["values"], like)
+        return [*self._Assign(find), *self._Assign(write)]
 
     def _AnnAssign(self, stmt: ast.AnnAssign) -> list[ast.stmt]:
         if stmt.value is None:

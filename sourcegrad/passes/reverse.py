@@ -144,12 +144,13 @@ class ReverseMode:
         output = ret.value if ret is not None else None
         self.placement = Placement(core, self.params)
         self._find_containers(core)
+        self._infer_structures()  # which slices copy a list, for the views refused below
+        placement = self.placement
         self._refuse_writes_through_views(core, output)
+        if self.placement is not placement:  # views were made copies: statements added
+            self._infer_structures()
         self._slices = {v for v, stmts in self.placement.assignments.items()
                         if all(_makes_slice(s) for s in stmts)}
-        self.structures = structures.infer(list(self.placement.statements.values()),
-                                           self.resolver,
-                                           is_generated(self.parsed.filename))
         straight = _straight_line(core)
         if not straight:
             # dry run: learn which values each adjoint reads, to decide what to save
@@ -251,6 +252,8 @@ class ReverseMode:
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 op = producers[node.targets[0].id] = self.resolver.classify(node.value)
                 base = self._viewed(next(iter(op.args.values()), None))
+                if self._copies_a_list(node.value, base):
+                    continue
                 if isinstance(base, ast.Name) and (
                     op.kind in (COPY, SUBSCRIPT)
                     or op.kind == RULE and op.callee in VIEW_PRIMITIVES
@@ -301,6 +304,8 @@ class ReverseMode:
                     "write would change both, and the gradient cannot follow shared memory)",
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
             for viewer in sorted(seeing - self.temporaries if written_by_user else ()):
+                if not self.placement.maybe_bound_before(node, viewer):
+                    continue  # made after the write: it sees the written values
                 if self.activity.is_active(viewer) and (
                         viewer in output_reads or self.placement.read_after(viewer, node)):
                     raise self.parsed.unsupported(
@@ -357,6 +362,8 @@ class ReverseMode:
         aliases = {*_view_bases(var, views), *viewers} - self.temporaries
         makers = {id(s) for v in shares for s in self.placement.assignments.get(v, [])}
         for alias in sorted(aliases):
+            if not self.placement.maybe_bound_before(node, alias):
+                continue  # made after the update (``grad_x = grad_h`` after ``grad_h += g``)
             read = alias in output_reads or any(
                 id(reader) not in makers and reader is not node
                 for reader in self.placement.forward_readers.get(alias, []))
@@ -367,6 +374,18 @@ class ReverseMode:
                     "memory)",
                     f"Make a new array instead (`{var} = {var} + ...`), or make `{var}` a "
                     "copy where it is assigned (`np.copy(...)`).")
+
+    def _infer_structures(self) -> None:
+        self.structures = structures.infer(list(self.placement.statements.values()),
+                                           self.resolver, is_generated(self.parsed.filename))
+
+    def _copies_a_list(self, value: ast.expr, base: ast.expr | None) -> bool:
+        """``ys = xs[:k]`` of a list: a new list, not a view (a gradient differentiated again
+        cuts a list's cotangent this way, ``grad_a = grad_joined[:len(a)]``)."""
+        return isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) and (
+            isinstance(base, ast.Name) and (base.id in self.containers or (
+                base.id in self.structures.structured
+                and base.id not in self.structures.arrays)))
 
     def _viewed(self, expr: ast.expr | None) -> ast.expr | None:
         """The array ``expr`` shows part of: ``a`` for ``a[::-1][1:]``, ``a.T[0]`` or
@@ -966,7 +985,7 @@ class ReverseMode:
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
         structured = var in self.containers or (var in self.structures.structured and (
-            self.structures.one_element(index)))
+            self.structures.one_element(index) or isinstance(index, ast.Slice)))
         if self._active_expr(stmt.value):
             # a list's or dict's element is replaced, not written into: taken as it is (a
             # copy where it may be an array's row, which the zeroing below overwrites)

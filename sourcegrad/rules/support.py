@@ -7,8 +7,10 @@ matching shapes must cost one comparison).
 """
 
 import dataclasses
+import math
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 
 def unbroadcast(g, x):
@@ -313,6 +315,14 @@ def zeros_like_grad(x):
     if type(x) is not ShapeOf:
         x = np.asarray(x)
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
+
+
+def zeros_like_sequence(x):
+    """``zeros_like_grad`` that keeps a tuple a tuple: the zero tangent of a list or tuple
+    that a linear rule takes as a whole (``a + b`` of tuples, forward mode applying the join
+    to the tangents, where ``b`` has one and ``a`` not: ``[0.0] + (t,)`` fails)."""
+    zeros = zeros_like_grad(x)
+    return tuple(zeros) if isinstance(x, tuple) and type(x) is tuple else zeros
 
 
 def as_gradient(g, x):
@@ -889,6 +899,28 @@ def unstack_like(g, obj):
     if isinstance(g, dict) or isinstance(obj, dict):  # a dict's cotangent is one already
         return g
     return np.reshape(g, np.shape(obj))
+
+
+def along_axis_index(shape, indices, axis):
+    """The index that ``np.put_along_axis(arr, indices, values, axis)`` writes through, so
+    that the call is the assignment ``arr[along_axis_index(arr.shape, indices, axis)] =
+    values`` (as NumPy itself writes it: repeated places keep the last value). ``axis=None``
+    indexes the flattened array with the 1-d ``indices``."""
+    indices = np.asarray(indices)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        size = math.prod(shape)
+        return np.unravel_index(np.where(indices < 0, indices + size, indices), shape)
+    if indices.ndim != len(shape):
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    axis = normalize_axis_index(axis, len(shape))
+    ones = (1,) * indices.ndim
+    return tuple(indices if dim == axis else np.arange(n).reshape(ones[:dim] + (-1,)
+                                                                  + ones[dim + 1:])
+                 for dim, n in enumerate(shape))
 
 
 def index_put(x, index, values):

@@ -181,14 +181,15 @@ class matmul_vjp_x2_rule:
 
 
 nondifferentiable(
-    support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.broadcast_size,
+    support.scalar_seed, support.zeros_like_grad, support.zeros_like_sequence,
+    support.reduced_count, support.broadcast_size,
     support.tie_weights, support.degrees_of_freedom, support.unit_tangents,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
     support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     support.positions_of, support.select_masks, support.rollaxis_destination, support.block_shape,
-    support.no_derivative, support.quantile_axes, support.quantile_kept_axes,
-    support.leading_axes, support.quantile_slope_weights, support.quantile_trailing_axes,
-    support.quantile_q_shape,
+    support.no_derivative, support.along_axis_index, support.quantile_axes,
+    support.quantile_kept_axes, support.leading_axes, support.quantile_slope_weights,
+    support.quantile_trailing_axes, support.quantile_q_shape,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 

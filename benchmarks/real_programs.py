@@ -88,7 +88,6 @@ def gradient_functions(program: types.ModuleType, args: tuple, expected: object
 def measure(program: types.ModuleType, budget: Budget) -> ProgramTimes:
     args = program.make_args()
     _, expected = program.loss_and_grad_by_hand(*args)
-    expected = expected[0] if len(program.WRT) == 1 else expected
     runs, notes = gradient_functions(program, args, expected)
     runs[HAND] = lambda: program.loss_and_grad_by_hand(*args)
     batches = interleaved_batches(runs, budget)

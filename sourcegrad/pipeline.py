@@ -45,6 +45,7 @@ from .passes import activity as activity_pass
 from .passes import desugar, normalize, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
+from .passes.row_sparse import row_sparse_accumulators
 from .passes.scalars import scalar_variables
 from .passes.shape_only import shape_reads, shapes_instead_of_values
 from .passes.shapes import shape_facts
@@ -259,8 +260,10 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
         value = ast.Tuple(elts=[value, name(analysis.aux)], ctx=ast.Load())
     body.append(ast.Return(value=value))
     prefix = "value_and_grad" if with_value else "grad"
-    return _function(analysis.namer.function_name(f"{prefix}_{analysis.parsed.tree.name}"),
+    made = _function(analysis.namer.function_name(f"{prefix}_{analysis.parsed.tree.name}"),
                      fdef.args, body)
+    row_sparse_accumulators(made)
+    return made
 
 
 def _with_aux(analysis: Any, output: ast.expr) -> ast.expr:
@@ -409,6 +412,7 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     backward = _function(analysis.namer.function_name(f"backward_{fname}"), args,
                          backward_body)
+    row_sparse_accumulators(backward)
     return forward, backward
 
 

@@ -248,6 +248,8 @@ def zeros_like_grad(x):
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
     a read-only broadcast view."""
+    if type(g) is RowSparse:
+        g = g.dense()
     if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and (
         g.shape == x.shape and g.flags.writeable and g.base is None
     ):
@@ -363,6 +365,78 @@ class Fields(dict):
 
     def __len__(self):
         return dict.__len__(self)
+
+
+class RowSparse(np.lib.mixins.NDArrayOperatorsMixin):
+    """A gradient that is zero but for elements (rows, mostly) added at indices: what a
+    function reading a few rows of a large array gives that array, kept as ``(index,
+    values)`` pairs and made dense once, when something needs the array (the gradient
+    returned to the user, or any NumPy operation, which sees the dense array). Without it,
+    a loss called once per word would allocate and add a dense gradient of the whole
+    embedding matrix per call. Generated code makes one only for an accumulator it only
+    scatters and adds into; a sum of two is one (their pairs), any other arithmetic is that
+    of the dense array."""
+
+    __slots__ = ("dtype", "parts", "shape")
+
+    def __init__(self, shape, dtype, parts):
+        self.shape = shape
+        self.dtype = dtype
+        self.parts = parts  # (index, values) pairs and RowSparse operands of a sum
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+    def dense(self):
+        out = np.zeros(self.shape, self.dtype)
+        pending = [self]
+        while pending:  # iterative: a long loop's sums nest deeply
+            for part in pending.pop().parts:
+                if type(part) is RowSparse:
+                    pending.append(part)
+                elif isinstance(part[0], (int, np.integer)):  # one row: it cannot repeat
+                    out[part[0]] += part[1]
+                else:
+                    np.add.at(out, part[0], part[1])
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        out = self.dense()
+        return out if dtype is None else out.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc is np.add and method == "at" and inputs[0] is self:
+            # a copy: the generated code may update the cotangent in place later
+            self.parts.append((inputs[1], np.array(inputs[2], dtype=self.dtype)))
+            return None
+        inputs = tuple(x.dense() if type(x) is RowSparse else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __add__(self, other):
+        if type(other) is RowSparse:
+            return RowSparse(self.shape, np.result_type(self.dtype, other.dtype),
+                             [self, other])
+        return np.add(self.dense(), other)
+
+    def __radd__(self, other):
+        return np.add(other, self.dense())
+
+    def __getitem__(self, key):
+        return self.dense()[key]
+
+
+def row_sparse_zeros(x):
+    """``zeros_like_grad(x)``, as a ``RowSparse`` for a large float array (where a dense
+    zero per call costs more than keeping the rows added into it)."""
+    # 4096 elements: below that, a dense zero costs less than the bookkeeping
+    if type(x) is np.ndarray and x.ndim and x.size >= 4096 and x.dtype.kind == "f":
+        return RowSparse(x.shape, x.dtype, [])
+    return zeros_like_grad(x)
 
 
 def add_at(a, index, b):

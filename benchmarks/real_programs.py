@@ -110,6 +110,7 @@ def measure_all(budget: Budget, name_filter: str = "", progress=print) -> list[P
 
 
 def markdown(results: list[ProgramTimes], notes: Notes) -> str:
+    """The table; a column that could not run a program points at a note saying why."""
     header = ["program", f"{HAND} (median)", "sg.grad / hand-written",
               "sg.jit(sg.grad) / hand-written", f"sg.grad ≤ {TARGET}x"]
     body = []
@@ -123,6 +124,8 @@ def markdown(results: list[ProgramTimes], notes: Notes) -> str:
         ratio = result.ratios.get("sg.grad")
         row.append("—" if ratio is None else "yes" if ratio <= TARGET else "**no**")
         body.append(row)
+    if not body:
+        return ""
     return ("## Real programs with hand-written backward passes (issue 14)\n\n"
             "Time of one gradient as a multiple of the program's own hand-written "
             "forward+backward (medians of ratios within interleaved rounds).\n\n"

@@ -77,6 +77,20 @@ def pairs_loss(v, pairs):
     return total
 
 
+def step(h, x, w):
+    new_h = np.tanh(h * w + x)
+    cache = (h, new_h)
+    return new_h, cache
+
+
+def step_loop(w, xs):
+    # the step's cache is never read: the backward of step is made without its cotangent
+    h = np.zeros(xs.shape[1])
+    for t in range(xs.shape[0]):
+        h, cache = step(h, xs[t], w)
+    return np.sum(h ** 2)
+
+
 rng = np.random.default_rng(1)
 
 
@@ -112,6 +126,7 @@ GOLDEN = {
     "namedtuple_parameters": (affine_loss, (Affine(r(3, 2), r(2)), r(5, 3), r(5, 2)), 0),
     "has_aux": (loss_with_accuracy, (r(3), r(6, 3), (r(6) > 0).astype(float)), 0),
     "nested_grad": (gradient_penalty, (r(3, 2), r(4, 3)), 0),
+    "unread_cache": (step_loop, (r(3), r(4, 3)), 0),
     "row_sparse": (pairs_loss, (r(5, 3), [(0, 1), (2, 0), (4, 4)]), 0),
 }
 # options of sg.grad beside wrt

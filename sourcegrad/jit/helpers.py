@@ -258,6 +258,11 @@ def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
     return None, a.UNKNOWN
 
 
+@rule(support.no_cotangent)
+def _no_cotangent(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    return bound["x"]  # the value itself
+
+
 @rule(support.private_copy)
 def _private_copy(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     g, ag = bound["g"]

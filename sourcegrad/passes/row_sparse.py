@@ -11,32 +11,46 @@ the array dense once, when something reads it as an array (``as_gradient`` at th
 The rewrite is safe because nothing else sees the accumulator: every occurrence of its name
 is its one initialisation, a scatter into it (``add_at(grad_p, i, v)``, ``np.add.at``), an
 addition into it (``grad_p = add_grads(grad_p, v)``), ``del``, or the returned value
-(``as_gradient(grad_p, p)``, or an item of the tuple of gradients a backward returns).
+(``as_gradient(grad_p, p)``, or an item of the tuple of gradients a backward returns). It is
+made only where rows arrive: a scatter, or a callee's gradient that is itself row-sparse
+(``sparse_gradients`` reads that off the callee's backward), so that a weight matrix
+updated densely keeps its plain ``zeros_like_grad``.
 """
 
 from __future__ import annotations
 
 import ast
 from collections import Counter
+from collections.abc import Callable
 
 from ..codegen.walk import walk
 
 ZEROS = "zeros_like_grad"
 SPARSE_ZEROS = "row_sparse_zeros"
 
+# (name of a generated backward function, position of a gradient it returns) -> may that
+# gradient be row-sparse?
+SparseCallee = Callable[[str, int], bool]
 
-def row_sparse_accumulators(fdef: ast.FunctionDef) -> None:
+
+def row_sparse_accumulators(fdef: ast.FunctionDef,
+                            sparse_callee: SparseCallee = lambda name, i: False) -> None:
     """Rewrite, in place, the initialisation of each accumulator that qualifies."""
     inits: dict[str, list[ast.Call]] = {}
     occurrences: Counter[str] = Counter()
     allowed: Counter[str] = Counter()
+    rows_arrive: set[str] = set()
+    results = _callee_results(fdef)
     for node in walk(fdef):
         if isinstance(node, ast.Name):
             occurrences[node.id] += 1
         elif isinstance(node, ast.Assign):
             _note_assign(node, inits, allowed)
+            if _sparse_addend(node, results, sparse_callee):
+                rows_arrive.add(node.targets[0].id)
         elif isinstance(node, ast.Expr) and _scatter_target(node.value):
             allowed[_scatter_target(node.value)] += 1
+            rows_arrive.add(_scatter_target(node.value))
         elif isinstance(node, ast.Delete):
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -45,8 +59,47 @@ def row_sparse_accumulators(fdef: ast.FunctionDef) -> None:
             for item in _returned_items(node.value):
                 allowed[item] += 1
     for var, calls in inits.items():
-        if len(calls) == 1 and allowed[var] == occurrences[var]:
+        if len(calls) == 1 and allowed[var] == occurrences[var] and var in rows_arrive:
             calls[0].func = ast.Name(id=SPARSE_ZEROS, ctx=ast.Load())
+
+
+def sparse_gradients(backward: ast.FunctionDef) -> set[int]:
+    """The positions of the gradients a generated backward returns that start as
+    ``row_sparse_zeros``."""
+    sparse = {stmt.targets[0].id for stmt in walk(backward) if isinstance(stmt, ast.Assign)
+              and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
+              and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == SPARSE_ZEROS}
+    last = backward.body[-1] if backward.body else None
+    if not isinstance(last, ast.Return) or not isinstance(last.value, ast.Tuple):
+        return set()
+    return {i for i, item in enumerate(last.value.elts)
+            if isinstance(item, ast.Name) and item.id in sparse}
+
+
+def _callee_results(fdef: ast.FunctionDef) -> dict[str, str]:
+    """``grads = backward_f(...)``: ``grads -> backward_f``."""
+    return {node.targets[0].id: node.value.func.id for node in walk(fdef)
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)}
+
+
+def _sparse_addend(node: ast.Assign, results: dict[str, str], sparse_callee: SparseCallee
+                   ) -> bool:
+    """``g = add_grads(g, backward_f(...)[i])`` or ``add_grads(g, grads[i])`` (``grads`` a
+    callee's result), the callee's gradient ``i`` row-sparse."""
+    value = node.value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id == "add_grads" and len(value.args) == 2):
+        return False
+    addend = value.args[1]
+    if not isinstance(addend, ast.Subscript) or not isinstance(addend.slice, ast.Constant):
+        return False
+    position, base = addend.slice.value, addend.value
+    if isinstance(base, ast.Call) and isinstance(base.func, ast.Name):
+        return isinstance(position, int) and sparse_callee(base.func.id, position)
+    if isinstance(base, ast.Name) and base.id in results:
+        return isinstance(position, int) and sparse_callee(results[base.id], position)
+    return False
 
 
 def _note_assign(node: ast.Assign, inits: dict[str, list[ast.Call]], allowed: Counter[str]

@@ -439,6 +439,14 @@ def row_sparse_zeros(x):
     return zeros_like_grad(x)
 
 
+def no_cotangent(x):
+    """``x`` itself: an output of a function whose caller reads no derivative of it (the
+    ``cache`` a step function returns beside the next state). The function's backward is
+    made for its other outputs only, and the caller passes ``None`` for this one instead of
+    a zero it would push through the whole body (issue 14)."""
+    return x
+
+
 def add_at(a, index, b):
     """``a[index] += b`` in place, for an ``a`` the code does not say the kind of: one
     element of a list or dict (the index a key), or elements of an array, repeated indices

@@ -177,7 +177,8 @@ class matmul_vjp_x2_rule:
 
 
 nondifferentiable(
-    support.scalar_seed, support.zeros_like_grad, support.row_sparse_zeros, support.reduced_count,
+    support.scalar_seed, support.zeros_like_grad, support.row_sparse_zeros, support.no_cotangent,
+    support.reduced_count,
     support.broadcast_size, support.tie_weights, support.degrees_of_freedom,
     support.unit_tangents,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,

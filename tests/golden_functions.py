@@ -87,7 +87,7 @@ def step_loop(w, xs):
     # the step's cache is never read: the backward of step is made without its cotangent
     h = np.zeros(xs.shape[1])
     for t in range(xs.shape[0]):
-        h, cache = step(h, xs[t], w)
+        h, _cache = step(h, xs[t], w)
     return np.sum(h ** 2)
 
 

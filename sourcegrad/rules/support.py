@@ -227,6 +227,14 @@ def zeros_like_grad(x):
     """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
     tangent of a ``None`` in a display, say) stays ``None``. A namedtuple's or dataclass's is
     ``Fields``, a tuple's a list: the adjoint assigns into them."""
+    if type(x) is np.ndarray:  # the common cases first: no dataclass test for them
+        return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
+    if type(x) is float:
+        return 0.0
+    if type(x) is list or type(x) is tuple:  # plain ones: not namedtuples
+        return [zeros_like_grad(v) for v in x]
+    if type(x) is dict:
+        return {k: zeros_like_grad(v) for k, v in x.items()}
     if x is None:
         return None
     fields = record_fields(x)
@@ -498,6 +506,8 @@ def matmul_vjp_x1(g, x1, x2):
         return g @ (x2.T if type(x2) is np.ndarray else np.transpose(x2))
     if n2 == 1 and n1 == 2:
         return np.outer(g, x2)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return g * x2
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(gm @ np.swapaxes(x2m, -1, -2), x1m), np.shape(x1))
 
@@ -511,6 +521,8 @@ def matmul_vjp_x2(g, x1, x2):
         return (x1.T if type(x1) is np.ndarray else np.transpose(x1)) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return x1 * g
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 

@@ -3,10 +3,10 @@ def grad_step_loop(w, xs):
     # for t in range(xs.shape[0]):
     step_h_saved_stack = []
     for t in range(xs.shape[0]):
-        # h, cache = step(h, xs[t], w)
+        # h, _cache = step(h, xs[t], w)
         step_h, step_h_saved = forward_step(h, xs[t], w)
         step_h_saved_stack.append(step_h_saved)
-        h, cache = step_h
+        h, _cache = step_h
     # return np.sum(h ** 2)
     h_sq = shape_of_elementwise(h, 2)
     grad_step_loop_value = 1.0
@@ -17,7 +17,7 @@ def grad_step_loop(w, xs):
     # for t in range(xs.shape[0]):
     grad_w = zeros_like_grad(w)
     for t in reversed(range(xs.shape[0])):
-        # h, cache = step(h, xs[t], w)
+        # h, _cache = step(h, xs[t], w)
         grad_step_h = [grad_h, None]
         step_h_saved = step_h_saved_stack.pop()
         grads_step = backward_step(grad_step_h, step_h_saved)

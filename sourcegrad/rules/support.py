@@ -1293,10 +1293,17 @@ def unblock(cotangent, arrays, depth=None, ndim=None):
 
 def _tensordot_axes(axes, ndim_a, ndim_b):
     """``np.tensordot``'s ``axes`` as two lists of non-negative axes of ``a`` and ``b``."""
-    if np.ndim(axes) == 0:
+    if not isinstance(axes, (list, tuple)) and np.ndim(axes) == 0:
         return list(range(ndim_a - axes, ndim_a)), list(range(axes))
-    axes_a, axes_b = (np.atleast_1d(ax) for ax in axes)
+    axes_a, axes_b = [ax if isinstance(ax, (list, tuple)) else np.atleast_1d(ax) for ax in axes]
     return [int(i) % ndim_a for i in axes_a], [int(i) % ndim_b for i in axes_b]
+
+
+def _in_axis_order(grad, keys):
+    """``grad`` with its axes sorted by ``keys`` (one per axis; distinct): as it is when
+    they are sorted already, the common case (a kernel's gradient in a loop)."""
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return grad if order == list(range(len(keys))) else np.transpose(grad, order)
 
 
 def tensordot_vjp_a(g, a, b, axes=2):
@@ -1310,7 +1317,7 @@ def tensordot_vjp_a(g, a, b, axes=2):
     # grad's axes: a's free axes, then b's contracted axes in ascending order, each standing
     # for the axis of a it was contracted with
     paired = [axes_a[axes_b.index(k)] for k in sorted(axes_b)]
-    return np.transpose(grad, np.argsort(free_a + paired))
+    return _in_axis_order(grad, free_a + paired)
 
 
 def tensordot_vjp_b(g, a, b, axes=2):
@@ -1321,7 +1328,7 @@ def tensordot_vjp_b(g, a, b, axes=2):
     grad = np.tensordot(a, g, axes=(free_a, g_free_a))
     free_b = [i for i in range(np.ndim(b)) if i not in axes_b]
     paired = [axes_b[axes_a.index(k)] for k in sorted(axes_a)]
-    return np.transpose(grad, np.argsort(paired + free_b))
+    return _in_axis_order(grad, paired + free_b)
 
 
 def dot_axes(a, b):

@@ -11,6 +11,7 @@ from benchmarks import (
     compile_time,
     gradients_table,
     module_training,
+    real_programs,
     report,
     runtime_overhead,
     specialisation_cost,
@@ -36,6 +37,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "specialisation")
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out the first-call (compile) times of sg.jit and jax.jit")
+    parser.add_argument("--skip-real", action="store_true",
+                        help="leave out the real programs with hand-written backward passes")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads per library (BLAS, OpenMP, XLA); 0 keeps their defaults")
     return parser.parse_args(argv)
@@ -105,6 +108,9 @@ def main(argv: list[str] | None = None) -> None:
         sections += ["", transform_time.markdown(transform, notes)]
         sweep = transform_sweep.measure_all(repeats=3 if options.quick else 5, progress=progress)
         sections += ["", transform_sweep.markdown(sweep, notes)]
+    if not options.skip_real:
+        programs = real_programs.measure_all(budget, options.only, progress)
+        sections += ["", real_programs.markdown(programs, notes)]
     if not options.skip_compile:
         compiled = compile_time.measure_all(1 if options.quick else 3, options.only, progress)
         sections += ["", compile_time.markdown(compiled, notes)]

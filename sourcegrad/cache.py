@@ -218,7 +218,7 @@ def _entry(target: Any, names: tuple[str, ...], variant: str, functions: tuple[A
     entry = Entry(target, names, variant, functions, unique, callees, remake)
     for index, fn in enumerate(functions):
         fn._sourcegrad_entry = (entry, index)
-        if variant not in _UNCHECKED_VARIANTS:
+        if variant.partition("/")[0] not in _UNCHECKED_VARIANTS:
             _install_check(fn, entry, index)
     return entry
 
@@ -796,10 +796,12 @@ def callee_variant(variant: str) -> Callable[[Callable], Callable]:
 def _callee_functions(ref: tuple) -> tuple[Any, ...]:
     module, qualname, names, variant, digest = ref
     callee = _lookup(module, qualname)
-    if callee is None or variant not in _CALLEE_VARIANTS:
+    base, _, option = variant.partition("/")  # "split/zero=1": a variant with an option
+    if callee is None or base not in _CALLEE_VARIANTS:
         raise _Stale(qualname)
     text = source_text(callee)
     if text is None or _digest(text) != digest:
         raise _Stale(qualname)
-    functions = _CALLEE_VARIANTS[variant](callee, names)
+    fetch = _CALLEE_VARIANTS[base]
+    functions = fetch(callee, names, option=option) if option else fetch(callee, names)
     return functions if isinstance(functions, tuple) else (functions,)

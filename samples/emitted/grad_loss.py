@@ -126,6 +126,14 @@ def zeros_like_grad(x):
     """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
     tangent of a ``None`` in a display, say) stays ``None``. A namedtuple's or dataclass's is
     ``Fields``, a tuple's a list: the adjoint assigns into them."""
+    if type(x) is np.ndarray:  # the common cases first: no dataclass test for them
+        return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
+    if type(x) is float:
+        return 0.0
+    if type(x) is list or type(x) is tuple:  # plain ones: not namedtuples
+        return [zeros_like_grad(v) for v in x]
+    if type(x) is dict:
+        return {k: zeros_like_grad(v) for k, v in x.items()}
     if x is None:
         return None
     fields = record_fields(x)
@@ -147,6 +155,8 @@ def zeros_like_grad(x):
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
     a read-only broadcast view."""
+    if type(g) is RowSparse:
+        g = g.dense()
     if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and (
         g.shape == x.shape and g.flags.writeable and g.base is None
     ):
@@ -264,6 +274,69 @@ class Fields(dict):
         return dict.__len__(self)
 
 
+class RowSparse(np.lib.mixins.NDArrayOperatorsMixin):
+    """A gradient that is zero but for elements (rows, mostly) added at indices: what a
+    function reading a few rows of a large array gives that array, kept as ``(index,
+    values)`` pairs and made dense once, when something needs the array (the gradient
+    returned to the user, or any NumPy operation, which sees the dense array). Without it,
+    a loss called once per word would allocate and add a dense gradient of the whole
+    embedding matrix per call. Generated code makes one only for an accumulator it only
+    scatters and adds into; a sum of two is one (their pairs), any other arithmetic is that
+    of the dense array."""
+
+    __slots__ = ("dtype", "parts", "shape")
+
+    def __init__(self, shape, dtype, parts):
+        self.shape = shape
+        self.dtype = dtype
+        self.parts = parts  # (index, values) pairs and RowSparse operands of a sum
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+    def dense(self):
+        out = np.zeros(self.shape, self.dtype)
+        pending = [self]
+        while pending:  # iterative: a long loop's sums nest deeply
+            for part in pending.pop().parts:
+                if type(part) is RowSparse:
+                    pending.append(part)
+                elif isinstance(part[0], (int, np.integer)):  # one row: it cannot repeat
+                    out[part[0]] += part[1]
+                else:
+                    np.add.at(out, part[0], part[1])
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        out = self.dense()
+        return out if dtype is None else out.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc is np.add and method == "at" and inputs[0] is self:
+            # a copy: the generated code may update the cotangent in place later
+            self.parts.append((inputs[1], np.array(inputs[2], dtype=self.dtype)))
+            return None
+        inputs = tuple(x.dense() if type(x) is RowSparse else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __add__(self, other):
+        if type(other) is RowSparse:
+            return RowSparse(self.shape, np.result_type(self.dtype, other.dtype),
+                             [self, other])
+        return np.add(self.dense(), other)
+
+    def __radd__(self, other):
+        return np.add(other, self.dense())
+
+    def __getitem__(self, key):
+        return self.dense()[key]
+
+
 def _as_matrices(g, x1, x2):
     """``g``, ``x1`` and ``x2`` with the dimensions ``np.matmul`` adds to 1-D operands (and
     removes from the result) put back, so that every case reads as stacked matrices."""
@@ -283,6 +356,8 @@ def matmul_vjp_x2(g, x1, x2):
         return (x1.T if type(x1) is np.ndarray else np.transpose(x1)) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return x1 * g
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 

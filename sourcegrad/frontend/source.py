@@ -41,6 +41,9 @@ class Parsed:
     nested: dict[str, ast.FunctionDef] = field(default_factory=dict)
     # names the transformer binds (``grad_g`` for a nested ``sg.grad(g)``) -> their values
     extra: dict[str, Any] = field(default_factory=dict)
+    # sourcegrad's helpers the transformer writes into the code before names are resolved
+    # (``no_cotangent``): never the user's names, so not recorded as what those denote
+    inserted: dict[str, Any] = field(default_factory=dict)
 
     def line(self, lineno: int) -> str:
         if 1 <= lineno <= len(self.lines):

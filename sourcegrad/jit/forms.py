@@ -169,6 +169,18 @@ def zeros_like_grad_form(x):
     return None
 
 
+@_form(support.no_cotangent)
+def no_cotangent_form(x):
+    """The value itself."""
+    return lambda x: x
+
+
+@_form(support.row_sparse_zeros)
+def row_sparse_zeros_form(x):
+    """A dense zero: compiled code has no dense zero per call to avoid."""
+    return zeros_like_grad_form(x)
+
+
 @_form(support.private_copy)
 def private_copy_form(g):
     """A copy the code may update in place."""

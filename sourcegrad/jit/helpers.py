@@ -270,7 +270,8 @@ def _as_gradient(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
     return None, result
 
 
-@rule(support.zeros_like_grad)
+@rule(support.row_sparse_zeros)  # compiled code keeps the dense zero: no dense per call to
+@rule(support.zeros_like_grad)  # avoid once the call is inlined into a loop of machine code
 def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
                      ) -> tuple[ast.expr | None, Abstract]:
     _, ax = bound["x"]
@@ -282,6 +283,11 @@ def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
         return _with_dtype(ctx, "zeros", [constant(ax.shape)], dtype), Array(
             ax.shape, dtype, fresh=True)
     return None, a.UNKNOWN
+
+
+@rule(support.no_cotangent)
+def _no_cotangent(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    return bound["x"]  # the value itself
 
 
 @rule(support.private_copy)

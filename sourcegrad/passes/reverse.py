@@ -71,11 +71,14 @@ class CalleeDerivative:
     forward: str  # forward_f(*args) -> (value, saved)
     backward: str  # backward_f(grad_value, saved) -> tuple of grads, one per wrt parameter
     wrt: tuple[str, ...]
+    # positions of the returned tuple made without a cotangent: the caller passes None there
+    zero_outputs: tuple[int, ...] = ()
 
 
-# Given a user function and the parameter names active at a call site, provide the names of
-# its generated forward and backward functions (generating them as needed).
-CalleeProvider = Callable[[object, tuple[str, ...]], CalleeDerivative]
+# Given a user function, the parameter names active at a call site and the positions of its
+# returned tuple whose cotangent is known to be zero there, provide the names of its
+# generated forward and backward functions (generating them as needed).
+CalleeProvider = Callable[[object, tuple[str, ...], tuple[int, ...]], CalleeDerivative]
 
 
 @dataclass
@@ -1052,11 +1055,14 @@ class ReverseMode:
         source = stmt.value
         parts = []
         any_defined = False
-        for elt in target.elts:
+        without_cotangent = self._zero_cotangents_of(source)
+        for position, elt in enumerate(target.elts):
             var = elt.id if isinstance(elt, ast.Name) else ""
             if var and var in self.defined:
                 parts.append(self.grad_load(var))
                 any_defined = True
+            elif position in without_cotangent:  # the callee's backward takes no zero
+                parts.append(ast.Constant(None))
             else:
                 parts.append(call("zeros_like_grad", name(var)) if var else ast.Constant(None))
                 if var:
@@ -1120,17 +1126,52 @@ class ReverseMode:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
         if not active:
             return []
-        derivative = self._callee(op, active)
+        derivative = self._callee(op, active, stmt)
         saved = self._saved_name(stmt)
         self._note_reads(stmt, [name(saved)])
         loops = self.placement.loops(stmt)
         pop = [assign(saved, _pop(self._stack(saved, loops[-1])), stmt)] if loops else []
         return pop + self._call_backward(stmt, op, derivative, g, saved)
 
-    def _callee(self, op: Op, active: tuple[str, ...]) -> CalleeDerivative:
-        derivative = self.callees(op.callee, active)
+    def _callee(self, op: Op, active: tuple[str, ...], stmt: ast.Assign) -> CalleeDerivative:
+        derivative = self.callees(op.callee, active, self._outputs_without_cotangent(stmt))
         self.callee_names.update((derivative.forward, derivative.backward))
         return derivative
+
+    def _outputs_without_cotangent(self, stmt: ast.Assign) -> tuple[int, ...]:
+        """``r = f(...)`` read only by ``a, b = r``: the positions whose name carries no
+        derivative to the output (``_``, a cache the code never reads into the loss). The
+        callee's backward is made for the other positions only, and given ``None`` for
+        these (a symbolic zero across the call: nothing pushed through its body)."""
+        target = stmt.targets[0]
+        readers = self.placement.forward_readers.get(target.id, []) if isinstance(
+            target, ast.Name) else []
+        if len(readers) != 1 or len(self.placement.assignments.get(target.id, [])) != 1:
+            return ()
+        (unpack,) = readers
+        if not (isinstance(unpack, ast.Assign) and len(unpack.targets) == 1
+                and isinstance(unpack.targets[0], ast.Tuple)
+                and isinstance(unpack.value, ast.Name) and unpack.value.id == target.id):
+            return ()
+        elts = unpack.targets[0].elts
+        if not all(isinstance(e, ast.Name) for e in elts):
+            return ()
+        zero = tuple(i for i, e in enumerate(elts) if not self.activity.is_active(e.id))
+        return zero if len(zero) < len(elts) else ()
+
+    def _zero_cotangents_of(self, source: ast.expr) -> tuple[int, ...]:
+        """The positions of a callee's result (``source``) that its backward takes as
+        ``None``."""
+        if not isinstance(source, ast.Name):
+            return ()
+        made = self.placement.assignments.get(source.id, [])
+        if len(made) != 1 or not isinstance(made[0], ast.Assign):
+            return ()
+        op = self.op_of(made[0])
+        if op is None or op.kind != USER:
+            return ()
+        active = tuple(p for p, a in op.args.items() if self._active_expr(a))
+        return self._callee(op, active, made[0]).zero_outputs if active else ()
 
     def _call_backward(self, stmt: ast.Assign, op: Op, derivative: CalleeDerivative,
                        g: ast.expr, saved: str) -> list[ast.stmt]:
@@ -1157,7 +1198,7 @@ class ReverseMode:
 
     def _forward_user_call(self, stmt: ast.Assign, op: Op) -> ast.stmt:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
-        derivative = self._callee(op, active)
+        derivative = self._callee(op, active, stmt)
         value = clone(stmt.value)
         value.func = name(derivative.forward)
         targets = ast.Tuple(elts=[clone(stmt.targets[0]),

@@ -299,6 +299,14 @@ def zeros_like_grad(x):
     """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
     tangent of a ``None`` in a display, say) stays ``None``. A namedtuple's or dataclass's is
     ``Fields``, a tuple's a list: the adjoint assigns into them."""
+    if type(x) is np.ndarray:  # the common cases first: no dataclass test for them
+        return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
+    if type(x) is float:
+        return 0.0
+    if type(x) is list or type(x) is tuple:  # plain ones: not namedtuples
+        return [zeros_like_grad(v) for v in x]
+    if type(x) is dict:
+        return {k: zeros_like_grad(v) for k, v in x.items()}
     if x is None:
         return None
     fields = record_fields(x)
@@ -328,6 +336,8 @@ def zeros_like_sequence(x):
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
     a read-only broadcast view."""
+    if type(g) is RowSparse:
+        g = g.dense()
     if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and (
         g.shape == x.shape and g.flags.writeable and g.base is None
     ):
@@ -445,6 +455,86 @@ class Fields(dict):
         return dict.__len__(self)
 
 
+class RowSparse(np.lib.mixins.NDArrayOperatorsMixin):
+    """A gradient that is zero but for elements (rows, mostly) added at indices: what a
+    function reading a few rows of a large array gives that array, kept as ``(index,
+    values)`` pairs and made dense once, when something needs the array (the gradient
+    returned to the user, or any NumPy operation, which sees the dense array). Without it,
+    a loss called once per word would allocate and add a dense gradient of the whole
+    embedding matrix per call. Generated code makes one only for an accumulator it only
+    scatters and adds into; a sum of two is one (their pairs), any other arithmetic is that
+    of the dense array."""
+
+    __slots__ = ("dtype", "parts", "shape")
+
+    def __init__(self, shape, dtype, parts):
+        self.shape = shape
+        self.dtype = dtype
+        self.parts = parts  # (index, values) pairs and RowSparse operands of a sum
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+    def dense(self):
+        out = np.zeros(self.shape, self.dtype)
+        pending = [self]
+        while pending:  # iterative: a long loop's sums nest deeply
+            for part in pending.pop().parts:
+                if type(part) is RowSparse:
+                    pending.append(part)
+                elif isinstance(part[0], (int, np.integer)):  # one row: it cannot repeat
+                    out[part[0]] += part[1]
+                else:
+                    np.add.at(out, part[0], part[1])
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        out = self.dense()
+        return out if dtype is None else out.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc is np.add and method == "at" and inputs[0] is self:
+            # a copy: the generated code may update the cotangent in place later
+            self.parts.append((inputs[1], np.array(inputs[2], dtype=self.dtype)))
+            return None
+        inputs = tuple(x.dense() if type(x) is RowSparse else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __add__(self, other):
+        if type(other) is RowSparse:
+            return RowSparse(self.shape, np.result_type(self.dtype, other.dtype),
+                             [self, other])
+        return np.add(self.dense(), other)
+
+    def __radd__(self, other):
+        return np.add(other, self.dense())
+
+    def __getitem__(self, key):
+        return self.dense()[key]
+
+
+def row_sparse_zeros(x):
+    """``zeros_like_grad(x)``, as a ``RowSparse`` for a large float array (where a dense
+    zero per call costs more than keeping the rows added into it)."""
+    # 4096 elements: below that, a dense zero costs less than the bookkeeping
+    if type(x) is np.ndarray and x.ndim and x.size >= 4096 and x.dtype.kind == "f":
+        return RowSparse(x.shape, x.dtype, [])
+    return zeros_like_grad(x)
+
+
+def no_cotangent(x):
+    """``x`` itself: an output of a function whose caller reads no derivative of it (the
+    ``cache`` a step function returns beside the next state). The function's backward is
+    made for its other outputs only, and the caller passes ``None`` for this one instead of
+    a zero it would push through the whole body (issue 14)."""
+    return x
+
+
 def add_at(a, index, b):
     """``a[index] += b`` in place, for an ``a`` the code does not say the kind of: one
     element of a list or dict (the index a key), or elements of an array, repeated indices
@@ -496,6 +586,8 @@ def matmul_vjp_x1(g, x1, x2):
         return g @ (x2.T if type(x2) is np.ndarray else np.transpose(x2))
     if n2 == 1 and n1 == 2:
         return np.outer(g, x2)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return g * x2
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(gm @ np.swapaxes(x2m, -1, -2), x1m), np.shape(x1))
 
@@ -509,6 +601,8 @@ def matmul_vjp_x2(g, x1, x2):
         return (x1.T if type(x1) is np.ndarray else np.transpose(x1)) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return x1 * g
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
@@ -1301,10 +1395,17 @@ def unblock(cotangent, arrays, depth=None, ndim=None):
 
 def _tensordot_axes(axes, ndim_a, ndim_b):
     """``np.tensordot``'s ``axes`` as two lists of non-negative axes of ``a`` and ``b``."""
-    if np.ndim(axes) == 0:
+    if not isinstance(axes, (list, tuple)) and np.ndim(axes) == 0:
         return list(range(ndim_a - axes, ndim_a)), list(range(axes))
-    axes_a, axes_b = (np.atleast_1d(ax) for ax in axes)
+    axes_a, axes_b = [ax if isinstance(ax, (list, tuple)) else np.atleast_1d(ax) for ax in axes]
     return [int(i) % ndim_a for i in axes_a], [int(i) % ndim_b for i in axes_b]
+
+
+def _in_axis_order(grad, keys):
+    """``grad`` with its axes sorted by ``keys`` (one per axis; distinct): as it is when
+    they are sorted already, the common case (a kernel's gradient in a loop)."""
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return grad if order == list(range(len(keys))) else np.transpose(grad, order)
 
 
 def tensordot_vjp_a(g, a, b, axes=2):
@@ -1318,7 +1419,7 @@ def tensordot_vjp_a(g, a, b, axes=2):
     # grad's axes: a's free axes, then b's contracted axes in ascending order, each standing
     # for the axis of a it was contracted with
     paired = [axes_a[axes_b.index(k)] for k in sorted(axes_b)]
-    return np.transpose(grad, np.argsort(free_a + paired))
+    return _in_axis_order(grad, free_a + paired)
 
 
 def tensordot_vjp_b(g, a, b, axes=2):
@@ -1329,7 +1430,7 @@ def tensordot_vjp_b(g, a, b, axes=2):
     grad = np.tensordot(a, g, axes=(free_a, g_free_a))
     free_b = [i for i in range(np.ndim(b)) if i not in axes_b]
     paired = [axes_b[axes_a.index(k)] for k in sorted(axes_a)]
-    return np.transpose(grad, np.argsort(paired + free_b))
+    return _in_axis_order(grad, paired + free_b)
 
 
 def dot_axes(a, b):

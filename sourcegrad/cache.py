@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .compile import NOTE, STALE, Compiled, link, never_stale
+from .compile import BRANCH, NOTE, STALE, Compiled, branch_test, link, never_stale
 from .debug import Landmarks, Provenance
 from .dependencies import (
     EQUAL,
@@ -677,7 +677,7 @@ def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str]
         value = values.get(name)
         if name == NOTE and isinstance(value, Provenance):
             marks = (value.marks.comments, value.marks.statements)
-        elif name == STALE:
+        elif name in (STALE, BRANCH):
             continue
         elif name in helpers and value is helpers[name] or name in user_cells:
             continue
@@ -745,10 +745,10 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
     cells = {}
     if fn.__closure__:  # not those of generated code differentiated again: its own
         cells = {name: cell for name, cell in zip(fn.__code__.co_freevars, fn.__closure__,
-                                                  strict=True) if name not in (NOTE, STALE)}
+                                                  strict=True) if name not in (NOTE, STALE, BRANCH)}
     functions = []
     for part in record["parts"]:
-        own = {**helpers, STALE: never_stale}
+        own = {**helpers, STALE: never_stale, BRANCH: branch_test}
         for name, usual in part["attributes"].get("helper_names", {}).items():
             if usual not in helpers:  # a user rule's helper, not registered in this process
                 raise _Stale(usual)

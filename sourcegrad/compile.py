@@ -21,10 +21,12 @@ line) and raises it again, from the same line: so the frame's current line, whic
 marks, stays the failing one. An ``if`` test or a ``for`` iterable is evaluated in such a
 statement just before its compound statement, on the same line; a ``while`` test is not
 (an error there has no note). Since Python 3.11 a ``try`` costs nothing until something is
-raised. Such a function also starts with ``if _sourcegrad_stale(): return
-_sourcegrad_stale.again(<its arguments>)``: the cache's check that what the derivative was
-made from still holds (``dependencies.py``), redirecting the call to a derivative made again
-if not. All of this is added on the AST, not in the text.
+raised. ``if`` and ``while`` tests go through ``_sourcegrad_branch`` (``branch_test``), which
+refuses a lazy array (a Dask array: telling its truth would compute the graph in the middle
+of the derivative) with an error noting the user's line. Such a function also starts with
+``if _sourcegrad_stale(): return _sourcegrad_stale.again(<its arguments>)``: the cache's
+check that what the derivative was made from still holds (``dependencies.py``), redirecting
+the call to a derivative made again if not. All of this is added on the AST, not in the text.
 
 A file's text stays in ``linecache`` while a code object compiled from it lives (a live
 function, a traceback, a record of the cache's), and leaves it with the last one: functions
@@ -40,6 +42,7 @@ import linecache
 import os
 import re
 import shutil
+import sys
 import tempfile
 import types
 import weakref
@@ -47,11 +50,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .codegen.walk import walk
+from .errors import LazyBranchError
 
 FACTORY = "_sourcegrad_factory"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
 STALE = "_sourcegrad_stale"
+BRANCH = "_sourcegrad_branch"
 _ERROR = "_sourcegrad_error"
 _TEST = "_sourcegrad_test"
 # a line's number in the compiled code minus its number in the generated source
@@ -82,7 +87,8 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     ``_sourcegrad_note`` and ``_sourcegrad_stale``.
     """
     used = set(_IDENTIFIER.findall(source))
-    free = tuple(sorted({n for n in free if n in used} | ({NOTE, STALE} if guarded else set())))
+    own = {NOTE, STALE, BRANCH} if guarded else set()
+    free = tuple(sorted({n for n in free if n in used} | own))
     filename = generated_file(name, source)
     register_lines(filename, source)
     fdef = ast.parse(source, filename).body[0]
@@ -181,6 +187,26 @@ def register_lines(filename: str, text: str) -> None:
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
 
 
+def branch_test(value: Any) -> Any:
+    """``value``, the test of an ``if`` in generated code, unless it is a lazy array (a Dask
+    collection), whose truth only computing its graph can tell: refused, so that a derivative
+    of lazy arrays never computes behind the caller's back (the note added to the error names
+    the user's ``if``)."""
+    if type(value) is bool or not hasattr(value, "__dask_graph__"):
+        return value
+    error = LazyBranchError(
+        f"A Python `if` or `while` asks whether a lazy {type(value).__module__}.{type(value).__name__} "
+        "is true, which only computing it can tell: the derivative would compute the data "
+        "in the middle of building its graph. Keep the choice lazy with np.where(condition, "
+        "a, b), or compute the condition first (dask.compute) and pass it in as an argument.")
+    caller = sys._getframe(1)  # the generated function: its provenance names the user's line
+    provenance = caller.f_locals.get(NOTE)
+    note = provenance.note_at(caller.f_lineno - BODY_SHIFT) if provenance is not None else None
+    if note is not None:
+        error.add_note(note)
+    raise error
+
+
 def never_stale() -> bool:
     """The staleness check of a function that is never redirected."""
     return False
@@ -232,9 +258,14 @@ def _guarded(body: list[ast.stmt]) -> list[ast.stmt]:
             out.append(_in_try(stmt))
             continue
         if isinstance(stmt, ast.If):  # the test, evaluated where a note can be added
+            test = ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()), args=[stmt.test],
+                            keywords=[])
             out.append(_in_try(_located(ast.Assign(
-                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.test), stmt)))
+                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=test), stmt)))
             stmt.test = _located(ast.Name(id=_TEST, ctx=ast.Load()), stmt.test)
+        elif isinstance(stmt, ast.While):  # re-evaluated each time: no try around it
+            stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
+                                          args=[stmt.test], keywords=[]), stmt.test)
         elif isinstance(stmt, ast.For) and not isinstance(stmt.iter, ast.Name):
             out.append(_in_try(_located(ast.Assign(
                 targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.iter), stmt)))
@@ -346,8 +377,8 @@ def compile_function(source: str, name: str, user_globals: dict[str, Any],
     """
     compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None)
     if note is not None:
-        helpers = {**helpers, NOTE: note, STALE: never_stale}
-        # differentiating generated code again: its own note and check are not the new
+        helpers = {**helpers, NOTE: note, STALE: never_stale, BRANCH: branch_test}
+        # differentiating generated code again: its own note and checks are not the new
         # function's
-        cells = {k: v for k, v in cells.items() if k not in (NOTE, STALE)}
+        cells = {k: v for k, v in cells.items() if k not in (NOTE, STALE, BRANCH)}
     return link(compiled, user_globals, cells, helpers, defaults, kwdefaults)

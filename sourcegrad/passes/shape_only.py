@@ -42,6 +42,7 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "unbroadcast_each": (1,),  # (a list or dict stays whole: shape_only keeps it as it is)
     "unreduce": (1,),
     "reduced_count": (0, 1),
+    "element_count": (0,),
     "degrees_of_freedom": (0, 1),
     "one_if_single": (1,),
     "zeros_like_grad": (0,),

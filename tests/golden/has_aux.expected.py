@@ -10,7 +10,8 @@ def grad_loss_with_accuracy(w, x, labels):
     neg_scores = shape_only(neg_scores)
     grad_loss_with_accuracy_output = 1.0
     # return np.mean(np.logaddexp(0.0, -scores * (2 * labels - 1))), accuracy
-    grad_logaddexp_0 = unreduce(grad_loss_with_accuracy_output / np.size(logaddexp_0), logaddexp_0)
+    grad_logaddexp_0 = unreduce(grad_loss_with_accuracy_output / element_count(logaddexp_0),
+                                logaddexp_0)
     grad_neg_scores_times_2_times = (grad_logaddexp_0
                                      * np.exp(neg_scores_times_2_times - logaddexp_0))
     del logaddexp_0, neg_scores_times_2_times

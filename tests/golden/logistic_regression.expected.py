@@ -10,13 +10,13 @@ def grad_logistic_loss(w, b, X, y):
     X_at_w = shape_only(X_at_w)
     grad_logistic_loss_value = 1.0
     # return np.mean(np.logaddexp(0.0, z) - y * z)
-    grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value / np.size(logaddexp_0_minus_y),
-                                        logaddexp_0_minus_y)
+    grad_logaddexp_0_minus_y = unreduce(grad_logistic_loss_value
+                                        / element_count(logaddexp_0_minus_y), logaddexp_0_minus_y)
     grad_y_times_z = unbroadcast(-grad_logaddexp_0_minus_y, y_times_z)
     grad_z = unbroadcast(grad_y_times_z * y, z)
     del grad_y_times_z
     grad_logaddexp_0 = unbroadcast(grad_logaddexp_0_minus_y, logaddexp_0)
-    grad_z += grad_logaddexp_0 * np.exp(z - logaddexp_0)
+    grad_z = add_into(grad_z, grad_logaddexp_0 * np.exp(z - logaddexp_0))
     del grad_logaddexp_0, logaddexp_0, z
     # z = X @ w + b
     grad_X_at_w = unbroadcast(grad_z, X_at_w)

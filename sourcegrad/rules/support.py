@@ -577,7 +577,7 @@ def shape_of_elementwise(*operands):
     thousand elements: ``np.broadcast_shapes`` and ``np.result_type`` only when needed."""
     # a Python number of this type leaves an array of these dtype kinds its dtype
     absorbed_by = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
-    shape = dtype = None
+    shape = dtype = foreign = None
     numbers = []
     for x in operands:
         if type(x) in absorbed_by:
@@ -585,6 +585,8 @@ def shape_of_elementwise(*operands):
             continue
         if type(x) is not np.ndarray and type(x) is not ShapeOf:
             x = _as_array(x)
+            if is_foreign_array(x) and (foreign is None or x.ndim > foreign.ndim):
+                foreign = x
         if shape is None:
             shape, dtype = x.shape, x.dtype
             continue
@@ -597,7 +599,18 @@ def shape_of_elementwise(*operands):
     for number in numbers:
         if dtype.kind not in absorbed_by[type(number)]:
             dtype = np.result_type(dtype, number)
+    if foreign is not None:
+        return _lazy_zeros(foreign, shape, dtype)
     return ShapeOf(shape, dtype)
+
+
+def _lazy_zeros(like, shape, dtype):
+    """Zeros of ``shape`` in the library of ``like`` (another library's array), standing for
+    a value only the shape of which is read: the cotangents spread over it then take that
+    library's type and, for Dask, ``like``'s chunks (a NumPy ``ShapeOf`` would make them NumPy
+    arrays the size of the data, sent whole into the graph)."""
+    zeros = np.zeros_like(like, dtype=dtype)
+    return zeros if _shape(zeros) == shape else np.broadcast_to(zeros, shape)
 
 
 def add_grads(a, b):
@@ -631,6 +644,8 @@ def scalar_seed(value):
         return 1.0
     dtype = getattr(value, "dtype", None)
     if isinstance(dtype, np.dtype) and dtype.kind in "fiu" and _size(value) == 1:
+        if is_foreign_array(value):  # a NumPy 1: the backward graph needs no value of it
+            return np.ones(value.shape, dtype=np.result_type(dtype, 1.0))
         return np.ones_like(value, dtype=np.result_type(dtype, 1.0))
     raise TypeError(f"sg.grad needs a function that returns a scalar (a real floating-point "
                     f"number), as jax.grad does; it returned {_described(value)}. "

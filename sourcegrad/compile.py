@@ -194,9 +194,10 @@ def branch_test(value: Any) -> Any:
     the user's ``if``)."""
     if type(value) is bool or not hasattr(value, "__dask_graph__"):
         return value
+    kind = f"{type(value).__module__}.{type(value).__name__}"
     error = LazyBranchError(
-        f"A Python `if` or `while` asks whether a lazy {type(value).__module__}.{type(value).__name__} "
-        "is true, which only computing it can tell: the derivative would compute the data "
+        f"A Python `if` or `while` asks whether a lazy {kind} is true, which only computing "
+        "it can tell: the derivative would compute the data "
         "in the middle of building its graph. Keep the choice lazy with np.where(condition, "
         "a, b), or compute the condition first (dask.compute) and pass it in as an argument.")
     caller = sys._getframe(1)  # the generated function: its provenance names the user's line

@@ -148,6 +148,21 @@ def test_value_and_grad_builds_one_graph_that_one_compute_evaluates():
                             for i in (0, 1)))
 
 
+def test_forward_mode_and_vjp_stay_lazy_too():
+    w, b, Xn, yn, X, y = data()
+    direction = np.linspace(-1.0, 1.0, w.size)
+    with Computations() as computations:
+        _, tangent = sg.jvp(logistic_loss, (w, b, X, y), (direction, 0.0, None, None))
+        _, pullback = sg.vjp(logistic_loss, w, b, X, y)
+        grad_w, grad_b, _, _ = pullback(1.0)
+    assert computations.started == 0
+    assert all(dask.is_dask_collection(v) for v in (tangent, grad_w, grad_b))
+    expected_w = tree_numerical_grad(logistic_loss, (w, b, Xn, yn), 0)
+    tangent, grad_w = dask.compute(tangent, grad_w)
+    assert tangent == pytest.approx(expected_w @ direction, rel=1e-6)
+    assert_tree_close(grad_w, expected_w)
+
+
 def ridge_loss(w, X, y):
     residual = X @ w - y
     return np.sum(residual ** 2) + 0.1 * np.sum(w ** 2)

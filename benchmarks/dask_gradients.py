@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     rows, chunk_rows = int(options.rows), int(options.chunk_rows)
     out = ["# Generated gradients on Dask arrays", ""]
     with LocalCluster(n_workers=options.workers, threads_per_worker=1,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         X, y = make_data(rows, chunk_rows)
         progress(f"persisting {rows:.0e} x {FEATURES} on {options.workers} workers...")
         X, y = client.persist([X, y])
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> None:
     if options.out_of_core_rows:
         with LocalCluster(n_workers=options.workers, threads_per_worker=1,
                           memory_limit=options.memory_limit,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
             progress(f"out of core, {options.out_of_core_rows:.0e} rows...")
             out += ["## Out of core", "", *out_of_core_table(
                 client, int(options.out_of_core_rows), chunk_rows, options.memory_limit), ""]

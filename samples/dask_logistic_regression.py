@@ -99,7 +99,7 @@ def main(argv=None):
           f"{X.numblocks[0]} chunks; {args.workers} workers of {args.memory_limit}")
     value_and_grad = sg.value_and_grad(loss, wrt=("w", "b"))
     with LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                      memory_limit=args.memory_limit, dashboard_address=None) as cluster, \
+                      memory_limit=args.memory_limit, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         with dask.config.set({"array.slicing.split_large_chunks": False}):
             if args.scipy:

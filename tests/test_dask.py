@@ -215,7 +215,7 @@ def test_the_same_gradient_on_a_two_process_cluster():
     distributed = pytest.importorskip("distributed")
     w, b, Xn, yn, X, y = data(rows=200, chunk=50)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         value, grads = sg.value_and_grad(logistic_loss, wrt=("w", "b"))(w, b, X, y)
         value, grad_w, grad_b = client.compute([value, *grads], sync=True)

@@ -148,18 +148,37 @@ def out_of_core_table(client, rows: int, chunk_rows: int, memory_limit: str) -> 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.dask_gradients",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", type=float, default=2e7)
+    parser.add_argument("--rows", type=float, default=2e7, help="0 skips the in-memory runs")
     parser.add_argument("--chunk-rows", type=float, default=1e6)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--out-of-core-rows", type=float, default=1e8, help="0 skips it")
+    parser.add_argument("--mlp-rows", type=float, default=None,
+                        help="rows of the MLP's data (default: --rows; 0 skips it)")
     parser.add_argument("--memory-limit", default="2GB",
                         help="each worker's memory limit in the out-of-core run")
     options = parser.parse_args(argv)
-    from dask.distributed import Client, LocalCluster, wait
+    from dask.distributed import Client, LocalCluster
 
     rows, chunk_rows = int(options.rows), int(options.chunk_rows)
     out = ["# Generated gradients on Dask arrays", ""]
+    if rows:
+        out += in_memory_tables(options, rows, chunk_rows)
+    if options.out_of_core_rows:
+        with LocalCluster(n_workers=options.workers, threads_per_worker=1,
+                          memory_limit=options.memory_limit,
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            progress(f"out of core, {options.out_of_core_rows:.0e} rows...")
+            out += ["## Out of core", "", *out_of_core_table(
+                client, int(options.out_of_core_rows), chunk_rows, options.memory_limit), ""]
+    print("\n".join(out))
+
+
+def in_memory_tables(options: argparse.Namespace, rows: int, chunk_rows: int) -> list[str]:
+    """The logistic regression and MLP tables, on data the workers hold."""
+    from dask.distributed import Client, LocalCluster, wait
+
+    out = []
     with LocalCluster(n_workers=options.workers, threads_per_worker=1,
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         X, y = make_data(rows, chunk_rows)
@@ -171,17 +190,12 @@ def main(argv: list[str] | None = None) -> None:
                 f"({X.nbytes / 1e9:.1f} GB, chunks of {chunk_rows:.0e} rows, held by "
                 f"{options.workers} workers)", "", *logistic_table(client, X, y,
                                                                     options.repeats), ""]
-        progress("MLP:")
-        out += ["## MLP step / lazy forward", "", *mlp_table(client, X, y, options.repeats), ""]
-        del X, y
-    if options.out_of_core_rows:
-        with LocalCluster(n_workers=options.workers, threads_per_worker=1,
-                          memory_limit=options.memory_limit,
-                          dashboard_address=":0") as cluster, Client(cluster) as client:
-            progress(f"out of core, {options.out_of_core_rows:.0e} rows...")
-            out += ["## Out of core", "", *out_of_core_table(
-                client, int(options.out_of_core_rows), chunk_rows, options.memory_limit), ""]
-    print("\n".join(out))
+        mlp_rows = rows if options.mlp_rows is None else int(options.mlp_rows)
+        if mlp_rows:
+            progress(f"MLP, {mlp_rows:.0e} rows:")
+            out += ["## MLP step / lazy forward", "",
+                    *mlp_table(client, X[:mlp_rows], y[:mlp_rows], options.repeats), ""]
+    return out
 
 
 if __name__ == "__main__":

@@ -123,6 +123,8 @@ def _broadcast_as(g, x, shape):
     (multiplied into ``x``'s ones, so that a Dask cotangent takes ``x``'s chunks rather than
     one chunk the size of the data)."""
     if is_foreign_array(x):
+        if isinstance(g, (float, int, np.number)):  # a read-only broadcast of each chunk
+            return np.full_like(x, g, dtype=np.result_type(_grad_dtype(x), g))
         return g * np.ones_like(x, dtype=_grad_dtype(x))
     return np.broadcast_to(g, shape)
 

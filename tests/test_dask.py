@@ -163,6 +163,28 @@ def test_forward_mode_and_vjp_stay_lazy_too():
     assert_tree_close(grad_w, expected_w)
 
 
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("w_shape", [(3,), (1, 3), (8, 1), ()])
+def test_reductions_over_axes_of_broadcast_products(axis, keepdims, w_shape):
+    rng = np.random.default_rng(4)
+    xn = rng.standard_normal((8, 3))
+    w = rng.standard_normal(w_shape) if w_shape else 0.7
+
+    def loss(w, x):
+        reduced = np.sum(np.tanh(x * w) ** 2, axis=axis, keepdims=keepdims)
+        return np.mean(np.exp(-reduced) * 1.5) + np.max(x * w)
+
+    x = da.from_array(xn, chunks=(3, 2))
+    with Computations() as computations:
+        grads = sg.grad(loss, wrt=(0, 1))(w, x)
+    assert computations.started == 0
+    assert all(dask.is_dask_collection(g) for g in grads)
+    (computed,) = dask.compute(grads)
+    expected = tuple(tree_numerical_grad(loss, (w, xn), i) for i in (0, 1))
+    assert_tree_close(computed, expected)
+
+
 def ridge_loss(w, X, y):
     residual = X @ w - y
     return np.sum(residual ** 2) + 0.1 * np.sum(w ** 2)

@@ -450,8 +450,15 @@ def _summed_over_repeats(index, b, a):
     """``(unique, summed)`` such that ``a[unique] += summed`` adds ``b`` at ``index`` as
     ``np.add.at`` does: the index's rows of ``b`` summed over each repeated position (an index
     of basic slices and numbers repeats nothing)."""
-    if isinstance(index, tuple) or isinstance(index, (slice, int, np.integer)):
+    basic = (slice, int, np.integer, type(None), type(Ellipsis))
+    if isinstance(index, basic) or isinstance(index, tuple) and all(
+            isinstance(i, basic) for i in index):
         return index, b
+    if isinstance(index, tuple) or is_foreign_array(index):
+        raise NotImplementedError(
+            f"sourcegrad adds a gradient into a {type(a).__name__} at an index that may repeat "
+            "elements only for one NumPy array of indices along the first axis (x[rows]); "
+            "index the axes one after the other (x[rows][:, cols]) or with NumPy indices")
     positions = np.asarray(index)
     if positions.dtype == bool:
         return positions, b

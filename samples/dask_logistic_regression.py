@@ -15,7 +15,6 @@ on two workers limited to 1.5 GB each); ``--rows 1e8`` for 16 GB; ``--scipy`` to
 import argparse
 import time
 
-import dask
 import dask.array as da
 import numpy as np
 from dask.distributed import Client, LocalCluster, progress
@@ -101,13 +100,12 @@ def main(argv=None):
     with LocalCluster(n_workers=args.workers, threads_per_worker=1,
                       memory_limit=args.memory_limit, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
-        with dask.config.set({"array.slicing.split_large_chunks": False}):
-            if args.scipy:
-                w, b = with_scipy(client, value_and_grad, X, y, args.features, args.steps,
-                                  not args.no_progress)
-            else:
-                w, b = gradient_descent(client, value_and_grad, X, y, args.features,
-                                        args.steps, args.learning_rate, not args.no_progress)
+        if args.scipy:
+            w, b = with_scipy(client, value_and_grad, X, y, args.features, args.steps,
+                              not args.no_progress)
+        else:
+            w, b = gradient_descent(client, value_and_grad, X, y, args.features, args.steps,
+                                    args.learning_rate, not args.no_progress)
         accuracy = client.compute(da.mean((X @ w + b > 0) == (y > 0.5))).result()
     print(f"trained: accuracy {float(accuracy):.4f}")
 

@@ -182,7 +182,8 @@ nondifferentiable(
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
     support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     support.positions_of, support.select_masks, support.rollaxis_destination, support.block_shape,
-    support.no_derivative,
+    support.no_derivative, support.element_count, support.shape_of_elementwise,
+    support.is_foreign_array,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 

@@ -54,7 +54,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .compile import NOTE, OWN_CELLS, SPECIAL, STALE, Compiled, link, never_stale
+from .compile import (
+    BRANCH,
+    NOTE,
+    OWN_CELLS,
+    SPECIAL,
+    STALE,
+    Compiled,
+    branch_test,
+    link,
+    never_stale,
+)
 from .debug import Landmarks, Provenance
 from .dependencies import (
     EQUAL,
@@ -686,7 +696,7 @@ def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str]
         value = values.get(name)
         if name == NOTE and isinstance(value, Provenance):
             marks = (value.marks.comments, value.marks.statements)
-        elif name in (STALE, SPECIAL):
+        elif name in (STALE, SPECIAL, BRANCH):
             continue
         elif name in helpers and value is helpers[name] or name in user_cells:
             continue
@@ -757,7 +767,7 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
                                                   strict=True) if name not in OWN_CELLS}
     functions = []
     for part in record["parts"]:
-        own = {**helpers, STALE: never_stale, SPECIAL: None}
+        own = {**helpers, STALE: never_stale, SPECIAL: None, BRANCH: branch_test}
         for name, usual in part["attributes"].get("helper_names", {}).items():
             if usual not in helpers:  # a user rule's helper, not registered in this process
                 raise _Stale(usual)

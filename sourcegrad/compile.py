@@ -21,10 +21,12 @@ line) and raises it again, from the same line: so the frame's current line, whic
 marks, stays the failing one. An ``if`` test or a ``for`` iterable is evaluated in such a
 statement just before its compound statement, on the same line; a ``while`` test is not
 (an error there has no note). Since Python 3.11 a ``try`` costs nothing until something is
-raised. Such a function also starts with ``if _sourcegrad_stale(): return
-_sourcegrad_stale.again(<its arguments>)``: the cache's check that what the derivative was
-made from still holds (``dependencies.py``), redirecting the call to a derivative made again
-if not; then with ``if _sourcegrad_special is not None and (... := _sourcegrad_special(<its
+raised. ``if`` and ``while`` tests go through ``_sourcegrad_branch`` (``branch_test``), which
+refuses a lazy array (a Dask array: telling its truth would compute the graph in the middle
+of the derivative) with an error noting the user's line. Such a function also starts with
+``if _sourcegrad_stale(): return _sourcegrad_stale.again(<its arguments>)``: the cache's
+check that what the derivative was made from still holds (``dependencies.py``),
+redirecting the call to a derivative made again if not; then with ``if _sourcegrad_special is not None and (... := _sourcegrad_special(<its
 arguments>)) is not _sourcegrad_special: return ...``: the way to a variant of the code
 specialised to the arguments' shapes (``specialisation.py``; with ``None`` in the cell, or
 when the dispatcher answers itself, the general code runs, in the same frame). All of this
@@ -44,6 +46,7 @@ import linecache
 import os
 import re
 import shutil
+import sys
 import tempfile
 import types
 import weakref
@@ -51,14 +54,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .codegen.walk import walk
+from .errors import LazyBranchError
 
 FACTORY = "_sourcegrad_factory"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
 STALE = "_sourcegrad_stale"
 SPECIAL = "_sourcegrad_special"
+BRANCH = "_sourcegrad_branch"
 RESULT = "_sourcegrad_result"
-OWN_CELLS = frozenset({NOTE, STALE, SPECIAL})  # what sourcegrad gives a function for itself
+# what sourcegrad gives a function for itself
+OWN_CELLS = frozenset({NOTE, STALE, SPECIAL, BRANCH})
 _ERROR = "_sourcegrad_error"
 _TEST = "_sourcegrad_test"
 # a line's number in the compiled code minus its number in the generated source
@@ -188,6 +194,27 @@ def register_lines(filename: str, text: str) -> None:
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
 
 
+def branch_test(value: Any) -> Any:
+    """``value``, the test of an ``if`` in generated code, unless it is a lazy array (a Dask
+    collection), whose truth only computing its graph can tell: refused, so that a derivative
+    of lazy arrays never computes behind the caller's back (the note added to the error names
+    the user's ``if``)."""
+    if type(value) is bool or not hasattr(value, "__dask_graph__"):
+        return value
+    kind = f"{type(value).__module__}.{type(value).__name__}"
+    error = LazyBranchError(
+        f"A Python `if` or `while` asks whether a lazy {kind} is true, which only computing "
+        "it can tell: the derivative would compute the data "
+        "in the middle of building its graph. Keep the choice lazy with np.where(condition, "
+        "a, b), or compute the condition first (dask.compute) and pass it in as an argument.")
+    caller = sys._getframe(1)  # the generated function: its provenance names the user's line
+    provenance = caller.f_locals.get(NOTE)
+    note = provenance.note_at(caller.f_lineno - BODY_SHIFT) if provenance is not None else None
+    if note is not None:
+        error.add_note(note)
+    raise error
+
+
 def never_stale() -> bool:
     """The staleness check of a function that is never redirected."""
     return False
@@ -240,9 +267,14 @@ def _guarded(body: list[ast.stmt]) -> list[ast.stmt]:
             out.append(_in_try(stmt))
             continue
         if isinstance(stmt, ast.If):  # the test, evaluated where a note can be added
+            test = ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()), args=[stmt.test],
+                            keywords=[])
             out.append(_in_try(_located(ast.Assign(
-                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.test), stmt)))
+                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=test), stmt)))
             stmt.test = _located(ast.Name(id=_TEST, ctx=ast.Load()), stmt.test)
+        elif isinstance(stmt, ast.While):  # re-evaluated each time: no try around it
+            stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
+                                          args=[stmt.test], keywords=[]), stmt.test)
         elif isinstance(stmt, ast.For) and not isinstance(stmt.iter, ast.Name):
             out.append(_in_try(_located(ast.Assign(
                 targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.iter), stmt)))
@@ -381,7 +413,8 @@ def compile_function(source: str, name: str, user_globals: dict[str, Any],
     """
     compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None)
     if note is not None:
-        helpers = {**helpers, NOTE: note, STALE: never_stale, SPECIAL: None}
+        helpers = {**helpers, NOTE: note, STALE: never_stale, SPECIAL: None,
+                   BRANCH: branch_test}
         # differentiating generated code again: its own note, check and variants are not
         # the new function's
         cells = {k: v for k, v in cells.items() if k not in OWN_CELLS}

@@ -89,6 +89,11 @@ class NoDerivativeError(SourcegradError):
         super().__init__(format_located(message, "", filename, lineno, col_offset, line))
 
 
+class LazyBranchError(SourcegradError, TypeError):
+    """Generated code asked for the truth of a lazy array (a Dask array): a Python ``if`` on
+    a value of the data, which only computing the graph can answer."""
+
+
 def location(filename: str, lineno: int) -> str:
     """``File "f.py", line 3``, as Python writes a place in a file; for the code of a cell
     run by IPython or Jupyter, ``Cell In[12], line 3``, as IPython writes it (its file is a

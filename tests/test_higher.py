@@ -272,7 +272,7 @@ def test_hessian_through_fancy_indexing_and_masks():
     hess = sg.hessian(corpus.mask_and_fancy)(x)
     np.testing.assert_allclose(hess, numerical_jacobian(sg.grad(corpus.mask_and_fancy), (x,), 0),
                                rtol=1e-5, atol=1e-6)
-    assert "np.add.at(tangent_" in sg.hessian(corpus.mask_and_fancy).source
+    assert "add_at(tangent_" in sg.hessian(corpus.mask_and_fancy).source
 
 
 def test_forward_mode_refuses_an_unknown_call_that_may_modify_a_value():

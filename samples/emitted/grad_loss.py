@@ -25,7 +25,7 @@ def grad_loss(w, b, x, y):
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y),
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / element_count(prediction_minus_y),
                                           prediction_minus_y)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
@@ -42,6 +42,19 @@ def grad_loss(w, b, x, y):
 
 
 # -- helpers copied from sourcegrad/rules/support.py --------------------------------------
+
+
+def is_foreign_array(x):
+    """Is ``x`` an array of another library that implements NumPy's protocols (a Dask array,
+    say)? NumPy functions hand it to that library; ``np.asarray`` would compute it."""
+    return type(x) is not np.ndarray and hasattr(x, "__array_function__") and (
+        not isinstance(x, np.generic))
+
+
+def _as_array(x):
+    """``x`` as an array with ``.sum``, ``.ndim`` and ``.shape``: a NumPy array or another
+    library's array as it is, anything else (a number, a list) as a NumPy array."""
+    return x if type(x) is np.ndarray or is_foreign_array(x) else np.asarray(x)
 
 
 def unbroadcast(g, x):
@@ -61,7 +74,7 @@ def unbroadcast(g, x):
         g = np.real(g)
     if _shape(g) == shape:
         return g
-    g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
+    g = _as_array(g)  # the array's own sum: np.sum's dispatch costs more than the sum
     extra = g.ndim - len(shape)
     if extra > 0:
         g = g.sum(axis=tuple(range(extra)))
@@ -102,6 +115,17 @@ def unreduce(g, x, axis=None, keepdims=False):
         return np.reshape(g, ())
     if not keepdims:
         g = np.expand_dims(g, axis)
+    return _broadcast_as(g, x, shape)
+
+
+def _broadcast_as(g, x, shape):
+    """``np.broadcast_to(g, shape)``, as an array of ``x``'s library when ``x`` is not NumPy's
+    (multiplied into ``x``'s ones, so that a Dask cotangent takes ``x``'s chunks rather than
+    one chunk the size of the data)."""
+    if is_foreign_array(x):
+        if isinstance(g, (float, int, np.number)):  # a read-only broadcast of each chunk
+            return np.full_like(x, g, dtype=np.result_type(_grad_dtype(x), g))
+        return g * np.ones_like(x, dtype=_grad_dtype(x))
     return np.broadcast_to(g, shape)
 
 
@@ -112,6 +136,8 @@ def _spread_scalar(g, x):
     makes the view read-only without a flags update. A Python number takes ``x``'s float
     dtype, as it would in NumPy's own arithmetic with ``x``."""
     shape = _shape(x)
+    if is_foreign_array(x) or is_foreign_array(g):
+        return _broadcast_as(g, x, shape)
     if type(g) is float:
         dtype = getattr(x, "dtype", None)
         g = np.asarray(g, dtype=dtype if dtype is not None and dtype.kind == "f" else None)
@@ -120,6 +146,26 @@ def _spread_scalar(g, x):
     if g.size != 1 or g.dtype.hasobject:
         return np.broadcast_to(g, shape)
     return np.ndarray(shape, g.dtype, g.tobytes(), 0, (0,) * len(shape))
+
+
+def element_count(x):
+    """How many elements ``x`` has (``np.size``), read from its shape: a lazy array (Dask's)
+    knows it without being computed."""
+    return _size(x)
+
+
+def _size(x):
+    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``."""
+    if type(x) is float:
+        return 1
+    size = getattr(x, "size", None)
+    return np.size(x) if size is None else size
+
+
+def _grad_dtype(x):
+    """The float dtype of ``x``'s gradient: its own if float or complex, float64 otherwise."""
+    dtype = np.result_type(x)
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
 
 
 def zeros_like_grad(x):
@@ -147,6 +193,8 @@ def zeros_like_grad(x):
         return None  # a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
+    if is_foreign_array(x):  # zeros of its own library (lazy for a Dask array)
+        return np.zeros_like(x, dtype=_grad_dtype(x))
     if type(x) is not ShapeOf:
         x = np.asarray(x)
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
@@ -167,6 +215,8 @@ def as_gradient(g, x):
         return _tree_gradient(g, x)
     if g is None:
         return zeros_like_grad(x)
+    if is_foreign_array(g) or is_foreign_array(x):
+        return _foreign_gradient(g, x)
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
@@ -181,6 +231,21 @@ def as_gradient(g, x):
     if not isinstance(g, np.ndarray) or g.dtype != dtype or not g.flags.writeable:
         g = np.array(g, dtype=dtype)
     return g
+
+
+def _foreign_gradient(g, x):
+    """``as_gradient`` where ``g`` or ``x`` is another library's array: the gradient stays
+    that library's (a Dask array, or a 0-d Dask array for a float ``x``: computing it is the
+    caller's ``dask.compute``), with ``x``'s shape and float dtype."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
+    shape = _shape(x)
+    dtype = _grad_dtype(x)
+    if not is_foreign_array(g):  # x is foreign, its gradient a constant
+        return g * np.ones_like(x, dtype=dtype) if shape != () else float(g)
+    if _shape(g) != shape:
+        g = np.broadcast_to(g, shape)
+    return g if g.dtype == dtype else g.astype(dtype)
 
 
 def _tree_gradient(g, x):

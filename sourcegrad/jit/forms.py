@@ -227,6 +227,29 @@ def reduced_count_form(x, ans):
     return lambda x, ans: 1
 
 
+@_form(support.element_count)
+def element_count_form(x):
+    """How many elements ``x`` has."""
+    if isinstance(x, types.Array):
+        return lambda x: x.size
+    if _is_number(x):
+        return lambda x: 1
+    return None
+
+
+@_form(support.add_into)
+def add_into_form(a, b):
+    """``a + b``, into ``a`` when it is an array of ``b``'s shape or larger."""
+    if isinstance(a, types.Array) and a.mutable and isinstance(b, types.Number | types.Array):
+        def impl(a, b):
+            a += b
+            return a
+        return impl
+    if _is_number(a) and _is_number(b):
+        return lambda a, b: a + b
+    return None
+
+
 @_form(support.add_grads)
 def add_grads_form(a, b):
     """``a + b`` for gradients that are numbers or arrays."""

@@ -347,6 +347,14 @@ def _reduced_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | 
     return ast.Constant(count), Number(int, count)
 
 
+@rule(support.element_count)
+def _element_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    size = a.size(bound["x"][1])
+    if size is None:
+        return None, Number(int)
+    return ast.Constant(size), Number(int, size)
+
+
 @rule(support.add_grads)
 def _add_grads(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     (x, ax), (y, ay) = bound["a"], bound["b"]

@@ -358,11 +358,31 @@ class _Walker:
                 self.env[node.id] = a.UNKNOWN
 
     def stmt_Assign(self, stmt: ast.Assign) -> list[ast.stmt]:
+        update = self._update_in_place(stmt)
+        if update is not None:
+            return self.stmt_AugAssign(update)
         value, known = self.expr(stmt.value)
         targets = [self.target_expr(t) for t in stmt.targets]
         for target in stmt.targets:
             self.assign(target, known)
         return [ast.Assign(targets=targets, value=value, lineno=stmt.lineno)]
+
+    def _update_in_place(self, stmt: ast.Assign) -> ast.AugAssign | None:
+        """``g = add_into(g, c)`` as ``g += c``: on the arrays and numbers the specialised code
+        runs on, what the helper does (in place into a NumPy array)."""
+        value = stmt.value
+        if not (isinstance(value, ast.Call) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name) and isinstance(value.func, ast.Name) and len(
+                value.args) == 2 and not value.keywords and isinstance(value.args[0], ast.Name)
+                and value.args[0].id == stmt.targets[0].id):
+            return None
+        callee = self.lookup(value.func.id)
+        if not (isinstance(callee, Constant) and callee.value is support.add_into) or not (
+                isinstance(self.lookup(value.args[0].id), Array | Number)):
+            return None
+        update = ast.AugAssign(target=ast.Name(id=value.args[0].id, ctx=ast.Store()),
+                               op=ast.Add(), value=value.args[1])
+        return ast.copy_location(update, stmt)
 
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
         value, known = self.expr(stmt.value)

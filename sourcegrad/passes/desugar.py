@@ -5,8 +5,9 @@ Invariant after this pass:
 - every ``for`` loop iterates over ``range(...)``; iteration over arrays, lists,
   ``enumerate`` and ``zip`` becomes an index loop that reads the element by subscript;
 - list comprehensions are loops that ``append``; ``a if c else b`` is an ``if`` statement;
-- augmented assignment to a name is a plain assignment (``x += v`` -> ``x = x + v``), and to
-  a subscript only ``+=``/``-=`` remain (others become ``x[i] = x[i] * v``);
+- augmented assignment to a name is a plain assignment (``x += v`` -> ``x = x + v``, and so
+  is generated code's ``x = add_into(x, v)``), and to a subscript only ``+=``/``-=`` remain
+  (others become ``x[i] = x[i] * v``);
 - the function has one ``return``, its last statement (early returns assign ``result``
   and, inside loops, set ``returned`` and ``break``);
 - ``break``/``continue`` only end a branch: the statements that followed a jump live in the
@@ -183,6 +184,13 @@ class _Desugar:
     def _Assign(self, stmt: ast.Assign) -> list[ast.stmt]:
         if self.nesting.binds(stmt):  # df = sg.grad(f): calls of df call grad_f
             return []
+        value = stmt.value
+        if isinstance(value, ast.Call) and len(value.args) == 2 and not value.keywords and (
+                self._is_builtin(value.func, support.add_into)):
+            # generated code differentiated again: `g = add_into(g, c)` adds in place, as
+            # `g += c` did; like it, it becomes `g = g + c` (the old `g` may be saved)
+            stmt = located(ast.Assign(targets=stmt.targets, value=ast.BinOp(
+                left=value.args[0], op=ast.Add(), right=value.args[1])), stmt)
         if isinstance(stmt.value, ast.Lambda) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], ast.Name):  # `square = lambda v: v * v`: a nested def
             return self._FunctionDef(lambda_as_def(stmt.value, stmt.targets[0].id))

@@ -889,8 +889,9 @@ class ReverseMode:
         if var in self.containers or not self.structures.surely_array(var):
             value = ast.Call(func=name("add_grads"), args=[self.grad_load(var), contribution],
                              keywords=[])
-        elif var in self.owned:  # ours alone: add in place, no new array
-            return [ast.AugAssign(target=target, op=ast.Add(), value=contribution)]
+        elif var in self.owned:  # ours alone: added in place where it is a NumPy array
+            value = call("add_into", self.grad_load(var), contribution)
+            return [ast.Assign(targets=[target], value=value)]
         else:
             value = ast.BinOp(left=self.grad_load(var), op=ast.Add(), right=contribution)
         self.owned.add(var)
@@ -930,29 +931,15 @@ class ReverseMode:
         self._note_reads(stmt, [index])
         grad_base = self.grad_load(var)
         # an element of a list or dict is one element, whatever the index (a runtime int or
-        # key); an array indexed by an array of indices may repeat elements: np.add.at
+        # key); an array indexed by an array of indices may repeat elements: add_at (which
+        # adds as np.add.at does, into a NumPy array or another library's)
         if var in self.containers or (var in self.structures.structured and (
                 self.structures.one_element(index))) or _is_basic_index(
                 index, self._range_loop_vars(stmt) | self._slices):
             out.append(self._add_into(var, index, stmt.targets[0], g))
-        elif self.structures.surely_array(var) or not self._local_index(index):
-            out.append(ast.Expr(value=ast.Call(
-                func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
-                                                       ctx=ast.Load()),
-                                   attr="at", ctx=ast.Load()),
-                args=[grad_base, _index_value(index), g], keywords=[])))
-        else:  # d[key] or x[idx], the code saying neither what d is nor what key is
+        else:
             out.append(ast.Expr(value=call("add_at", grad_base, _index_value(index), g)))
         return out
-
-    def _local_index(self, index: ast.expr) -> bool:
-        """An index read from the function's own values (an argument, a value it computes:
-        ``k``, ``keys[0]``), which may be a dict's key as well as an array of indices; not
-        a global array of indices, nor a name the code computes as an array."""
-        if isinstance(index, ast.Name):
-            return self.resolver.value_of(index) is None and (
-                index.id not in self.structures.arrays)
-        return isinstance(index, ast.Subscript) and self._local_index(index.value)
 
     def _adjoint_field_read(self, stmt: ast.Assign, value: ast.Attribute, g: ast.expr
                             ) -> list[ast.stmt]:

@@ -4,6 +4,12 @@ This module is the whole runtime footprint of generated code: ``sourcegrad emit`
 these functions verbatim into the emitted file, so they depend on NumPy and nothing else.
 Keep each one small, obvious and cheap when there is nothing to do (the common case of
 matching shapes must cost one comparison).
+
+They are array-generic: an array of another library that implements NumPy's protocols
+(``__array_function__``, ``__array_ufunc__``: a Dask array, say) goes through NumPy's
+functions, which hand it to that library, and comes out as that library's array. So a
+helper never converts such an array to NumPy (``np.asarray`` would compute a lazy one),
+never writes into one with ``out=`` or ``np.add.at``, and reads sizes from ``.shape``.
 """
 
 import dataclasses
@@ -11,6 +17,19 @@ import math
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
+
+
+def is_foreign_array(x):
+    """Is ``x`` an array of another library that implements NumPy's protocols (a Dask array,
+    say)? NumPy functions hand it to that library; ``np.asarray`` would compute it."""
+    return type(x) is not np.ndarray and hasattr(x, "__array_function__") and (
+        not isinstance(x, np.generic))
+
+
+def _as_array(x):
+    """``x`` as an array with ``.sum``, ``.ndim`` and ``.shape``: a NumPy array or another
+    library's array as it is, anything else (a number, a list) as a NumPy array."""
+    return x if type(x) is np.ndarray or is_foreign_array(x) else np.asarray(x)
 
 
 def unbroadcast(g, x):
@@ -30,7 +49,7 @@ def unbroadcast(g, x):
         g = np.real(g)
     if _shape(g) == shape:
         return g
-    g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
+    g = _as_array(g)  # the array's own sum: np.sum's dispatch costs more than the sum
     extra = g.ndim - len(shape)
     if extra > 0:
         g = g.sum(axis=tuple(range(extra)))
@@ -100,6 +119,17 @@ def unreduce(g, x, axis=None, keepdims=False):
         return np.reshape(g, ())
     if not keepdims:
         g = np.expand_dims(g, axis)
+    return _broadcast_as(g, x, shape)
+
+
+def _broadcast_as(g, x, shape):
+    """``np.broadcast_to(g, shape)``, as an array of ``x``'s library when ``x`` is not NumPy's
+    (multiplied into ``x``'s ones, so that a Dask cotangent takes ``x``'s chunks rather than
+    one chunk the size of the data)."""
+    if is_foreign_array(x):
+        if isinstance(g, (float, int, np.number)):  # a read-only broadcast of each chunk
+            return np.full_like(x, g, dtype=np.result_type(_grad_dtype(x), g))
+        return g * np.ones_like(x, dtype=_grad_dtype(x))
     return np.broadcast_to(g, shape)
 
 
@@ -110,6 +140,8 @@ def _spread_scalar(g, x):
     makes the view read-only without a flags update. A Python number takes ``x``'s float
     dtype, as it would in NumPy's own arithmetic with ``x``."""
     shape = _shape(x)
+    if is_foreign_array(x) or is_foreign_array(g):
+        return _broadcast_as(g, x, shape)
     if type(g) is float:
         dtype = getattr(x, "dtype", None)
         g = np.asarray(g, dtype=dtype if dtype is not None and dtype.kind == "f" else None)
@@ -168,6 +200,12 @@ def one_if_single(value, x):
     single element of ``x``: it is then 0 whatever ``x`` is, and dividing by 1 keeps its
     derivative 0 rather than 0/0."""
     return value if reduced_count(x, value) > 1 else np.ones_like(value)
+
+
+def element_count(x):
+    """How many elements ``x`` has (``np.size``), read from its shape: a lazy array (Dask's)
+    knows it without being computed."""
+    return _size(x)
 
 
 def _size(x):
@@ -320,6 +358,8 @@ def zeros_like_grad(x):
         return None  # a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
+    if is_foreign_array(x):  # zeros of its own library (lazy for a Dask array)
+        return np.zeros_like(x, dtype=_grad_dtype(x))
     if type(x) is not ShapeOf:
         x = np.asarray(x)
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
@@ -348,6 +388,8 @@ def as_gradient(g, x):
         return _tree_gradient(g, x)
     if g is None:
         return zeros_like_grad(x)
+    if is_foreign_array(g) or is_foreign_array(x):
+        return _foreign_gradient(g, x)
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
@@ -362,6 +404,21 @@ def as_gradient(g, x):
     if not isinstance(g, np.ndarray) or g.dtype != dtype or not g.flags.writeable:
         g = np.array(g, dtype=dtype)
     return g
+
+
+def _foreign_gradient(g, x):
+    """``as_gradient`` where ``g`` or ``x`` is another library's array: the gradient stays
+    that library's (a Dask array, or a 0-d Dask array for a float ``x``: computing it is the
+    caller's ``dask.compute``), with ``x``'s shape and float dtype."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
+    shape = _shape(x)
+    dtype = _grad_dtype(x)
+    if not is_foreign_array(g):  # x is foreign, its gradient a constant
+        return g * np.ones_like(x, dtype=dtype) if shape != () else float(g)
+    if _shape(g) != shape:
+        g = np.broadcast_to(g, shape)
+    return g if g.dtype == dtype else g.astype(dtype)
 
 
 def _tree_gradient(g, x):
@@ -536,13 +593,54 @@ def no_cotangent(x):
 
 
 def add_at(a, index, b):
-    """``a[index] += b`` in place, for an ``a`` the code does not say the kind of: one
-    element of a list or dict (the index a key), or elements of an array, repeated indices
-    adding up (``np.add.at``)."""
+    """``a[index] += b`` in place, repeated indices adding up (``np.add.at``), for an ``a``
+    that is a list or dict (one element, the index a key), a NumPy array or another
+    library's array that has no ``np.add.at`` (a Dask array: its elements are set again,
+    ``b`` summed over repeated indices first, lazily)."""
     if isinstance(a, (list, dict)):
         a[index] = add_grads(a[index], b)
-    else:
+    elif type(a) is np.ndarray:
         np.add.at(a, index, b)
+    else:
+        unique, summed = _summed_over_repeats(index, b, a)
+        a[unique] = a[unique] + summed
+
+
+def add_into(a, b):
+    """``a + b``, added into ``a`` when that is a NumPy array the generated code owns and the
+    sum is one too (another library's ``b``, a Dask array say, cannot be written into a
+    NumPy array: the sum is then a new array of that library)."""
+    if type(a) is np.ndarray and not is_foreign_array(b):
+        a += b
+        return a
+    return a + b
+
+
+def _summed_over_repeats(index, b, a):
+    """``(unique, summed)`` such that ``a[unique] += summed`` adds ``b`` at ``index`` as
+    ``np.add.at`` does: the index's rows of ``b`` summed over each repeated position (an index
+    of basic slices and numbers repeats nothing)."""
+    basic = (slice, int, np.integer, type(None), type(Ellipsis))
+    if isinstance(index, basic) or isinstance(index, tuple) and all(
+            isinstance(i, basic) for i in index):
+        return index, b
+    if isinstance(index, tuple) or is_foreign_array(index):
+        raise NotImplementedError(
+            f"sourcegrad adds a gradient into a {type(a).__name__} at an index that may repeat "
+            "elements only for one NumPy array of indices along the first axis (x[rows]); "
+            "index the axes one after the other (x[rows][:, cols]) or with NumPy indices")
+    positions = np.asarray(index)
+    if positions.dtype == bool:
+        return positions, b
+    positions = positions % _shape(a)[0]
+    unique, inverse = np.unique(positions.reshape(-1), return_inverse=True)
+    if len(unique) == positions.size:
+        return positions, b
+    b = np.broadcast_to(b, positions.shape + _shape(a)[1:]) if not is_foreign_array(b) else b
+    rows = np.reshape(b, (positions.size, -1))
+    gathering = np.zeros((len(unique), positions.size), dtype=_grad_dtype(a))
+    gathering[inverse, np.arange(positions.size)] = 1.0
+    return unique, np.reshape(gathering @ rows, (len(unique), *_shape(a)[1:]))
 
 
 def entry_of(container, key):
@@ -616,6 +714,8 @@ def private_copy(g):
         return type(g)(dict.items(g))
     if type(g) is ShapeOf:  # only a shape was kept: nothing to update (a gradient's own
         return g  # `x = shape_only(x)`, differentiated again, saves that)
+    if is_foreign_array(g):
+        return g.copy()  # another library's own copy (a new Dask array of the same graph)
     return np.array(g, copy=True)
 
 
@@ -660,14 +760,16 @@ def shape_of_elementwise(*operands):
     thousand elements: ``np.broadcast_shapes`` and ``np.result_type`` only when needed."""
     # a Python number of this type leaves an array of these dtype kinds its dtype
     absorbed_by = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
-    shape = dtype = None
+    shape = dtype = foreign = None
     numbers = []
     for x in operands:
         if type(x) in absorbed_by:
             numbers.append(x)
             continue
         if type(x) is not np.ndarray and type(x) is not ShapeOf:
-            x = np.asarray(x)
+            x = _as_array(x)
+            if is_foreign_array(x) and (foreign is None or x.ndim > foreign.ndim):
+                foreign = x
         if shape is None:
             shape, dtype = x.shape, x.dtype
             continue
@@ -680,7 +782,18 @@ def shape_of_elementwise(*operands):
     for number in numbers:
         if dtype.kind not in absorbed_by[type(number)]:
             dtype = np.result_type(dtype, number)
+    if foreign is not None:
+        return _lazy_zeros(foreign, shape, dtype)
     return ShapeOf(shape, dtype)
+
+
+def _lazy_zeros(like, shape, dtype):
+    """Zeros of ``shape`` in the library of ``like`` (another library's array), standing for
+    a value only the shape of which is read: the cotangents spread over it then take that
+    library's type and, for Dask, ``like``'s chunks (a NumPy ``ShapeOf`` would make them NumPy
+    arrays the size of the data, sent whole into the graph)."""
+    zeros = np.zeros_like(like, dtype=dtype)
+    return zeros if _shape(zeros) == shape else np.broadcast_to(zeros, shape)
 
 
 def add_grads(a, b):
@@ -713,7 +826,9 @@ def scalar_seed(value):
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return 1.0
     dtype = getattr(value, "dtype", None)
-    if isinstance(dtype, np.dtype) and dtype.kind in "fiu" and np.size(value) == 1:
+    if isinstance(dtype, np.dtype) and dtype.kind in "fiu" and _size(value) == 1:
+        if is_foreign_array(value):  # a NumPy 1: the backward graph needs no value of it
+            return np.ones(value.shape, dtype=np.result_type(dtype, 1.0))
         return np.ones_like(value, dtype=np.result_type(dtype, 1.0))
     raise TypeError(f"sg.grad needs a function that returns a scalar (a real floating-point "
                     f"number), as jax.grad does; it returned {_described(value)}. "

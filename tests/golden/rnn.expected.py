@@ -34,6 +34,6 @@ def grad_rnn_loss(Wx, Wh, xs, target):
         grad_xs_t_at_Wx = unbroadcast(grad_xs_t_at_Wx_plus_h_at_Wh, xs_t_at_Wx)
         grad_h_at_Wh = unbroadcast(grad_xs_t_at_Wx_plus_h_at_Wh, h_at_Wh)
         grad_h = matmul_vjp_x1(grad_h_at_Wh, h, Wh)
-        grad_Wh += matmul_vjp_x2(grad_h_at_Wh, h, Wh)
-        grad_Wx += matmul_vjp_x2(grad_xs_t_at_Wx, xs[t], Wx)
+        grad_Wh = add_into(grad_Wh, matmul_vjp_x2(grad_h_at_Wh, h, Wh))
+        grad_Wx = add_into(grad_Wx, matmul_vjp_x2(grad_xs_t_at_Wx, xs[t], Wx))
     return as_gradient(grad_Wx, Wx), as_gradient(grad_Wh, Wh)

@@ -25,7 +25,7 @@ def grad_subscript_write(x):
     # return np.sum(y * y)
     grad_y_times_y = unreduce(grad_subscript_write_value, y_times_y)
     grad_y = unbroadcast(grad_y_times_y * y, y)
-    grad_y += unbroadcast(grad_y_times_y * y, y)
+    grad_y = add_into(grad_y, unbroadcast(grad_y_times_y * y, y))
     del y
     # y[3] = y[0] + x[2]
     grad_y_0_plus_x_2 = unbroadcast(np.copy(grad_y[3]), y_0_plus_x_2)

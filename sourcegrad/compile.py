@@ -21,16 +21,16 @@ line) and raises it again, from the same line: so the frame's current line, whic
 marks, stays the failing one. An ``if`` test or a ``for`` iterable is evaluated in such a
 statement just before its compound statement, on the same line; a ``while`` test is not
 (an error there has no note). Since Python 3.11 a ``try`` costs nothing until something is
-raised. ``if`` and ``while`` tests go through ``_sourcegrad_branch`` (``branch_test``), which
-refuses a lazy array (a Dask array: telling its truth would compute the graph in the middle
-of the derivative) with an error noting the user's line. Such a function also starts with
-``if _sourcegrad_stale(): return _sourcegrad_stale.again(<its arguments>)``: the cache's
-check that what the derivative was made from still holds (``dependencies.py``),
-redirecting the call to a derivative made again if not; then with ``if _sourcegrad_special is not None and (... := _sourcegrad_special(<its
-arguments>)) is not _sourcegrad_special: return ...``: the way to a variant of the code
-specialised to the arguments' shapes (``specialisation.py``; with ``None`` in the cell, or
-when the dispatcher answers itself, the general code runs, in the same frame). All of this
-is added on the AST, not in the text.
+raised. ``if`` and ``while`` tests go through ``_sourcegrad_branch`` (``branch_test``),
+which refuses a lazy array (a Dask array: telling its truth would compute the graph in the
+middle of the derivative) with an error noting the user's line. Such a function also starts
+with ``if _sourcegrad_stale(): return _sourcegrad_stale.again(<its arguments>)``: the
+cache's check that what the derivative was made from still holds (``dependencies.py``),
+redirecting the call to a derivative made again if not; then with ``if _sourcegrad_special
+is not None and (... := _sourcegrad_special(<its arguments>)) is not _sourcegrad_special:
+return ...``: the way to a variant of the code specialised to the arguments' shapes
+(``specialisation.py``; with ``None`` in the cell, or when the dispatcher answers itself,
+the general code runs, in the same frame). All of this is added on the AST, not in the text.
 
 A file's text stays in ``linecache`` while a code object compiled from it lives (a live
 function, a traceback, a record of the cache's), and leaves it with the last one: functions

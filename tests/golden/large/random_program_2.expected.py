@@ -50,8 +50,7 @@ def grad_f(x, y):
     tanh_v9_0 = np.tanh(np.copy(v9_0_view))
     v9[-1] -= tanh_v9_0
     # v9[..., ::2] *= 0.5
-    v9_slice_view = v9[..., ::2]
-    v9_slice_times_c = np.copy(v9_slice_view) * 0.5
+    v9_slice_times_c = v9[..., ::2] * 0.5
     v9[..., ::2] = v9_slice_times_c
     v10 = 1.5
     v11 = v7
@@ -403,10 +402,8 @@ def grad_f(x, y):
     grad_v9[..., ::2] = 0.0
     grad_v9_slice = grad_v9_slice_times_c * 0.5
     del grad_v9_slice_times_c
-    grad_v9_slice_view = unstack_like(grad_v9_slice, v9_slice_view)
-    del grad_v9_slice, v9_slice_view
-    grad_v9[..., ::2] = add_grads(grad_v9[..., ::2], grad_v9_slice_view)
-    del grad_v9_slice_view
+    grad_v9[..., ::2] = grad_v9[..., ::2] + grad_v9_slice
+    del grad_v9_slice
     # v9[-1] -= np.tanh(v9[0])
     grad_tanh_v9_0 = -unbroadcast(grad_v9[-1], tanh_v9_0)
     grad_v9_0 = grad_tanh_v9_0 * (1 - tanh_v9_0 ** 2)

@@ -21,7 +21,8 @@ PURE_HELPERS = frozenset(n for n in dir(support) if not n.startswith("_") and is
 PURE_MODULES = frozenset({"np", "math"})
 # NumPy functions that write into an argument (or draw random numbers); and, in a path,
 # what leads to such functions (``np.add.at``, ``np.ndarray.sort``, ``np.random``)
-WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal"})
+WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal",
+                     "shuffle"})
 _IMPURE_PATHS = frozenset({"random", "at", "ndarray"})
 
 

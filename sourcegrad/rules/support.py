@@ -599,7 +599,7 @@ def add_at(a, index, b):
     ``b`` summed over repeated indices first, lazily)."""
     if isinstance(a, (list, dict)):
         a[index] = add_grads(a[index], b)
-    elif type(a) is np.ndarray:
+    elif type(a) is np.ndarray or type(a) is RowSparse:  # (which keeps the pairs)
         np.add.at(a, index, b)
     else:
         unique, summed = _summed_over_repeats(index, b, a)
@@ -620,7 +620,7 @@ def _summed_over_repeats(index, b, a):
     """``(unique, summed)`` such that ``a[unique] += summed`` adds ``b`` at ``index`` as
     ``np.add.at`` does: the index's rows of ``b`` summed over each repeated position (an index
     of basic slices and numbers repeats nothing)."""
-    basic = (slice, int, np.integer, type(None), type(Ellipsis))
+    basic = (slice, int, np.integer, type(None), type(...))
     if isinstance(index, basic) or isinstance(index, tuple) and all(
             isinstance(i, basic) for i in index):
         return index, b

@@ -351,3 +351,25 @@ def test_a_specialised_golden_file_holds_no_helper_the_shapes_settle():
                        "matmul_vjp_x", "as_gradient("):
             assert helper not in text, (name, helper)
 
+
+
+def scaled_pair(a, b):
+    return a * b, a - np.tanh(b)
+
+
+def where_of_numbers(x, y):
+    m = x
+    for _ in range(1):
+        m = 1.5
+    p, q = scaled_pair(np.where(m > 0, x, 0.5), 1.5)
+    return np.mean(np.maximum(np.clip(p * 0.5 + q, -0.9, 0.8), y + y))
+
+
+def test_a_float_argument_gets_a_float_gradient_from_the_variant_too():
+    """The specialiser took ``np.where`` of numbers for a float, where NumPy gives a 0-d
+    array, and handed that back (random programs, seed 1569281)."""
+    g = sg.grad(where_of_numbers)
+    y = np.array([-0.3, 0.8, 0.1])
+    for _ in range(2):  # the general code, then the variant
+        assert type(g(0.7, y)) is float
+        assert type(g(-0.7, y)) is float

@@ -249,9 +249,8 @@ def _scalar_seed(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
 def _as_gradient(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     (g, ag), (_, ax) = bound["g"], bound["x"]
     if isinstance(ax, Number) and ax.kind is not bool:
-        if isinstance(ag, Number) and ag.kind is float:
-            return g, ag
-        if isinstance(ag, Number) and ag.kind is int or isinstance(ag, Array) and (
+        # (a "float" may yet be a 0-d array, which NumPy gives for np.where of numbers)
+        if isinstance(ag, Number) and ag.kind in (int, float) or isinstance(ag, Array) and (
                 ag.shape == () and ag.dtype is not None and ag.dtype.kind in "iuf"):
             return call(ctx.name_for(float), g), Number(float)
         return None, Number(float)

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import pipeline
 from ..runtime import graph
+from ..runtime.decorated import output_cotangent
 from ..runtime.grad_mode import is_grad_enabled
 from ..runtime.tensor import Tensor
 from .method_body import Plan, plan_for
@@ -97,12 +98,7 @@ def _pullback(backward: Callable[[Any], tuple], value: Any, through_self: bool,
     single = not isinstance(value, (tuple, list))
 
     def pullback(cotangents: tuple) -> tuple:
-        if single:
-            cotangent = cotangents[0]
-        else:
-            cotangent = tuple(np.zeros_like(v) if c is None else c
-                              for c, v in zip(cotangents, value, strict=True))
-        grads = list(backward(cotangent))
+        grads = list(backward(output_cotangent(cotangents, value, single)))
         grad_self = grads.pop(0) if through_self else None
         out: list[Any] = [None] * len(moved_args)
         moved = [i for i, a in enumerate(moved_args) if a is not None]

@@ -79,12 +79,7 @@ class Differentiable:
         single = not isinstance(value, (tuple, list))
 
         def backward_node(cotangents: tuple) -> tuple:
-            if single:
-                cotangent = cotangents[0]
-            else:
-                cotangent = tuple(np.zeros_like(v) if c is None else c
-                                  for c, v in zip(cotangents, value, strict=True))
-            grads = backward(cotangent, saved)
+            grads = backward(output_cotangent(cotangents, value, single), saved)
             out: list[Any] = [None] * len(args)
             for position, g in zip(positions, grads, strict=True):
                 out[position] = _like(g, arrays[position])
@@ -203,3 +198,12 @@ def differentiable(fn: Callable) -> Differentiable:
     tensor([1., 2.])
     """
     return Differentiable(fn)
+
+
+def output_cotangent(cotangents: tuple, value: Any, single: bool) -> Any:
+    """What a generated adjoint takes for the node's outputs: the one cotangent, or a tuple
+    with zeros for the outputs no gradient reached (the engine passes ``None`` there)."""
+    if single:
+        return cotangents[0]
+    return tuple(np.zeros_like(v) if c is None else c
+                 for c, v in zip(cotangents, value, strict=True))

@@ -113,61 +113,131 @@ class _Frame:
     head: set[str]  # live at the loop's head (where ``continue`` goes)
 
 
-class _Liveness:
-    """Which variables are live where; records the assignments nobody reads."""
+class _Live:
+    """The set of live names, changed in place statement by statement, with a journal of
+    the changes so that both branches of an ``if`` start from what is live after it at the
+    cost of what they change (copying the set for each branch made liveness quadratic in a
+    long function: most names are live across most branches)."""
 
-    def __init__(self, facts: Facts) -> None:
+    def __init__(self, names: set[str] | None = None) -> None:
+        self.names: set[str] = set(names or ())
+        self._journal: list[tuple[str, bool]] = []  # (name, was it live before)
+
+    def add(self, name: str) -> None:
+        if name not in self.names:
+            self._journal.append((name, False))
+            self.names.add(name)
+
+    def discard(self, name: str) -> None:
+        if name in self.names:
+            self._journal.append((name, True))
+            self.names.discard(name)
+
+    def update(self, names: set[str]) -> None:
+        for name in names:
+            self.add(name)
+
+    def replace(self, names: set[str]) -> None:
+        """Live: exactly ``names`` (after a ``return``, a ``break``, a loop)."""
+        for name in [n for n in self.names if n not in names]:
+            self.discard(name)
+        self.update(names)
+
+    def mark(self) -> int:
+        return len(self._journal)
+
+    def changes_since(self, mark: int) -> dict[str, bool]:
+        """Each name changed since ``mark``: is it live now?"""
+        return {name: name in self.names for name, _ in self._journal[mark:]}
+
+    def undo(self, mark: int) -> None:
+        """Back to what was live at ``mark``."""
+        for name, was in reversed(self._journal[mark:]):
+            if was:
+                self.names.add(name)
+            else:
+                self.names.discard(name)
+        del self._journal[mark:]
+
+
+class _Liveness:
+    """Which variables are live where; records the assignments nobody reads (and, with
+    ``keep_live_after``, what is live after each statement)."""
+
+    def __init__(self, facts: Facts, keep_live_after: bool = False) -> None:
         self.facts = facts
         self.recording = True
+        self.keep_live_after = keep_live_after
         self.dead: set[int] = set()  # assignments to drop
         self.unread_pops: set[int] = set()  # ``y = s.pop()`` with ``y`` unread: ``s.pop()``
         self.frames: list[_Frame] = []
         self.live_after: dict[int, set[str]] = {}  # statement -> live just after it
 
-    def block(self, body: list[ast.stmt], live: set[str]) -> set[str]:
+    def block(self, body: list[ast.stmt], live: _Live) -> None:
+        """Changes ``live`` (live after ``body``) into what is live before it."""
         for stmt in reversed(body):
-            live = self.statement(stmt, live)
-        return live
+            self.statement(stmt, live)
 
-    def statement(self, stmt: ast.stmt, live: set[str]) -> set[str]:
+    def statement(self, stmt: ast.stmt, live: _Live) -> None:
         if printer.is_comment(stmt):
-            return live
-        if self.recording:
-            self.live_after[id(stmt)] = set(live)
+            return
+        if self.recording and self.keep_live_after:
+            self.live_after[id(stmt)] = set(live.names)
         if isinstance(stmt, ast.Assign):
-            return self.assignment(stmt, live)
-        if isinstance(stmt, ast.AugAssign):
-            return live | _loads(stmt.value) | _loads(stmt.target) | _stores(stmt.target) | (
-                _target_loads(stmt.target))
-        if isinstance(stmt, ast.Return):
-            return _loads(stmt.value)
-        if isinstance(stmt, ast.Break):
-            return set(self.frames[-1].after) if self.frames else live
-        if isinstance(stmt, ast.Continue):
-            return set(self.frames[-1].head) if self.frames else live
-        if isinstance(stmt, ast.If):
-            return _loads(stmt.test) | self.block(stmt.body, live) | self.block(stmt.orelse,
-                                                                                 live)
-        if isinstance(stmt, ast.For | ast.While):
-            return self.loop(stmt, live)
-        if isinstance(stmt, ast.Delete):
-            return live
-        return live | _loads(stmt)
+            self.assignment(stmt, live)
+        elif isinstance(stmt, ast.AugAssign):
+            live.update(_loads(stmt.value) | _loads(stmt.target) | _stores(stmt.target)
+                        | _target_loads(stmt.target))
+        elif isinstance(stmt, ast.Return):
+            live.replace(_loads(stmt.value))
+        elif isinstance(stmt, ast.Break):
+            if self.frames:
+                live.replace(self.frames[-1].after)
+        elif isinstance(stmt, ast.Continue):
+            if self.frames:
+                live.replace(self.frames[-1].head)
+        elif isinstance(stmt, ast.If):
+            self.branches(stmt, live)
+        elif isinstance(stmt, ast.For | ast.While):
+            self.loop(stmt, live)
+        elif not isinstance(stmt, ast.Delete):
+            live.update(_loads(stmt))
 
-    def assignment(self, stmt: ast.Assign, live: set[str]) -> set[str]:
+    def branches(self, stmt: ast.If, live: _Live) -> None:
+        """Live before the ``if``: its test's reads, and what is live before either branch
+        (each walked from what is live after the ``if``, then undone)."""
+        mark = live.mark()
+        self.block(stmt.body, live)
+        body = live.changes_since(mark)
+        live.undo(mark)
+        self.block(stmt.orelse, live)
+        orelse = live.changes_since(mark)
+        live.undo(mark)
+        for name in body.keys() | orelse.keys():
+            after = name in live.names
+            if body.get(name, after) or orelse.get(name, after):
+                live.add(name)
+            else:
+                live.discard(name)
+        live.update(_loads(stmt.test))
+
+    def assignment(self, stmt: ast.Assign, live: _Live) -> None:
         stored = set().union(*[_stores(t) for t in stmt.targets])
         only_names = all(isinstance(t, ast.Name) for t in stmt.targets)
-        if only_names and not stored & live:
+        if only_names and stored.isdisjoint(live.names):
             if self._removable(stmt.value):
                 if self.recording:
                     self.dead.add(id(stmt))
-                return live
+                return
             if _is_pop(stmt.value):
                 if self.recording:
                     self.unread_pops.add(id(stmt))
-                return live | _loads(stmt.value)
+                live.update(_loads(stmt.value))
+                return
         reads = _loads(stmt.value) | set().union(*[_target_loads(t) for t in stmt.targets])
-        return (live - stored) | reads
+        for name in stored:
+            live.discard(name)
+        live.update(reads)
 
     def _removable(self, value: ast.expr) -> bool:
         if isinstance(value, ast.Name | ast.Constant):
@@ -190,26 +260,35 @@ class _Liveness:
                 self._removable(x) for x in [*value.args, *[k.value for k in value.keywords]])
         return False
 
-    def loop(self, stmt: ast.For | ast.While, live: set[str]) -> set[str]:
-        exit_live = self.block(stmt.orelse, live) if stmt.orelse else set(live)
+    def loop(self, stmt: ast.For | ast.While, live: _Live) -> None:
+        """Live at the loop's head, to a fixed point (each pass walks the body from a set of
+        its own: a loop costs a copy of what is live, not a branch's share)."""
+        after = set(live.names)
+        if stmt.orelse:
+            self.block(stmt.orelse, live)
+        exit_live = set(live.names)
         bound = _stores(stmt.target) if isinstance(stmt, ast.For) else set()
         test = _loads(stmt.test) if isinstance(stmt, ast.While) else set()
         head = exit_live | test
         recording, self.recording = self.recording, False
         while True:
-            self.frames.append(_Frame(live, head))
-            body_in = self.block(stmt.body, head)
-            self.frames.pop()
+            body_in = self.loop_body(stmt, after, head)
             new_head = exit_live | test | (body_in - bound)
             if new_head == head:
                 break
             head = new_head
         self.recording = recording
         if recording:
-            self.frames.append(_Frame(live, head))
-            self.block(stmt.body, head)
-            self.frames.pop()
-        return head | (_loads(stmt.iter) if isinstance(stmt, ast.For) else set())
+            self.loop_body(stmt, after, head)
+        live.replace(head | (_loads(stmt.iter) if isinstance(stmt, ast.For) else set()))
+
+    def loop_body(self, stmt: ast.For | ast.While, after: set[str], head: set[str]
+                  ) -> set[str]:
+        self.frames.append(_Frame(after, head))
+        body = _Live(head)
+        self.block(stmt.body, body)
+        self.frames.pop()
+        return body.names
 
 
 def _is_pop(value: ast.expr) -> bool:
@@ -220,7 +299,7 @@ def _is_pop(value: ast.expr) -> bool:
 
 def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
     liveness = _Liveness(facts)
-    liveness.block(fdef.body, set())
+    liveness.block(fdef.body, _Live())
     if not liveness.dead and not liveness.unread_pops:
         return False
 
@@ -302,8 +381,8 @@ def _substitute_single_uses(fdef: ast.FunctionDef, facts: Facts) -> bool:
     nothing in between changes: Numba compiles an elementwise expression into one loop with
     no temporaries (``grad_x = grad_x * exp_x`` then ``grad_x = grad_x * 1.5`` allocate one
     array instead of two). One substitution per call (liveness changes with it)."""
-    liveness = _Liveness(facts)
-    liveness.block(fdef.body, set())
+    liveness = _Liveness(facts, keep_live_after=True)
+    liveness.block(fdef.body, _Live())
     return _substitute_in(fdef.body, liveness.live_after, facts)
 
 

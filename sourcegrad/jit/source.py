@@ -76,16 +76,20 @@ def parse_with_comments(text: str) -> ast.FunctionDef:
     statement before the statement that follows it."""
     fdef = ast.parse(text).body[0]
     assert isinstance(fdef, ast.FunctionDef)
-    located = _with_parents(fdef.body)
+    located = _with_parents(fdef.body)  # in source order: their lines never decrease
     pending: dict[int, list[ast.stmt]] = {}
-    for line, comment in _full_line_comments(text, fdef):
-        following = next((s for s in located if s[0].lineno > line), None)
-        if following is not None:
-            pending.setdefault(id(following[0]), []).append(printer.comment(comment))
-    for stmt, parent in located:
-        if id(stmt) in pending:
-            at = parent.index(stmt)
-            parent[at:at] = pending.pop(id(stmt))
+    following = 0
+    for line, comment in _full_line_comments(text, fdef):  # in order of lines too
+        while following < len(located) and located[following][0].lineno <= line:
+            following += 1
+        if following < len(located):
+            stmt = located[following][0]
+            pending.setdefault(id(stmt), []).append(printer.comment(comment))
+    # each block rebuilt once, with its comments (not one insertion, and search, a comment)
+    for block in {id(parent): parent for _, parent in located}.values():
+        if any(id(stmt) in pending for stmt in block):
+            block[:] = [new for stmt in block
+                        for new in [*pending.get(id(stmt), ()), stmt]]
     return fdef
 
 

@@ -32,7 +32,8 @@ import inspect
 import math
 import operator
 import types
-from collections.abc import Callable
+from collections import ChainMap
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +49,7 @@ from . import cleanup, helpers, reductions, source
 from .abstract import Abstract, Array, Constant, Number, Sequence
 from .errors import CannotCompile
 
-Env = dict[str, Abstract]
+Env = MutableMapping[str, Abstract]  # a dict, or a branch's layer over one (``ChainMap``)
 
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -445,14 +446,22 @@ class _Walker:
         return [stmt]
 
     def stmt_If(self, stmt: ast.If) -> list[ast.stmt]:
+        """Each branch walked in a layer of its own over what is known before the ``if``
+        (``ChainMap``: a branch costs what it assigns, not a copy of every variable), and
+        what they assigned joined into it."""
         test, _ = self.expr(stmt.test)
         before = self.env
-        self.env = dict(before) if before is not None else None
+        self.env = branch = _layer(before) if before is not None else None
         body = self.block(stmt.body)
         after_body = self.env
-        self.env = dict(before) if before is not None else None
+        self.env = other = _layer(before) if before is not None else None
         orelse = self.block(stmt.orelse)
-        self.env = _join_envs(after_body, self.env)
+        after_orelse = self.env
+        if before is not None and (after_body is branch or after_body is None) and (
+                after_orelse is other or after_orelse is None):
+            self.env = _join_layers(before, after_body, after_orelse)
+        else:  # a loop in a branch made a whole environment of its own
+            self.env = _join_envs(after_body, after_orelse)
         return [ast.If(test=test, body=body or [ast.Pass()], orelse=orelse)]
 
     def stmt_For(self, stmt: ast.For) -> list[ast.stmt]:
@@ -965,6 +974,27 @@ def _join_envs(*envs: Env | None) -> Env | None:
                 value = a.join(value, env[name])
         joined[name] = value or a.UNKNOWN
     return joined
+
+
+def _layer(env: Env) -> ChainMap:
+    """A layer over ``env``: what is assigned goes into the layer, the rest is read below."""
+    return env.new_child() if isinstance(env, ChainMap) else ChainMap({}, env)
+
+
+def _join_layers(before: Env, *branches: ChainMap | None) -> Env | None:
+    """``_join_envs`` of ``branches`` (each a layer over ``before`` holding what one branch
+    assigned, or ``None`` for a branch that does not reach the end), written into ``before``:
+    only the names a branch assigned can differ from ``before``'s."""
+    reached = [b for b in branches if b is not None]
+    if not reached:
+        return None
+    for name in set().union(*[b.maps[0] for b in reached]):
+        value: Abstract | None = None
+        for env in reached:
+            if name in env:  # a path that did not bind the name cannot be the one a read sees
+                value = a.join(value, env[name])
+        before[name] = value or a.UNKNOWN
+    return before
 
 
 def _widen(before: Env | None, after: Env | None) -> Env | None:

@@ -20,6 +20,7 @@ import os
 import pathlib
 import random
 import sys
+import tracemalloc
 
 import pytest
 
@@ -147,6 +148,52 @@ def test_transformation_work_grows_linearly_with_the_function(tmp_path):
         fn = _load(path, f"grown_{lines}")
         counts.append(_lines_run(lambda fn=fn: sg.grad(fn, wrt=(0, 1))))
     _assert_linear(counts, large / small)
+
+
+def _first_calls_work(lines: int, tmp_path) -> collections.Counter:
+    """Lines run by the first call of the derivative of the ``lines``-line function (the
+    specialisation to its arguments' shapes: ``specialisation.py``), built beforehand."""
+    path = tmp_path / f"called_{lines}.py"
+    path.write_text(_half_in_a_loop(lines))
+    g = sg.grad(_load(path, f"called_{lines}"), wrt=(0, 1))
+    args = sized_subject.arguments()
+    return _lines_run(lambda: g(*args))
+
+
+def test_specialisation_work_grows_linearly_with_the_function(tmp_path):
+    """The first call specialises the derivative: four times the lines, about four times
+    the work in every function of the specialiser. It was quadratic twice over: each
+    ``if`` joined what is known of every variable (not only of those its branches assign),
+    and reading the derivative back searched the statements from the top for each comment
+    (and inserted it with ``list.index``)."""
+    small, large = 40, 160
+    _assert_linear([_first_calls_work(n, tmp_path) for n in (small, large)], large / small)
+
+
+def _peak_memory(action) -> int:
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_specialisation_memory_grows_linearly_with_the_function(tmp_path):
+    """The specialiser's liveness (``jit/cleanup.py``) once kept a copy of the set of live
+    names per statement, and made a new set at each: with most names live across most of
+    a long derivative, memory (and time) quadratic in its length. Counted as the peak of
+    the memory the first call allocates (bytes, not time): four times the lines, about
+    four times the memory; sixteen times when quadratic."""
+    small, large = 60, 240
+    peaks = []
+    for lines in (small, large):
+        path = tmp_path / f"memory_{lines}.py"
+        path.write_text(sized_subject.source(lines, seed=5, name="f"))
+        g = sg.grad(_load(path, f"memory_{lines}"), wrt=(0, 1))
+        args = sized_subject.arguments()
+        peaks.append(_peak_memory(lambda g=g, args=args: g(*args)))
+    assert peaks[1] < 1.3 * (large / small) * peaks[0], peaks
 
 
 def _assert_linear(counts: list[collections.Counter], ratio: float) -> None:

@@ -50,15 +50,18 @@ def landmarks(fdef: ast.FunctionDef, first: int, last: int) -> Landmarks:
     return Landmarks(tuple(comments), tuple(statements))
 
 
-def line_map(source: str, marks: Landmarks) -> dict[int, int]:
+def line_map(source: str, marks: Landmarks, rendered: ast.FunctionDef | None = None
+             ) -> dict[int, int]:
     """Line of ``source`` -> user line, relative to the function's first line.
 
     Each provenance comment (a ``# ...`` line of ``source``) carries the user line it
     quotes, and so does each statement the passes located at a user statement (the source
     parses back to the generated statements minus the comments, in the same order). A line
-    takes the line of the last landmark at or above it.
+    takes the line of the last landmark at or above it. ``rendered``: ``source`` parsed
+    already, if it was (parsing a long function again costs as much as the rest).
     """
-    rendered = ast.parse(source).body[0]
+    if rendered is None:
+        rendered = ast.parse(source).body[0]  # type: ignore[assignment]
     assert isinstance(rendered, ast.FunctionDef)
     rendered_statements = list(_in_source_order(rendered.body))
     comment_lines = [n for n, text in enumerate(source.splitlines(), 1)
@@ -102,6 +105,13 @@ class Provenance:
     def lines(self) -> dict[int, int]:
         """Generated source line -> user line - the function's first line."""
         return line_map(self.source, self.marks)
+
+    def read_lines_from(self, source: str, rendered: ast.FunctionDef) -> None:
+        """Work ``lines`` out from ``rendered`` (``source`` parsed, untouched) if ``source``
+        is this function's and they are not known yet: whoever parsed the source anyway
+        saves a parse."""
+        if source == self.source and "lines" not in self.__dict__:
+            self.__dict__["lines"] = line_map(source, self.marks, rendered)
 
     def __call__(self, error: BaseException) -> None:
         add_note = getattr(error, "add_note", None)  # Python 3.11+

@@ -55,7 +55,10 @@ def read(fn: types.FunctionType) -> Generated:
     provenance = cells.pop(NOTE).cell_contents if NOTE in cells else None
     namespace = dict(fn.__globals__)
     namespace.update({n: c.cell_contents for n, c in cells.items()})
-    fdef = parse_with_comments(fn.source)
+    fdef = _parse_function(fn.source)
+    if isinstance(provenance, Provenance):
+        provenance.read_lines_from(fn.source, fdef)  # before the comments go in
+    _put_back_comments(fdef, fn.source)
     user = provenance.user_function if isinstance(provenance, Provenance) else None
     for stmt in statements(fdef.body):
         setattr(stmt, USER_LINE, _user_line(provenance, stmt.lineno))
@@ -74,8 +77,20 @@ def _user_line(provenance: Any, line: int) -> int | None:
 def parse_with_comments(text: str) -> ast.FunctionDef:
     """The single function of ``text``, each full-line comment put back as a comment
     statement before the statement that follows it."""
+    fdef = _parse_function(text)
+    _put_back_comments(fdef, text)
+    return fdef
+
+
+def _parse_function(text: str) -> ast.FunctionDef:
     fdef = ast.parse(text).body[0]
     assert isinstance(fdef, ast.FunctionDef)
+    return fdef
+
+
+def _put_back_comments(fdef: ast.FunctionDef, text: str) -> None:
+    """Each full-line comment of ``text`` (``fdef``'s source) as a comment statement before
+    the statement that follows it."""
     located = _with_parents(fdef.body)  # in source order: their lines never decrease
     pending: dict[int, list[ast.stmt]] = {}
     following = 0
@@ -90,7 +105,6 @@ def parse_with_comments(text: str) -> ast.FunctionDef:
         if any(id(stmt) in pending for stmt in block):
             block[:] = [new for stmt in block
                         for new in [*pending.get(id(stmt), ()), stmt]]
-    return fdef
 
 
 def _full_line_comments(text: str, fdef: ast.FunctionDef) -> list[tuple[int, str]]:

@@ -188,7 +188,7 @@ def derivative(fun: Any, request: Hashable, variant: str,
     reused = _reuse(target, resolved, variant, on_disk)
     if reused is None:
         STATS.transformations += 1
-        with _no_cyclic_collection(), recording() as resolutions:
+        with no_cyclic_collection(), recording() as resolutions:
             functions = build(resolved)
         _keep(target, resolved, variant, functions, resolutions, on_disk)
     else:
@@ -285,7 +285,7 @@ def why_stale(fn: Any) -> str | None:
 
 
 @contextlib.contextmanager
-def _no_cyclic_collection() -> Iterator[None]:
+def no_cyclic_collection() -> Iterator[None]:
     """Transforming allocates tens of thousands of short-lived AST nodes, freed by reference
     counting, which the cyclic collector would scan over and over while they live: a tenth
     of the time of a transformation, plus a full collection of the process's heap (10 ms and

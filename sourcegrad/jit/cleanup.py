@@ -109,8 +109,8 @@ def _target_loads(target: ast.expr) -> set[str]:
 
 @dataclass
 class _Frame:
-    after: set[str]  # live after the loop (where ``break`` goes)
-    head: set[str]  # live at the loop's head (where ``continue`` goes)
+    after: int  # the mark at which live is what is live after the loop (``break``)
+    head: int  # the mark at which live is what is live at the loop's head (``continue``)
 
 
 class _Live:
@@ -138,7 +138,7 @@ class _Live:
             self.add(name)
 
     def replace(self, names: set[str]) -> None:
-        """Live: exactly ``names`` (after a ``return``, a ``break``, a loop)."""
+        """Live: exactly ``names`` (before a ``return``)."""
         for name in [n for n in self.names if n not in names]:
             self.discard(name)
         self.update(names)
@@ -149,6 +149,22 @@ class _Live:
     def changes_since(self, mark: int) -> dict[str, bool]:
         """Each name changed since ``mark``: is it live now?"""
         return {name: name in self.names for name, _ in self._journal[mark:]}
+
+    def live_at(self, mark: int) -> dict[str, bool]:
+        """Each name changed since ``mark``: was it live at ``mark``?"""
+        first: dict[str, bool] = {}
+        for name, was in self._journal[mark:]:
+            first.setdefault(name, was)
+        return first
+
+    def restore(self, mark: int) -> None:
+        """Live: what was live at ``mark`` (where a ``break`` or ``continue`` goes), by
+        changes of its own (which an enclosing ``if`` undoes as it does any other)."""
+        for name, was in self.live_at(mark).items():
+            if was:
+                self.add(name)
+            else:
+                self.discard(name)
 
     def undo(self, mark: int) -> None:
         """Back to what was live at ``mark``."""
@@ -192,10 +208,10 @@ class _Liveness:
             live.replace(_loads(stmt.value))
         elif isinstance(stmt, ast.Break):
             if self.frames:
-                live.replace(self.frames[-1].after)
+                live.restore(self.frames[-1].after)
         elif isinstance(stmt, ast.Continue):
             if self.frames:
-                live.replace(self.frames[-1].head)
+                live.restore(self.frames[-1].head)
         elif isinstance(stmt, ast.If):
             self.branches(stmt, live)
         elif isinstance(stmt, ast.For | ast.While):
@@ -261,34 +277,51 @@ class _Liveness:
         return False
 
     def loop(self, stmt: ast.For | ast.While, live: _Live) -> None:
-        """Live at the loop's head, to a fixed point (each pass walks the body from a set of
-        its own: a loop costs a copy of what is live, not a branch's share)."""
-        after = set(live.names)
+        """Live at the loop's head, to a fixed point: each pass walks the body in place from
+        the head, and is undone; the head changes only for the names a pass changed (and
+        the loop's variable), so that a loop costs what its body does, not a copy of
+        everything live around it."""
+        after = live.mark()
         if stmt.orelse:
             self.block(stmt.orelse, live)
-        exit_live = set(live.names)
         bound = _stores(stmt.target) if isinstance(stmt, ast.For) else set()
-        test = _loads(stmt.test) if isinstance(stmt, ast.While) else set()
-        head = exit_live | test
+        live.update(_loads(stmt.test) if isinstance(stmt, ast.While) else set())
+        first = live.mark()  # live: what is live at the loop's exit, and its test's reads
         recording, self.recording = self.recording, False
-        while True:
-            body_in = self.loop_body(stmt, after, head)
-            new_head = exit_live | test | (body_in - bound)
-            if new_head == head:
-                break
-            head = new_head
+        while self.head_changed(stmt, live, after, first, bound):
+            pass
         self.recording = recording
         if recording:
-            self.loop_body(stmt, after, head)
-        live.replace(head | (_loads(stmt.iter) if isinstance(stmt, ast.For) else set()))
+            head = live.mark()
+            self.loop_body(stmt, live, after, head)
+            live.undo(head)
+        live.update(_loads(stmt.iter) if isinstance(stmt, ast.For) else set())
 
-    def loop_body(self, stmt: ast.For | ast.While, after: set[str], head: set[str]
-                  ) -> set[str]:
+    def head_changed(self, stmt: ast.For | ast.While, live: _Live, after: int, first: int,
+                     bound: set[str]) -> bool:
+        """One pass: live at the head becomes what is live at the exit, the test's reads,
+        and what is live at the body's top but the loop's variable. Did it change?"""
+        head = live.mark()
+        self.loop_body(stmt, live, after, head)
+        body = live.changes_since(head)
+        live.undo(head)
+        at_first = live.live_at(first)
+        changed = False
+        for name in body.keys() | bound:
+            now = name in live.names
+            live_at_exit = at_first.get(name, now)
+            if live_at_exit or (body.get(name, now) and name not in bound):
+                changed |= not now
+                live.add(name)
+            else:
+                changed |= now
+                live.discard(name)
+        return changed
+
+    def loop_body(self, stmt: ast.For | ast.While, live: _Live, after: int, head: int) -> None:
         self.frames.append(_Frame(after, head))
-        body = _Live(head)
-        self.block(stmt.body, body)
+        self.block(stmt.body, live)
         self.frames.pop()
-        return body.names
 
 
 def _is_pop(value: ast.expr) -> bool:

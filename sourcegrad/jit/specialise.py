@@ -234,7 +234,12 @@ class _Session:
 
 
 class _Loop:
-    def __init__(self) -> None:
+    """One pass over a loop's body: ``head`` is what is known at its top (a layer over what
+    was known before the loop); each ``break`` and ``continue`` leaves what differs from
+    it there."""
+
+    def __init__(self, head: ChainMap) -> None:
+        self.head = head
         self.breaks: list[Env] = []
         self.continues: list[Env] = []
 
@@ -441,7 +446,7 @@ class _Walker:
         """``break``/``continue``: what is known here flows to the loop's exit/head."""
         assert self.env is not None
         if self.loops:
-            where(self.loops[-1]).append(dict(self.env))
+            where(self.loops[-1]).append(_changes(self.env, self.loops[-1].head))
         self.env = None
         return [stmt]
 
@@ -491,29 +496,53 @@ class _Walker:
     def loop(self, stmt: ast.For | ast.While, enter: Callable[[], None],
              test: Callable[[], None]) -> tuple[list[ast.stmt], list[ast.stmt]]:
         """The loop's body, walked until what is known at its head settles (later passes
-        give up on what keeps changing), then once more to rewrite it."""
-        head = self.env
-        for attempt in range(_WIDEN_AFTER + 2):
-            if attempt == _WIDEN_AFTER + 1:  # still moving: nothing is known of what it sets
-                head = {n: a.UNKNOWN for n in head} if head is not None else None
-            frame = _Loop()
+        give up on what keeps changing), then once more to rewrite it. The head is a layer
+        over what is known before the loop, each pass a layer over the head: a pass costs
+        what it assigns, not a copy of every variable; what the loop changed is written
+        into the environment before it."""
+        before = self.env
+        if before is None:  # unreachable: nothing is known, nothing changes
+            frame = _Loop(ChainMap())
             self.loops.append(frame)
-            self.env = dict(head) if head is not None else None
-            if self.env is not None:
-                test()
-                enter()
             body = self.block(stmt.body)
             self.loops.pop()
-            new_head = _join_envs(head, self.env, *frame.continues)
-            if attempt == _WIDEN_AFTER - 1:
-                new_head = _widen(head, new_head)
-            if new_head == head:
+            return body or [ast.Pass()], self.block(stmt.orelse)
+        head = _layer(before)
+        for attempt in range(_WIDEN_AFTER + 2):
+            if attempt == _WIDEN_AFTER + 1:  # still moving: nothing is known of what it sets
+                for name in list(head):
+                    head[name] = a.UNKNOWN
+            frame = _Loop(head)
+            self.loops.append(frame)
+            self.env = _layer(head)
+            test()
+            enter()
+            body = self.block(stmt.body)
+            self.loops.pop()
+            ends = [_changes(self.env, head) if self.env is not None else None,
+                    *frame.continues]
+            new_head = _joined_changes(head, ends)
+            if attempt == _WIDEN_AFTER - 1:  # what still changes is given up as unknown
+                new_head = {n: v if head.get(n, _ABSENT) == v else a.UNKNOWN
+                            for n, v in new_head.items()}
+            if all(head.get(n, _ABSENT) == v for n, v in new_head.items()):
                 break
-            head = new_head
-        exit_env = _join_envs(head, *frame.breaks)
-        self.env = dict(exit_env) if exit_env is not None else None
+            head.update(new_head)
+        self.env = exit_env = _layer(head)
+        exit_env.update(_joined_changes(head, frame.breaks))
         orelse = self.block(stmt.orelse)
-        self.env = _join_envs(self.env, *frame.breaks) if stmt.orelse else self.env
+        if stmt.orelse:
+            ends = [_changes(self.env, head) if self.env is not None else None,
+                    *frame.breaks]
+            if all(end is None for end in ends):
+                self.env = None
+                return body or [ast.Pass()], orelse
+            end = _joined_changes(head, ends, without_head=True)
+        else:
+            end = _changes(exit_env, head)
+        before.update(head.maps[0])
+        before.update(end)
+        self.env = before
         return body or [ast.Pass()], orelse
 
     def iteration(self, iterable: Abstract, node: ast.expr) -> tuple[Abstract, int | None]:
@@ -997,11 +1026,40 @@ def _join_layers(before: Env, *branches: ChainMap | None) -> Env | None:
     return before
 
 
-def _widen(before: Env | None, after: Env | None) -> Env | None:
-    """What still changes from one loop pass to the next is given up as unknown."""
-    if before is None or after is None:
-        return after
-    return {n: (v if before.get(n) == v else a.UNKNOWN) for n, v in after.items()}
+_ABSENT = object()  # a name an environment does not bind
+
+
+def _changes(env: Env, below: ChainMap) -> Env:
+    """What ``env`` knows that may differ from ``below``, a layer it was made over: the
+    layers above it, merged (all of ``env`` if it was not made over ``below``)."""
+    above = len(env.maps) - len(below.maps) if isinstance(env, ChainMap) else -1
+    if above < 0 or any(x is not y for x, y in zip(env.maps[above:], below.maps,
+                                                     strict=True)):
+        return dict(env)
+    merged: dict[str, Abstract] = {}
+    for layer in reversed(env.maps[:above]):
+        merged.update(layer)
+    return merged
+
+
+def _joined_changes(head: Env, ends: list[Env | None], without_head: bool = False) -> Env:
+    """``_join_envs`` of ``head`` and of the environments that are ``head`` with the changes
+    ``ends`` (``None``: a path that does not get there), for the names any of them changed
+    (of the others, what ``head`` knows); without ``head`` itself, with ``without_head``."""
+    reached = [end for end in ends if end is not None]
+    joined: dict[str, Abstract] = {}
+    for name in set().union(*reached):
+        known = head.get(name, _ABSENT)
+        value: Abstract | None = None
+        if known is not _ABSENT and not without_head:
+            value = known
+        for end in reached:
+            if name in end:
+                value = a.join(value, end[name])
+            elif known is not _ABSENT:  # a path that did not bind the name cannot be the
+                value = a.join(value, known)  # one a later read sees
+        joined[name] = value or a.UNKNOWN
+    return joined
 
 
 def _locate(new: ast.stmt, old: ast.stmt) -> None:

@@ -10,6 +10,7 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
   of a ``for`` loop over ``range(n)`` and popped once per iteration of the ``reversed``
   loop over the same range becomes an array made before the loop and indexed by the loop
   variable (other stacks of arrays stay lists: Numba keeps those at no cost).
+- On the NumPy path, results go into memory nothing else reads (``reuse.py``).
 - For Numba: no ``del`` (it refuses the statement; it frees arrays when their last
   reference goes), and ``reversed(range(...))`` becomes a decreasing ``range``.
 """
@@ -28,6 +29,7 @@ from ..codegen.walk import walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
 from .abstract import Abstract, Array, Number
+from .reuse import reuse_memory
 
 TRIP_COUNT = "sourcegrad_trip_count"  # on a specialised ``for``: its length, if known
 
@@ -40,6 +42,8 @@ class Facts:
     pure_calls: Callable[[ast.Call], bool] = lambda call: False
     elementwise_calls: Callable[[ast.Call], bool] = lambda call: False  # ufuncs, math
     ufunc_calls: Callable[[ast.Call], bool] = lambda call: False  # one output, all inputs
+    # what is known of each expression the specialiser wrote (by id, with the node itself)
+    known: dict[int, tuple[ast.AST, Abstract]] = field(default_factory=dict)
 
 
 def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None:
@@ -52,6 +56,8 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         while _substitute_single_uses(fdef, facts):
             pass
     fdef.body = _joined_deletes(_without_stray_comments(fdef.body))
+    if not numba:
+        reuse_memory(fdef, facts.known, facts.ufunc_calls, np_name)
 
 
 def _joined_deletes(body: list[ast.stmt]) -> list[ast.stmt]:

@@ -1,7 +1,8 @@
 def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     # h = np.tanh(X @ W1 + b1)
     X_at_W1 = X @ W1
-    h = np.tanh(X_at_W1 + b1)
+    h = X_at_W1 + b1
+    np.tanh(h, out=h)
     # logits = h @ W2 + b2
     h_at_W2 = h @ W2
     logits = h_at_W2 + b2

@@ -26,7 +26,8 @@ from .golden_functions import GOLDEN, GOLDEN_OPTIONS
 from .test_random_programs import SHAPES, examples, run_program
 
 GOLDEN_DIR = pathlib.Path(__file__).parent / "golden" / "specialised"
-SPECIALISED_GOLDEN = ("logistic_regression", "mlp", "rnn", "calls_user_function", "branch")
+SPECIALISED_GOLDEN = ("logistic_regression", "mlp", "rnn", "calls_user_function", "branch",
+                      "row_sparse")
 
 
 def variant(g, *args, **kwargs):
@@ -350,7 +351,12 @@ def test_a_specialised_golden_file_holds_no_helper_the_shapes_settle():
         text = _golden_path(name).read_text()
         for helper in ("unbroadcast(", "shape_only(", "unreduce(", "np.size(",
                        "matmul_vjp_x", "as_gradient("):
-            assert helper not in text, (name, helper)
+            # (row_sparse's gradient is a RowSparse of rows, made dense by as_gradient; its
+            # rows are picked by integers read from a list, which the pass does not follow)
+            if name != "row_sparse" or helper not in ("matmul_vjp_x", "as_gradient("):
+                assert helper not in text, (name, helper)
+    # rows, not a dense zero per call (issue 14: word2vec's gradient 3.6x the hand-written)
+    assert "row_sparse_zeros(" in _golden_path("row_sparse").read_text()
 
 
 

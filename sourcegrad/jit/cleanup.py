@@ -55,6 +55,8 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         numba_spelling(fdef)
         while _substitute_single_uses(fdef, facts):
             pass
+    _edit(fdef, lambda stmt: None if _keeps_own_shape(stmt) and not _keeps_shape(stmt)
+          else stmt)  # ``x = x``, what ``x = shape_only(x)`` became where ``x`` is still read
     fdef.body = _joined_deletes(_without_stray_comments(fdef.body))
     if not numba:
         reuse_memory(fdef, facts.known, facts.ufunc_calls, np_name)

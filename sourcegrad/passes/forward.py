@@ -118,6 +118,7 @@ class ForwardMode:
         params = parameters_of(fdef.args)
         tangent_params = {p: self.tangent(p) for p in wrt}
         self.state = _State(defined=set(wrt), owned=set(), bound=set(params))
+        self.readers, self.makers = _statements_reading(fdef)
         body = fdef.body
         ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
         core = body[:-1] if ret is not None else body
@@ -315,6 +316,13 @@ class ForwardMode:
         if var in self.views:
             aliases.add(self.views[var])
         aliases -= self.temporaries  # each read once, right where it is made
+        # (an alias read nowhere but where it is made and here cannot see the change: the
+        # ``choice`` of ``a += b if c else a``)
+        update = {id(stmt), *self.makers.get(var, set())}
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name):
+            update |= self.makers.get(stmt.value.id, set())  # ``var = var_plus_x`` as made
+        aliases = {a for a in aliases
+                   if self.readers.get(a, set()) - update - self.makers.get(a, set())}
         if is_generated(self.parsed.filename):
             return  # generated code shares memory only where its author meant to
         active = {var, *aliases} & self.activity.varied
@@ -742,3 +750,29 @@ def _block_holding(stmts: list[ast.stmt], node: ast.stmt) -> list[ast.stmt]:
 def _without_pass(stmts: list[ast.stmt]) -> list[ast.stmt]:
     kept = [s for s in stmts if not isinstance(s, ast.Pass)]
     return kept or stmts
+
+
+def _statements_reading(fdef: ast.FunctionDef
+                        ) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    """Name -> the statements that read it (by id): a simple statement for the names it
+    reads, a compound one for the names in its test or iterable (``x[i] = ...`` reads
+    ``x``); and name -> the statements that bind it."""
+    readers: dict[str, set[int]] = {}
+    makers: dict[str, set[int]] = {}
+
+    def note(statement: ast.stmt, nodes: list[ast.AST]) -> None:
+        for node in nodes:
+            for found_name in walk(node):
+                if isinstance(found_name, ast.Name):
+                    found = readers if isinstance(found_name.ctx, ast.Load) else makers
+                    found.setdefault(found_name.id, set()).add(id(statement))
+
+    for stmt in walk(fdef):
+        if isinstance(stmt, ast.If | ast.While):
+            note(stmt, [stmt.test])
+        elif isinstance(stmt, ast.For):
+            note(stmt, [stmt.iter])
+        elif isinstance(stmt, ast.stmt) and not isinstance(
+                stmt, ast.FunctionDef | ast.With | ast.Try):
+            note(stmt, [stmt])
+    return readers, makers

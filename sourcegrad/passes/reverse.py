@@ -364,6 +364,9 @@ class ReverseMode:
         viewers = {v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
         aliases = {*_view_bases(var, views), *viewers} - self.temporaries
         makers = {id(s) for v in shares for s in self.placement.assignments.get(v, [])}
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+            # ``var = var_plus_x``: the statement making ``var_plus_x`` is the update too
+            makers |= {id(s) for s in self.placement.assignments.get(node.value.id, [])}
         for alias in sorted(aliases):
             if not self.placement.maybe_bound_before(node, alias):
                 continue  # made after the update (``grad_x = grad_h`` after ``grad_h += g``)

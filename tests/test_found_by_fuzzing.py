@@ -475,9 +475,19 @@ def alias_unread_after_the_update(x, y):
     return np.sum(c * c)
 
 
-@pytest.mark.parametrize("f", [add_itself_or_a_number, alias_unread_after_the_update])
+def add_a_function_of_itself_or_another(x, y):
+    """Seed 942: the choice between ``acc`` and ``y`` is read by ``np.maximum`` before the
+    update (not by the update itself): reading an alias before the update sees no change."""
+    acc = x * 1.0
+    for _ in range(2):
+        acc += np.maximum(y if np.sum(y) > 0 else acc, np.hypot(1.5, acc))
+    return np.sum(np.tanh(acc) * y)
+
+
+@pytest.mark.parametrize("f", [add_itself_or_a_number, alias_unread_after_the_update,
+                               add_a_function_of_itself_or_another])
 @pytest.mark.parametrize("ys", [np.array([-2.0, -1.0, -3.0]), np.array([0.4, -0.2, 0.1])])
-def test_an_alias_read_nowhere_else_does_not_stop_an_update(f, ys):
+def test_an_alias_not_read_after_the_update_does_not_stop_it(f, ys):
     # (with ys1, the first pass doubles acc, the others add 0.5: sums 0.1 away from the switch)
     x = np.array([0.35, -0.4, 0.25])
     dx, dy = numerical_grad(f, (x, ys), 0), numerical_grad(f, (x, ys), 1)
@@ -487,3 +497,19 @@ def test_an_alias_read_nowhere_else_does_not_stop_an_update(f, ys):
     tx, ty = np.array([0.5, -1.0, 0.25]), np.array([1.0, 0.3, -0.7])
     _, tangent = sg.jvp(f, (x, ys), (tx, ty))
     assert_close(tangent, np.sum(dx * tx) + np.sum(dy * ty))
+
+
+def alias_read_after_the_update(x, y):
+    a = x * 2.0
+    c = a
+    c += np.tanh(y)
+    return np.sum(c * a)
+
+
+def test_an_alias_read_after_the_update_is_still_refused():
+    """NumPy changed ``a`` too, which the generated code (``c = c + ...``) would not."""
+    x, y = np.array([0.3, -0.4, 0.25]), np.array([0.5, 0.1, -0.2])
+    with pytest.raises(sg.UnsupportedSyntaxError, match="shares its memory"):
+        sg.grad(alias_read_after_the_update)(x, y)
+    with pytest.raises(sg.UnsupportedSyntaxError, match="shares its memory"):
+        sg.jvp(alias_read_after_the_update, (x, y), (x, y))

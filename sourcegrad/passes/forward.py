@@ -56,7 +56,7 @@ from .activity import (
     target_names,
 )
 from .desugar import assign, call, located, name
-from .saving import forward_reads
+from .saving import Placement, forward_reads
 from .shapes import ShapeFacts
 
 # Given a user function and the names of its parameters whose tangents are non-zero at a
@@ -118,7 +118,7 @@ class ForwardMode:
         params = parameters_of(fdef.args)
         tangent_params = {p: self.tangent(p) for p in wrt}
         self.state = _State(defined=set(wrt), owned=set(), bound=set(params))
-        self.readers, self.makers = _statements_reading(fdef)
+        self.placement = Placement(fdef.body, params)
         body = fdef.body
         ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
         core = body[:-1] if ret is not None else body
@@ -311,18 +311,17 @@ class ForwardMode:
 
     def _refuse_update_of_alias(self, var: str, stmt: ast.stmt) -> None:
         """``c = a; c += x`` changes ``a`` as well when ``c`` is an array, but is
-        differentiated as ``c = c + x``: refused while another name shows ``c``'s memory."""
+        differentiated as ``c = c + x``: refused while another name for ``c``'s memory is
+        read after the update."""
         aliases = {v for v, base in self.views.items() if base == var}
         if var in self.views:
             aliases.add(self.views[var])
         aliases -= self.temporaries  # each read once, right where it is made
-        # (an alias read nowhere but where it is made and here cannot see the change: the
-        # ``choice`` of ``a += b if c else a``)
-        update = {id(stmt), *self.makers.get(var, set())}
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name):
-            update |= self.makers.get(stmt.value.id, set())  # ``var = var_plus_x`` as made
-        aliases = {a for a in aliases
-                   if self.readers.get(a, set()) - update - self.makers.get(a, set())}
+        # the tangent code rebinds ``var`` where NumPy changed both names: only a read of
+        # the other name that can see the change tells them apart (not the ``choice`` of
+        # ``a += b if c else a``, read before the update)
+        aliases = {a for a in aliases if id(stmt) not in self.placement.places
+                   or self.placement.read_after(a, stmt)}
         if is_generated(self.parsed.filename):
             return  # generated code shares memory only where its author meant to
         active = {var, *aliases} & self.activity.varied
@@ -751,28 +750,3 @@ def _without_pass(stmts: list[ast.stmt]) -> list[ast.stmt]:
     kept = [s for s in stmts if not isinstance(s, ast.Pass)]
     return kept or stmts
 
-
-def _statements_reading(fdef: ast.FunctionDef
-                        ) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
-    """Name -> the statements that read it (by id): a simple statement for the names it
-    reads, a compound one for the names in its test or iterable (``x[i] = ...`` reads
-    ``x``); and name -> the statements that bind it."""
-    readers: dict[str, set[int]] = {}
-    makers: dict[str, set[int]] = {}
-
-    def note(statement: ast.stmt, nodes: list[ast.AST]) -> None:
-        for node in nodes:
-            for found_name in walk(node):
-                if isinstance(found_name, ast.Name):
-                    found = readers if isinstance(found_name.ctx, ast.Load) else makers
-                    found.setdefault(found_name.id, set()).add(id(statement))
-
-    for stmt in walk(fdef):
-        if isinstance(stmt, ast.If | ast.While):
-            note(stmt, [stmt.test])
-        elif isinstance(stmt, ast.For):
-            note(stmt, [stmt.iter])
-        elif isinstance(stmt, ast.stmt) and not isinstance(
-                stmt, ast.FunctionDef | ast.With | ast.Try):
-            note(stmt, [stmt])
-    return readers, makers

@@ -172,6 +172,34 @@ def test_specialisation_work_grows_linearly_with_the_function(tmp_path):
     _assert_linear([_first_calls_work(n, tmp_path) for n in (small, large)], large / small)
 
 
+def _many_loops(lines: int) -> str:
+    """A generated function of ``lines`` lines in which an update of a state variable every
+    ten lines or so runs twice, in a loop of its own."""
+    out, last = [], 0
+    for line in sized_subject.source(lines, seed=7, name="f").splitlines():
+        if line.startswith(("    h = ", "    c = ")) and len(out) - last > 8:
+            last = len(out)
+            out += ["    for k in range(2):", "    " + line]
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_specialisation_work_grows_linearly_with_the_loops(tmp_path):
+    """Four times the lines and the loops, about four times the work: each pass over a
+    loop's body once joined what is known of every variable at its head (and liveness
+    copied every live name into the loop and out), where only what the pass assigned can
+    change."""
+    counts = []
+    for lines in (60, 240):
+        path = tmp_path / f"loops_{lines}.py"
+        path.write_text(_many_loops(lines))
+        g = sg.grad(_load(path, f"loops_{lines}"), wrt=(0, 1))
+        args = sized_subject.arguments()
+        counts.append(_lines_run(lambda g=g, args=args: g(*args)))
+    _assert_linear(counts, 4)
+
+
 def _peak_memory(action) -> int:
     tracemalloc.start()
     try:

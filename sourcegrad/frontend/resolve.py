@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..codegen.names import USER_MARK
+from ..codegen.walk import walk
 from ..rules import registry
 from ..rules import support as helpers
 from ..rules.methods import (
@@ -432,23 +433,22 @@ def local_kinds(fdef: ast.FunctionDef) -> Kinds:
     sequence. A parameter is neither (nothing says what it holds)."""
     unknown = ast.Constant(None)
     values: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(fdef):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if (
-            isinstance(node, (ast.For, ast.AugAssign, ast.AnnAssign, ast.NamedExpr))) else []
-        for target in targets:
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                    plain = isinstance(node, ast.Assign) and target is name
-                    values.setdefault(name.id, []).append(node.value if plain else unknown)
-    for arg in ast.walk(fdef.args):
-        if isinstance(arg, ast.arg):
-            values.setdefault(arg.arg, []).append(unknown)
     pushed: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(fdef):
+    for node in walk(fdef):  # (``codegen.walk``: ``ast.walk``'s order, at a third the cost)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr == "append" and isinstance(node.func.value, ast.Name)
                 and len(node.args) == 1):
             pushed.setdefault(node.func.value.id, []).append(node.args[0])
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if (
+            isinstance(node, (ast.For, ast.AugAssign, ast.AnnAssign, ast.NamedExpr))) else []
+        for target in targets:
+            for name in walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    plain = isinstance(node, ast.Assign) and target is name
+                    values.setdefault(name.id, []).append(node.value if plain else unknown)
+    for arg in walk(fdef.args):
+        if isinstance(arg, ast.arg):
+            values.setdefault(arg.arg, []).append(unknown)
     kinds = Kinds(set(values), set(values), pushed)
     changed = True
     while changed:

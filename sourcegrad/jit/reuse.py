@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..codegen import printer
-from ..codegen.walk import walk
+from ..codegen.walk import statements, walk
 from .abstract import Abstract, Array
 
 Known = dict[int, tuple[ast.AST, Abstract]]
@@ -66,7 +66,7 @@ def reuse_memory(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall,
 # -- where --------------------------------------------------------------------------------
 def _blocks(fdef: ast.FunctionDef) -> Iterator[list[ast.stmt]]:
     blocks = [fdef.body]
-    for node in walk(fdef):
+    for node in statements(fdef):  # (not into expressions: no block is there)
         if node is not fdef:
             for name in ("body", "orelse"):
                 block = getattr(node, name, None)
@@ -138,8 +138,12 @@ def _read_otherwise(fdef: ast.FunctionDef, ufunc_call: IsUfuncCall) -> set[str]:
     """Names read anywhere but as an operand of arithmetic, a comparison or a ufunc (or as
     the target of an augmented assignment, which updates the name's own array)."""
     harmless: set[int] = set()
-    for node in walk(fdef):
-        if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+    loads: list[ast.Name] = []
+    for node in walk(fdef):  # (one walk: the names are judged once all is seen)
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads.append(node)
+        elif isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
             harmless |= {id(node.left), id(node.right)}
         elif isinstance(node, ast.UnaryOp):
             harmless.add(id(node.operand))
@@ -149,8 +153,7 @@ def _read_otherwise(fdef: ast.FunctionDef, ufunc_call: IsUfuncCall) -> set[str]:
             harmless |= {id(n) for n in node.args}
         elif isinstance(node, ast.AugAssign):
             harmless.add(id(node.target))
-    return {n.id for n in walk(fdef) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load) and id(n) not in harmless}
+    return {n.id for n in loads if id(n) not in harmless}
 
 
 # -- the rewrites -----------------------------------------------------------------------------

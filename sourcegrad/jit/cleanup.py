@@ -25,7 +25,7 @@ import numpy as np
 
 from ..codegen import printer
 from ..codegen.clone import clone
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, statements, walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
 from .abstract import Abstract, Array, Number
@@ -103,7 +103,7 @@ def _keeps_shape(stmt: ast.stmt) -> bool:
 def _loads(node: ast.AST | None) -> set[str]:
     if node is None:
         return set()
-    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in names_in(node) if isinstance(n.ctx, ast.Load)}
 
 
 def _stores(target: ast.expr) -> set[str]:
@@ -358,7 +358,7 @@ def _remove_dead(fdef: ast.FunctionDef, facts: Facts, numba: bool = False) -> bo
 
     # a ``del`` of a name whose assignment goes would fail on the path that made it: the
     # name leaves the ``del`` (at worst, a value kept elsewhere is freed later)
-    unbound = {name for stmt in walk(fdef) if id(stmt) in liveness.dead
+    unbound = {name for stmt in statements(fdef) if id(stmt) in liveness.dead
                and isinstance(stmt, ast.Assign) for t in stmt.targets for name in _stores(t)}
     released = set() if numba else _releases(fdef, liveness.dead)
 
@@ -393,10 +393,11 @@ def _releases(fdef: ast.FunctionDef, dead: set[int]) -> set[int]:
     if not releases:
         return set()
     counts: dict[str, int] = {}
-    for node in walk(fdef):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+    for node in names_in(fdef):
+        if not isinstance(node.ctx, ast.Load):
             counts[node.id] = counts.get(node.id, 0) + 1
-    made_by_dead = {name for stmt in walk(fdef) if id(stmt) in dead and id(stmt) not in releases
+    made_by_dead = {name for stmt in statements(fdef) if id(stmt) in dead
+                    and id(stmt) not in releases
                     and isinstance(stmt, ast.Assign) for t in stmt.targets
                     for name in _stores(t)}
     # bound once where it is made (a statement that stays), and once by the release itself
@@ -565,7 +566,7 @@ def _replace(stmt: ast.stmt, old: ast.Name, new: ast.expr) -> None:
 def _stack_uses(fdef: ast.FunctionDef) -> dict[str, list[tuple[ast.stmt, list[ast.stmt]]]]:
     """For each name made as ``[]``: the statements reading or writing it, with their
     blocks."""
-    made = {t.id for s in walk(fdef) if isinstance(s, ast.Assign) and isinstance(
+    made = {t.id for s in statements(fdef) if isinstance(s, ast.Assign) and isinstance(
         s.value, ast.List) and not s.value.elts for t in s.targets if isinstance(t, ast.Name)}
     uses: dict[str, list[tuple[ast.stmt, list[ast.stmt]]]] = {n: [] for n in made}
     if not made:
@@ -581,9 +582,9 @@ def _stack_uses(fdef: ast.FunctionDef) -> dict[str, list[tuple[ast.stmt, list[as
             for part in own:
                 for node in (part if isinstance(part, list) else [part]):
                     if isinstance(node, ast.AST):
-                        names |= {n.id for n in walk(node) if isinstance(n, ast.Name)}
+                        names |= {n.id for n in names_in(node)}
             if not isinstance(stmt, ast.If | ast.For | ast.While):
-                names |= {n.id for n in walk(stmt) if isinstance(n, ast.Name)}
+                names |= {n.id for n in names_in(stmt)}
             for name in names & made:
                 uses[name].append((stmt, body))
             for field_name in ("body", "orelse"):

@@ -433,6 +433,42 @@ def matmul_vjp_x2(g, x1, x2):
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
 
+def matmul_vjp_x2_over_steps(gs, x1s, x2):
+    """``sum(matmul_vjp_x2(g, x1, x2) for g, x1 in zip(gs, x1s))``: the cotangent of a matrix
+    ``x2`` that every step of a loop multiplied (``x1 @ x2``), from each step's cotangent
+    ``g`` and left factor ``x1`` (``passes/batched_products.py`` collects them). When the
+    steps' arrays are float64 and their rows line up with ``x2``, the steps' rows are
+    stacked and multiplied once (``x1_rows.T @ g_rows``): one product where the loop made
+    one per step. Anything else is summed step by step, as the loop would have."""
+    if not gs:
+        return 0.0
+    shape = getattr(x2, "shape", None)  # an array, or only its shape (``ShapeOf``)
+    if shape is not None and len(shape) == 2 and _rows_line_up(gs, x1s, shape):
+        rows, columns = shape
+        if gs[0].ndim == 2:  # the common case: one matrix a step, their rows stacked
+            return np.concatenate(x1s).T @ np.concatenate(gs)
+        x1_rows = np.concatenate([np.reshape(x1, (-1, rows)) for x1 in x1s])
+        return x1_rows.T @ np.concatenate([np.reshape(g, (-1, columns)) for g in gs])
+    total = 0.0
+    for g, x1 in zip(gs, x1s, strict=True):
+        total = total + matmul_vjp_x2(g, x1, x2)
+    return total
+
+
+def _rows_line_up(gs, x1s, shape):
+    """Are all steps' ``g`` and ``x1`` float64 arrays of one number of dimensions (at least
+    one), each ``g`` shaped as its step's ``x1 @ x2`` is (``x2`` of ``shape``)?"""
+    ndim = np.ndim(gs[0])
+    for g, x1 in zip(gs, x1s, strict=True):
+        if not (type(g) is np.ndarray and type(x1) is np.ndarray and g.dtype == x1.dtype
+                == np.float64 and g.ndim == x1.ndim == ndim >= 1):
+            return False
+        if x1.shape[-1] != shape[0] or g.shape[-1] != shape[1] or (
+                g.shape[:-1] != x1.shape[:-1]):
+            return False
+    return True
+
+
 def private_copy(g):
     """A copy the generated code owns, so that it can update it in place (a gradient, a
     stack of saved values, an array whose elements the backward sweep restores)."""

@@ -27,8 +27,10 @@ the steps' arrays themselves, not copies.
 Invariant: the gradient is the same sum of the same products, added in another order (equal
 to rounding). The pass changes a loop only where the code shows that this holds:
 
-- the statement runs once in each iteration (it is directly in the loop's body), and the
-  loop cannot leave early (no ``break``, ``continue`` or ``return`` in it);
+- the statement is in the loop's body (in a branch of it or not: each step's arrays are
+  kept where the step's product was added), and the loop cannot leave early (no
+  ``break``, ``continue`` or ``return`` in it; the backward sweep of a user's loop that
+  breaks counts its steps instead);
 - the gradient it adds to is read and written nowhere else in the loop, and the matrix is
   not rebound in it, so it is the same at every step;
 - no array kept for later can change before the product reads it: the loop writes in place
@@ -129,10 +131,11 @@ def _batched(loop: ast.For, before: list[ast.stmt], namer: naming.Namer) -> list
 
 # -- what may be collected ------------------------------------------------------------------
 def _groups(loop: ast.For) -> list[_Group]:
-    """The statements ``grad_W += matmul_vjp_x2(g, x1, W)`` directly in ``loop``'s body whose
-    gradient and matrix the rest of the loop leaves alone, by gradient."""
+    """The statements ``grad_W += matmul_vjp_x2(g, x1, W)`` of ``loop``'s body (in branches
+    too, not in inner loops) whose gradient and matrix the rest of the loop leaves alone, by
+    gradient."""
     found: dict[str, _Group] = {}
-    for stmt in loop.body:
+    for stmt in _branches_of(loop.body):
         parts = _accumulated_product(stmt)
         if parts is None:
             continue
@@ -175,70 +178,80 @@ def _left_alone(loop: ast.For, group: _Group) -> bool:
     return not any(group.matrix in _bound(node) for node in walk(loop))
 
 
-def _safe_to_collect(loop: ast.For, groups: list[_Group], fresh: set[str]) -> bool:
+def _safe_to_collect(loop: ast.For, groups: list[_Group], prologue: dict[str, str]) -> bool:
     """Can no array the groups collect change before the products after the loop read it?
-    The loop leaves only at its end, calls nothing that may write into what it is given
-    (but its stacks' ``append``/``pop``), and writes in place only into arrays that it
-    never reads and that were made fresh just before it."""
-    collected_statements = {id(s) for g in groups for s in g.statements}
-    collected = set().union(*[_loads(s.value) for g in groups for s in g.statements])
-    writes = _Writes()
+    The loop must leave only at its end and call nothing that may write into what it is
+    given (but its stacks' ``append``/``pop``); and each array it writes into in place must
+    be a stack, or a copy it has just made (``grad_h = private_copy(grad_h)`` followed at
+    once by ``grad_h[i] = ...``), or one made fresh just before the loop (``prologue``) that
+    the loop never reads: no array the loop keeps can be any of these."""
+    skip = {id(s) for g in groups for s in g.statements}
+    writes: list[_Write] = []
     for node in walk(loop):
         if isinstance(node, _LEAVING):
             return False
         if isinstance(node, ast.Call) and not _harmless_call(node, writes):
             return False
-        if isinstance(node, ast.AugAssign) and id(node) not in collected_statements:
-            if not writes.note(node.target):
+        if isinstance(node, ast.stmt) and id(node) not in skip:
+            found = _writes_of(node)
+            if found is None:
                 return False
-        elif isinstance(node, ast.Assign | ast.Delete):
-            for target in node.targets:
-                for part in _parts(target):
-                    if isinstance(part, ast.Subscript | ast.Attribute) and not writes.note(
-                            part):
-                        return False
+            writes += found
+    _mark_fresh_copies(loop.body, writes)
+    by_array: dict[str, list[_Write]] = {}
+    for write in writes:
+        by_array.setdefault(write.array, []).append(write)
+    collected = set().union(*[_loads(s.value) for g in groups for s in g.statements])
     matrices = {g.matrix for g in groups}
-    return all(_only_written(loop, array, writers, array in writes.stacks or array in fresh)
-               and array not in collected and array not in matrices
-               for array, writers in writes.arrays.items())
+    return all(_written_safely(loop, array, found, prologue.get(array), collected | matrices)
+               for array, found in by_array.items())
 
 
-class _Writes:
-    """The names a loop writes into in place, and the ``Name`` nodes that do."""
+@dataclass
+class _Write:
+    """An in-place write into the value of the name ``array``."""
 
-    def __init__(self) -> None:
-        self.arrays: dict[str, list[ast.Name]] = {}
-        self.stacks: set[str] = set()  # written only by ``append``/``pop``
-        self.others: set[str] = set()
+    array: str
+    kind: str  # "stack" (append/pop), "update" (a += v), "entry" (a[i] = v), "deep" (else)
+    node: ast.AST  # the statement (or call) that writes
+    name: ast.Name  # the name as the write mentions it
+    fresh_copy: bool = False  # into a copy made just before, in the same block
 
-    def note(self, target: ast.expr, stack: bool = False) -> bool:
-        """Record a write (``a += v``, ``a[i] = v``, ``a.append(v)``); False for a write into
-        anything but a name's value (``a.b[i] = v``)."""
-        base = target
+
+def _writes_of(stmt: ast.stmt) -> list[_Write] | None:
+    """The in-place writes a statement makes (a call's are found by ``_harmless_call``);
+    None for a write into something other than a name's value (``a.b[i] = v``)."""
+    if isinstance(stmt, ast.AugAssign):
+        targets, updating = [stmt.target], True
+    elif isinstance(stmt, ast.Assign | ast.Delete):
+        targets, updating = [p for t in stmt.targets for p in _parts(t)], False
+    else:
+        return []
+    found = []
+    for target in targets:
+        if isinstance(target, ast.Name):
+            if updating:
+                found.append(_Write(target.id, "update", stmt, target))
+            continue
+        base, depth = target, 0
         while isinstance(base, ast.Subscript):
-            base = base.value
+            base, depth = base.value, depth + 1
         if not isinstance(base, ast.Name):
-            return False
-        self.arrays.setdefault(base.id, []).append(base)
-        (self.stacks if stack else self.others).add(base.id)
-        self.stacks -= self.others
-        return True
+            return None
+        kind = "entry" if depth == 1 and not updating else "deep"
+        found.append(_Write(base.id, kind, stmt, base))
+    return found
 
 
-def _only_written(loop: ast.For, array: str, writers: list[ast.Name], fresh: bool) -> bool:
-    """Is ``array`` named in ``loop`` only where it is written into, never rebound, and, unless
-    a stack, made fresh before the loop? Then nothing the loop reads is its value."""
-    mentions = sum(1 for n in walk(loop) if isinstance(n, ast.Name) and n.id == array)
-    rebound = any(array in _bound(n) for n in walk(loop) if not isinstance(n, ast.AugAssign))
-    return fresh and mentions == len(writers) and not rebound
-
-
-def _harmless_call(node: ast.Call, writes: _Writes) -> bool:
+def _harmless_call(node: ast.Call, writes: list[_Write]) -> bool:
     """A call that writes into nothing, or a stack's ``append``/``pop`` (noted as a write
     into the stack)."""
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in _STACK_METHODS:
-        return writes.note(func.value, stack=True)
+        if not isinstance(func.value, ast.Name):
+            return False
+        writes.append(_Write(func.value.id, "stack", node, func.value))
+        return True
     if isinstance(func, ast.Name):
         if func.id in _WRITERS:
             return False
@@ -247,18 +260,74 @@ def _harmless_call(node: ast.Call, writes: _Writes) -> bool:
     return is_pure_call(node)
 
 
-def _made_fresh(before: list[ast.stmt]) -> set[str]:
-    """The names the statements just before a loop bind to fresh arrays (``grad_b =
-    zeros_like_grad(b)``, ``grad_b = private_copy(grad_b)``): the loop's prologue."""
-    fresh: set[str] = set()
+def _mark_fresh_copies(body: list[ast.stmt], writes: list[_Write]) -> None:
+    """Mark the writes that follow, in the same block, the statement making a fresh copy of
+    the array they write into, with only such writes between: nothing else can hold that
+    copy yet. ``private_copy`` copies a list's entries by reference: into its copies, only
+    whole entries may be replaced (``a[i] = v``)."""
+    by_statement: dict[int, list[_Write]] = {}
+    for write in writes:
+        by_statement.setdefault(id(write.node), []).append(write)
+    copy: tuple[str, str] | None = None  # (array, how it was made) of the open copy
+    for stmt in body:
+        for part in ("body", "orelse"):
+            inner = getattr(stmt, part, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                _mark_fresh_copies(inner, writes)
+        if is_comment(stmt):
+            continue
+        made = _fresh_binding(stmt)
+        found = by_statement.get(id(stmt), [])
+        if made is not None:
+            copy = made
+        elif copy is not None and found and all(
+                w.array == copy[0] and (w.kind in ("entry", "update") or w.kind == "deep"
+                                        and copy[1] == "zeros_like_grad") for w in found):
+            for write in found:
+                write.fresh_copy = True
+        else:
+            copy = None
+
+
+def _written_safely(loop: ast.For, array: str, writes: list[_Write], made: str | None,
+                    kept: set[str]) -> bool:
+    """Can a write into ``array`` change an array the loop keeps? Not if each write goes
+    into a copy just made; not into a stack named only to push and pop; not into an array
+    made before the loop (``made``) that the loop never reads, rebinds or keeps."""
+    if all(w.fresh_copy for w in writes):
+        return True
+    mentions = sum(1 for n in walk(loop) if isinstance(n, ast.Name) and n.id == array)
+    if mentions != len(writes):
+        return False  # read in the loop: it may be what was kept
+    if all(w.kind == "stack" for w in writes):
+        return True
+    rebound = any(array in _bound(n) for n in walk(loop) if not isinstance(n, ast.AugAssign))
+    kinds_allowed = {"update", "entry"} if made == "private_copy" else {
+        "update", "entry", "deep"}
+    return (made is not None and not rebound and array not in kept
+            and all(w.kind in kinds_allowed for w in writes))
+
+
+def _fresh_binding(stmt: ast.stmt) -> tuple[str, str] | None:
+    """``(name, helper)`` of ``name = zeros_like_grad(...)`` or ``private_copy(...)``."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in _FRESH):
+        return stmt.targets[0].id, stmt.value.func.id
+    return None
+
+
+def _made_fresh(before: list[ast.stmt]) -> dict[str, str]:
+    """The names the statements just before a loop (its prologue) bind to fresh arrays
+    (``grad_b = zeros_like_grad(b)``, ``grad_b = private_copy(grad_b)``), and how."""
+    fresh: dict[str, str] = {}
     for stmt in reversed(before):
         if is_comment(stmt):
             continue
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
-                and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in _FRESH):
+        made = _fresh_binding(stmt)
+        if made is None:
             break
-        fresh.add(stmt.targets[0].id)
+        fresh.setdefault(*made)
     return fresh
 
 
@@ -268,6 +337,9 @@ def _collecting(body: list[ast.stmt], groups: list[_Group]) -> list[ast.stmt]:
     by_statement = {id(s): g for g in groups for s in g.statements}
     out: list[ast.stmt] = []
     for stmt in body:
+        if isinstance(stmt, ast.If):
+            stmt.body = _collecting(stmt.body, groups)
+            stmt.orelse = _collecting(stmt.orelse, groups)
         group = by_statement.get(id(stmt))
         if group is None:
             out.append(stmt)
@@ -308,6 +380,16 @@ def _list_name(expr: ast.expr, namer: naming.Namer) -> str:
 
 
 # -- small helpers --------------------------------------------------------------------------
+def _branches_of(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of ``body`` and of the branches in it (not of inner loops)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        out.append(stmt)
+        if isinstance(stmt, ast.If):
+            out += _branches_of(stmt.body) + _branches_of(stmt.orelse)
+    return out
+
+
 def _loads(node: ast.AST) -> set[str]:
     return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 

@@ -43,8 +43,7 @@ from .frontend import checks, forms
 from .frontend.resolve import Resolver, local_kinds
 from .frontend.source import Parsed, parse_function
 from .passes import activity as activity_pass
-from .passes import batched_products
-from .passes import desugar, normalize, ssa
+from .passes import batched_products, desugar, normalize, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables

@@ -9,6 +9,7 @@ unoptimised one, and the gradient still right.
 """
 
 import ast
+import inspect
 import random
 import textwrap
 
@@ -21,8 +22,8 @@ import sourcegrad as sg
 from samples import rnn
 from sourcegrad.codegen.names import Namer
 from sourcegrad.codegen.printer import to_source
-from sourcegrad.pipeline import module_source
 from sourcegrad.passes.batched_products import OVER_STEPS, batch_weight_gradients
+from sourcegrad.pipeline import module_source
 from sourcegrad.rules.support import ShapeOf, matmul_vjp_x2, matmul_vjp_x2_over_steps
 
 from .fd import assert_close, numerical_grad
@@ -115,7 +116,7 @@ def test_a_loop_of_no_steps_leaves_the_gradient_zero(monkeypatch):
 # -- golden functions with loops --------------------------------------------------------------
 LOOPS = sorted(name for name, (fn, _, _) in GOLDEN.items()
                if any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(
-                   ast.parse(textwrap.dedent(__import__("inspect").getsource(fn))))))
+                   ast.parse(textwrap.dedent(inspect.getsource(fn))))))
 
 
 def test_the_golden_functions_include_loops_the_pass_changes():

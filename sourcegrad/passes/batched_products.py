@@ -359,8 +359,7 @@ def _product(group: _Group, loop: ast.For) -> ast.stmt:
 def _why(groups: list[_Group]) -> str:
     matrices = sorted({g.matrix for g in groups})
     listed = " and ".join(matrices) if len(matrices) <= 2 else ", ".join(matrices)
-    return (f"the gradients of {listed}: each step's part kept, multiplied once after "
-            f"the loop")
+    return f"the gradients of {listed}: the steps' factors kept, one product after the loop"
 
 
 def _append(stack: str, value: ast.expr, like: ast.stmt) -> ast.stmt:

@@ -25,6 +25,11 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     # for t in range(xs.shape[0]):
     grad_Wh = zeros_like_grad(Wh)
     grad_Wx = zeros_like_grad(Wx)
+    # the gradients of Wh and Wx: the steps' factors kept, one product after the loop
+    grad_h_at_Wh_steps = []
+    h_steps = []
+    grad_xs_t_at_Wx_steps = []
+    xs_t_steps = []
     for t in reversed(range(xs.shape[0])):
         h_at_Wh = h_at_Wh_stack.pop()
         xs_t_at_Wx = xs_t_at_Wx_stack.pop()
@@ -34,6 +39,10 @@ def grad_rnn_loss(Wx, Wh, xs, target):
         grad_xs_t_at_Wx = unbroadcast(grad_xs_t_at_Wx_plus_h_at_Wh, xs_t_at_Wx)
         grad_h_at_Wh = unbroadcast(grad_xs_t_at_Wx_plus_h_at_Wh, h_at_Wh)
         grad_h = matmul_vjp_x1(grad_h_at_Wh, h, Wh)
-        grad_Wh += matmul_vjp_x2(grad_h_at_Wh, h, Wh)
-        grad_Wx += matmul_vjp_x2(grad_xs_t_at_Wx, xs[t], Wx)
+        grad_h_at_Wh_steps.append(grad_h_at_Wh)
+        h_steps.append(h)
+        grad_xs_t_at_Wx_steps.append(grad_xs_t_at_Wx)
+        xs_t_steps.append(xs[t])
+    grad_Wh += matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh)
+    grad_Wx += matmul_vjp_x2_over_steps(grad_xs_t_at_Wx_steps, xs_t_steps, Wx)
     return as_gradient(grad_Wx, Wx), as_gradient(grad_Wh, Wh)

@@ -344,7 +344,7 @@ def test_the_pass_applies_where_the_loop_writes_only_into_fresh_gradients():
     """)
     assert text == textwrap.dedent(f"""\
         grad_b = zeros_like_grad(b)
-        # the gradients of W: each step's part kept, multiplied once after the loop
+        # the gradients of W: the steps' factors kept, one product after the loop
         g_steps = []
         h_steps = []
         for t in reversed(range(n)):

@@ -169,13 +169,13 @@ def _left_alone(loop: ast.For, group: _Group) -> bool:
     matrix never rebound there?"""
     own = {id(s.target) for s in group.statements}
     for node in walk(loop):
-        if not isinstance(node, ast.Name):
-            continue
-        if node.id == group.gradient and id(node) not in own:
+        if isinstance(node, ast.Name) and (
+                node.id == group.gradient and id(node) not in own
+                or node.id == group.matrix and not isinstance(node.ctx, ast.Load)):
             return False
-        if node.id == group.matrix and not isinstance(node.ctx, ast.Load):
+        if group.matrix in _bound(node):
             return False
-    return not any(group.matrix in _bound(node) for node in walk(loop))
+    return True
 
 
 def _safe_to_collect(loop: ast.For, groups: list[_Group], prologue: dict[str, str]) -> bool:
@@ -201,10 +201,24 @@ def _safe_to_collect(loop: ast.For, groups: list[_Group], prologue: dict[str, st
     by_array: dict[str, list[_Write]] = {}
     for write in writes:
         by_array.setdefault(write.array, []).append(write)
-    collected = set().union(*[_loads(s.value) for g in groups for s in g.statements])
-    matrices = {g.matrix for g in groups}
-    return all(_written_safely(loop, array, found, prologue.get(array), collected | matrices)
+    kept = set().union(*[_loads(s.value) for g in groups for s in g.statements])
+    kept |= {g.matrix for g in groups}
+    names = _Names(loop)
+    return all(_written_safely(names, array, found, prologue.get(array), kept)
                for array, found in by_array.items())
+
+
+class _Names:
+    """How often the loop names each variable, and which it rebinds (one walk)."""
+
+    def __init__(self, loop: ast.For) -> None:
+        self.mentions: dict[str, int] = {}
+        self.rebound: set[str] = set()
+        for node in walk(loop):
+            if isinstance(node, ast.Name):
+                self.mentions[node.id] = self.mentions.get(node.id, 0) + 1
+            elif not isinstance(node, ast.AugAssign):
+                self.rebound |= _bound(node)
 
 
 @dataclass
@@ -289,22 +303,20 @@ def _mark_fresh_copies(body: list[ast.stmt], writes: list[_Write]) -> None:
             copy = None
 
 
-def _written_safely(loop: ast.For, array: str, writes: list[_Write], made: str | None,
+def _written_safely(names: _Names, array: str, writes: list[_Write], made: str | None,
                     kept: set[str]) -> bool:
     """Can a write into ``array`` change an array the loop keeps? Not if each write goes
     into a copy just made; not into a stack named only to push and pop; not into an array
     made before the loop (``made``) that the loop never reads, rebinds or keeps."""
     if all(w.fresh_copy for w in writes):
         return True
-    mentions = sum(1 for n in walk(loop) if isinstance(n, ast.Name) and n.id == array)
-    if mentions != len(writes):
+    if names.mentions.get(array, 0) != len(writes):
         return False  # read in the loop: it may be what was kept
     if all(w.kind == "stack" for w in writes):
         return True
-    rebound = any(array in _bound(n) for n in walk(loop) if not isinstance(n, ast.AugAssign))
     kinds_allowed = {"update", "entry"} if made == "private_copy" else {
         "update", "entry", "deep"}
-    return (made is not None and not rebound and array not in kept
+    return (made is not None and array not in names.rebound and array not in kept
             and all(w.kind in kinds_allowed for w in writes))
 
 

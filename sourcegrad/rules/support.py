@@ -457,16 +457,21 @@ def matmul_vjp_x2_over_steps(gs, x1s, x2):
 
 def _rows_line_up(gs, x1s, shape):
     """Are all steps' ``g`` and ``x1`` float64 arrays of one number of dimensions (at least
-    one), each ``g`` shaped as its step's ``x1 @ x2`` is (``x2`` of ``shape``)?"""
-    ndim = np.ndim(gs[0])
-    for g, x1 in zip(gs, x1s, strict=True):
-        if not (type(g) is np.ndarray and type(x1) is np.ndarray and g.dtype == x1.dtype
-                == np.float64 and g.ndim == x1.ndim == ndim >= 1):
-            return False
-        if x1.shape[-1] != shape[0] or g.shape[-1] != shape[1] or (
-                g.shape[:-1] != x1.shape[:-1]):
-            return False
-    return True
+    one), each ``g`` shaped as its step's ``x1 @ x2`` is (``x2`` of ``shape``)? Asked of the
+    sets of their types, dtypes and shapes first: one of each, in the usual case."""
+    if len(gs) != len(x1s) or {type(a) for a in gs} | {type(a) for a in x1s} != {np.ndarray}:
+        return False
+    if {a.dtype for a in gs} | {a.dtype for a in x1s} != {np.dtype(np.float64)}:
+        return False
+    g_shapes, x1_shapes = {g.shape for g in gs}, {x1.shape for x1 in x1s}
+    if len(g_shapes) == 1 == len(x1_shapes):
+        pairs = [(next(iter(g_shapes)), next(iter(x1_shapes)))]
+    else:
+        pairs = [(g.shape, x1.shape) for g, x1 in zip(gs, x1s, strict=True)]
+    ndim = len(pairs[0][0])
+    return ndim >= 1 and all(
+        len(g) == len(x1) == ndim and x1[-1] == shape[0] and g[-1] == shape[1]
+        and g[:-1] == x1[:-1] for g, x1 in pairs)
 
 
 def private_copy(g):

@@ -428,3 +428,15 @@ def test_the_helper_needs_only_the_shape_of_the_matrix():
     x1s, gs = [rng.standard_normal((4, 3))], [rng.standard_normal((4, 2))]
     np.testing.assert_allclose(matmul_vjp_x2_over_steps(gs, x1s, ShapeOf(x2.shape, x2.dtype)),
                                x1s[0].T @ gs[0])
+
+
+def test_the_helper_multiplies_many_steps_a_few_at_a_time():
+    rng = np.random.default_rng(4)
+    x2 = rng.standard_normal((32, 16))
+    x1s = [rng.standard_normal((8, 32)) for _ in range(50)]  # about 20 steps a product
+    gs = [rng.standard_normal((8, 16)) for _ in range(50)]
+    np.testing.assert_allclose(matmul_vjp_x2_over_steps(gs, x1s, x2),
+                               per_step_sum(gs, x1s, x2), rtol=1e-12, atol=1e-12)
+    vectors = [x[0] for x in x1s], [g[0] for g in gs]
+    np.testing.assert_allclose(matmul_vjp_x2_over_steps(vectors[1], vectors[0], x2),
+                               per_step_sum(vectors[1], vectors[0], x2), rtol=1e-12, atol=1e-12)

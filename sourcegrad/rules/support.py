@@ -437,22 +437,33 @@ def matmul_vjp_x2_over_steps(gs, x1s, x2):
     """``sum(matmul_vjp_x2(g, x1, x2) for g, x1 in zip(gs, x1s))``: the cotangent of a matrix
     ``x2`` that every step of a loop multiplied (``x1 @ x2``), from each step's cotangent
     ``g`` and left factor ``x1`` (``passes/batched_products.py`` collects them). When the
-    steps' arrays are float64 and their rows line up with ``x2``, the steps' rows are
-    stacked and multiplied once (``x1_rows.T @ g_rows``): one product where the loop made
-    one per step. Anything else is summed step by step, as the loop would have."""
+    steps' arrays are float64 and their rows line up with ``x2``, the rows of many steps are
+    stacked and multiplied at once (``x1_rows.T @ g_rows``): a few products where the loop
+    made one a step, each over at most about 8,192 stacked elements, so that the copies stay
+    small beside the steps' arrays. Anything else is summed step by step, as the loop
+    would have."""
     if not gs:
         return 0.0
     shape = getattr(x2, "shape", None)  # an array, or only its shape (``ShapeOf``)
-    if shape is not None and len(shape) == 2 and _rows_line_up(gs, x1s, shape):
-        rows, columns = shape
-        if gs[0].ndim == 2:  # the common case: one matrix a step, their rows stacked
-            return np.concatenate(x1s).T @ np.concatenate(gs)
-        x1_rows = np.concatenate([np.reshape(x1, (-1, rows)) for x1 in x1s])
-        return x1_rows.T @ np.concatenate([np.reshape(g, (-1, columns)) for g in gs])
-    total = 0.0
-    for g, x1 in zip(gs, x1s, strict=True):
-        total = total + matmul_vjp_x2(g, x1, x2)
+    if shape is None or len(shape) != 2 or not _rows_line_up(gs, x1s, shape):
+        total = 0.0
+        for g, x1 in zip(gs, x1s, strict=True):
+            total = total + matmul_vjp_x2(g, x1, x2)
+        return total
+    steps = max(1, 8192 // (gs[0].size + x1s[0].size))
+    total = None
+    for start in range(0, len(gs), steps):
+        part = (_stacked_rows(x1s[start:start + steps], shape[0]).T
+                @ _stacked_rows(gs[start:start + steps], shape[1]))
+        total = part if total is None else total + part
     return total
+
+
+def _stacked_rows(arrays, width):
+    """The rows of ``arrays`` (each ``(..., width)``) as one matrix."""
+    if arrays[0].ndim == 2:
+        return np.concatenate(arrays)
+    return np.concatenate([np.reshape(a, (-1, width)) for a in arrays])
 
 
 def _rows_line_up(gs, x1s, shape):

@@ -210,6 +210,8 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Rev
         if batched_products.enabled():
             analysis.result.adjoint = batched_products.batch_weight_gradients(
                 analysis.result.adjoint, namer)
+            analysis.result.forward = batched_products.batch_input_products(
+                analysis.result.forward, namer)
     finally:
         _IN_PROGRESS.pop()
     return analysis

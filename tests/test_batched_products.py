@@ -22,9 +22,18 @@ import sourcegrad as sg
 from samples import rnn
 from sourcegrad.codegen.names import Namer
 from sourcegrad.codegen.printer import to_source
-from sourcegrad.passes.batched_products import OVER_STEPS, batch_weight_gradients
+from sourcegrad.passes.batched_products import (
+    OVER_STEPS,
+    batch_input_products,
+    batch_weight_gradients,
+)
 from sourcegrad.pipeline import module_source
-from sourcegrad.rules.support import ShapeOf, matmul_vjp_x2, matmul_vjp_x2_over_steps
+from sourcegrad.rules.support import (
+    ShapeOf,
+    matmul_over_steps,
+    matmul_vjp_x2,
+    matmul_vjp_x2_over_steps,
+)
 
 from .fd import assert_close, numerical_grad
 from .golden_functions import GOLDEN, GOLDEN_OPTIONS
@@ -77,6 +86,10 @@ def test_the_rnn_weight_gradients_are_one_product_each_after_the_loop(monkeypatc
     assert "grad_h_at_Whh_steps.append(grad_h_at_Whh)" in inside
     assert "xs_t_steps.append(xs[t])" in inside
     assert f"grad_Wxh += {OVER_STEPS}(grad_xs_t_at_Wxh_steps, xs_t_steps, Wxh)" in after
+    # and the forward sweep multiplies the inputs of all steps by Wxh at once
+    assert "xs_at_Wxh = matmul_over_steps(xs, Wxh)\n    for t in range(" in batched.source
+    assert "xs_t_at_Wxh = xs_at_Wxh[t]" in batched.source
+    assert "xs_t_at_Wxh = xs[t] @ Wxh" in per_step.source
     assert OVER_STEPS not in per_step.source
     assert "grad_Whh += matmul_vjp_x2(grad_h_at_Whh, h, Whh)" in per_step.source
     args = small_rnn()
@@ -144,8 +157,11 @@ def loop_program(rng: random.Random) -> str:
     factor = rng.choice(FACTORS)
     # the left factor must have W's row count: h has U's, xs[t] has W's
     matrix = "U" if factor in ("np.tanh(h)", "h") else "W"
-    body = [f"a = {factor}",
-            f"h = np.tanh(a @ {matrix} + h @ U{rng.choice(['', ' + b', ' * b'])})"]
+    inline = rng.random() < 0.5
+    body = [] if inline else [f"a = {factor}"]
+    left = f"({factor})" if inline and factor not in ("h", "xs[t]") else (
+        factor if inline else "a")
+    body.append(f"h = np.tanh({left} @ {matrix} + h @ U{rng.choice(['', ' + b', ' * b'])})")
     if rng.random() < 0.4:
         body.append(f"if np.sum(h) > {rng.uniform(-1, 1):.2f}:\n    h = h * 0.5")
     jump = rng.choice(JUMPS)
@@ -253,8 +269,11 @@ def test_a_loop_that_may_change_what_it_keeps_is_left_alone(fn, monkeypatch):
     args = (rng.standard_normal((2, 3)), rng.standard_normal((3, 3)) * 0.5,
             rng.standard_normal((3, 2, 2)))
     batched, per_step = both(fn, monkeypatch, wrt=(0, 1))
-    assert "grad_W += matmul_vjp_x2(" in batched.source or fn is calls_a_function
-    assert batched.source == per_step.source
+    assert OVER_STEPS not in batched.source
+    if fn is calls_a_function:
+        assert batched.source == per_step.source
+    else:  # the inputs' products may still be made before the loop
+        assert "grad_W += matmul_vjp_x2(grad_xs_t_at_W, xs[t], W)" in batched.source
     assert_finite_differences(fn, args, (0, 1), batched(*args))
 
 
@@ -440,3 +459,99 @@ def test_the_helper_multiplies_many_steps_a_few_at_a_time():
     vectors = [x[0] for x in x1s], [g[0] for g in gs]
     np.testing.assert_allclose(matmul_vjp_x2_over_steps(vectors[1], vectors[0], x2),
                                per_step_sum(vectors[1], vectors[0], x2), rtol=1e-12, atol=1e-12)
+
+
+# -- the forward sweep: the inputs' products before the loop ----------------------------------
+def projected_text(code: str) -> str:
+    body = ast.parse(textwrap.dedent(code)).body
+    return to_source(ast.Module(body=batch_input_products(body, Namer(set())),
+                                type_ignores=[]))
+
+
+def test_the_inputs_products_of_all_steps_are_one_product_before_the_loop():
+    assert projected_text("""
+        for t in range(len(xs)):
+            if t > 0:
+                p = xs[t] @ W
+            q = xs[t] @ W
+            h_stack.append(h)
+            h = np.tanh(p + q)
+    """) == textwrap.dedent("""\
+        # xs[t] @ W of every step, as one product
+        xs_at_W = matmul_over_steps(xs, W)
+        for t in range(len(xs)):
+            if t > 0:
+                p = xs_at_W[t]
+            q = xs_at_W[t]
+            h_stack.append(h)
+            h = np.tanh(p + q)
+        del xs_at_W
+    """)
+
+
+NOT_PROJECTED = {
+    "a range that is not the input's": """
+        for t in range(n):
+            p = xs[t] @ W
+    """,
+    "a range of part of the input": """
+        for t in range(len(xs) - 1):
+            p = xs[t] @ W
+    """,
+    "the input written into": """
+        for t in range(len(xs)):
+            p = xs[t] @ W
+            xs[t] = p
+    """,
+    "the matrix rebound": """
+        for t in range(xs.shape[0]):
+            p = xs[t] @ W
+            W = W * 0.5
+    """,
+    "the product written into": """
+        for t in range(xs.shape[0]):
+            p = xs[t] @ W
+            p[0] = 0.0
+    """,
+    "a break": """
+        for t in range(xs.shape[0]):
+            p = xs[t] @ W
+            if t > 2:
+                break
+    """,
+    "a call that may write into its arguments": """
+        for t in range(xs.shape[0]):
+            p = xs[t] @ W
+            h, saved = forward_step(p, xs)
+    """,
+    "the index rebound": """
+        for t in range(xs.shape[0]):
+            t = t + 1
+            p = xs[t] @ W
+    """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_PROJECTED))
+def test_the_inputs_products_stay_in_the_loop_with(case):
+    code = NOT_PROJECTED[case]
+    assert projected_text(code) == to_source(ast.parse(textwrap.dedent(code)))
+
+
+def test_the_inputs_products_agree_with_one_product_a_step():
+    rng = np.random.default_rng(5)
+    for xs_shape, w_shape in [((4, 3), (3, 2)), ((4, 2, 3), (3, 2)), ((4, 2, 2, 3), (3,)),
+                              ((0, 2, 3), (3, 2)), ((4, 3), (3,))]:
+        xs, w = rng.standard_normal(xs_shape), rng.standard_normal(w_shape)
+        steps = matmul_over_steps(xs, w)
+        assert len(steps) == len(xs)
+        for t in range(len(xs)):
+            np.testing.assert_allclose(steps[t], xs[t] @ w, rtol=1e-14, atol=1e-15)
+    stacked = rng.standard_normal((2, 3, 4))  # a batch of matrices: each step's product
+    xs = rng.standard_normal((3, 5, 3))  # broadcasts over it, as one product cannot
+    steps = matmul_over_steps(xs, stacked)
+    assert isinstance(steps, list) and steps[1].shape == (2, 5, 4)
+    np.testing.assert_allclose(steps[1], xs[1] @ stacked)
+    listed = [rng.standard_normal(3) for _ in range(2)]
+    np.testing.assert_allclose(matmul_over_steps(listed, w)[1], listed[1] @ w)
+    assert matmul_over_steps(np.zeros((0, 2, 5)), rng.standard_normal((3, 2))) == []

@@ -205,6 +205,22 @@ def matmul_vjp_x2_form(g, x1, x2):
     return None
 
 
+@_form(support.matmul_over_steps)
+def matmul_over_steps_form(xs, w):
+    """``xs @ w`` for stacked steps: their rows multiplied at once, shaped back (Numba
+    multiplies vectors and matrices only)."""
+    if not (isinstance(xs, types.Array) and isinstance(w, types.Array) and xs.ndim >= 2
+            and w.ndim in (1, 2)):
+        return None
+    if xs.ndim == 2:
+        return lambda xs, w: xs @ w
+
+    def impl(xs, w):
+        rows = np.ascontiguousarray(xs).reshape((-1, xs.shape[-1]))
+        return np.ascontiguousarray(rows @ w).reshape(xs.shape[:-1] + w.shape[1:])
+    return impl
+
+
 @_form(support.matmul_vjp_x2_over_steps)
 def matmul_vjp_x2_over_steps_form(gs, x1s, x2):
     """The cotangent of a matrix ``x2`` summed over a loop's steps, from lists of the steps'

@@ -343,6 +343,111 @@ def _made_fresh(before: list[ast.stmt]) -> dict[str, str]:
     return fresh
 
 
+# -- the forward sweep: the input's products of all steps before the loop ------------------
+def batch_input_products(forward: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
+    """The forward sweep with each product of a step's input and a matrix the loop leaves
+    alone (``xs_t_at_W = xs[t] @ W`` in ``for t in range(len(xs))``) taken from one product
+    over all steps made before the loop (``xs_at_W = matmul_over_steps(xs, W)``, then
+    ``xs_t_at_W = xs_at_W[t]``)."""
+    return _forward_block(forward, namer)
+
+
+def _forward_block(body: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for stmt in body:
+        for part in ("body", "orelse"):
+            inner = getattr(stmt, part, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(stmt, part, _forward_block(inner, namer))
+        if isinstance(stmt, ast.For) and not stmt.orelse:
+            out.extend(_projected(stmt, namer))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _projected(loop: ast.For, namer: naming.Namer) -> list[ast.stmt]:
+    steps = _steps_of(loop)
+    if steps is None:
+        return [loop]
+    found = [s for s in _branches_of(loop.body) if _input_product(s, steps, loop.target.id)]
+    if not found or not _leaves_alone(loop, found, steps):
+        return [loop]
+    made: dict[str, str] = {}  # matrix -> the products of all steps with it
+    before: list[ast.stmt] = []
+    for stmt in found:
+        assert isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp)
+        matrix = stmt.value.right.id  # type: ignore[attr-defined]
+        if matrix not in made:
+            made[matrix] = namer.fresh(f"{steps}_at_{matrix}"[:naming.MAX_LENGTH].rstrip("_"))
+            before += [located(comment(f"{steps}[{loop.target.id}] @ {matrix} of every step, "
+                                       "as one product"), loop),
+                       located(ast.Assign(targets=[name(made[matrix], True)], value=call(
+                           "matmul_over_steps", name(steps), name(matrix))), loop)]
+        stmt.value = ast.Subscript(value=name(made[matrix]), slice=name(loop.target.id),
+                                   ctx=ast.Load())
+    done = located(ast.Delete(targets=[name(v, False) for v in made.values()]), loop)
+    for target in done.targets:
+        target.ctx = ast.Del()
+    return [*before, loop, done]
+
+
+def _steps_of(loop: ast.For) -> str | None:
+    """``xs`` of ``for t in range(len(xs))`` or ``range(xs.shape[0])``."""
+    it = loop.iter
+    if not (isinstance(loop.target, ast.Name) and isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and len(it.args) == 1 and not it.keywords):
+        return None
+    count = it.args[0]
+    if (isinstance(count, ast.Call) and isinstance(count.func, ast.Name)
+            and count.func.id == "len" and len(count.args) == 1 and not count.keywords
+            and isinstance(count.args[0], ast.Name)):
+        return count.args[0].id
+    if (isinstance(count, ast.Subscript) and isinstance(count.value, ast.Attribute)
+            and count.value.attr == "shape" and isinstance(count.value.value, ast.Name)
+            and isinstance(count.slice, ast.Constant) and count.slice.value == 0):
+        return count.value.value.id
+    return None
+
+
+def _input_product(stmt: ast.stmt, steps: str, index: str) -> bool:
+    """Is ``stmt`` ``v = steps[index] @ matrix``?"""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.BinOp)
+            and isinstance(stmt.value.op, ast.MatMult)):
+        return False
+    left, right = stmt.value.left, stmt.value.right
+    return (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name)
+            and left.value.id == steps and isinstance(left.slice, ast.Name)
+            and left.slice.id == index and isinstance(right, ast.Name)
+            and right.id not in (steps, index))
+
+
+def _leaves_alone(loop: ast.For, found: list[ast.stmt], steps: str) -> bool:
+    """Does the loop run every step to the end (no ``break``, ``continue``, ``return``),
+    call nothing that may write into what it is given, and leave the inputs, matrices and
+    index alone (not rebound, not written into), and the products too (not written into:
+    each is now part of one array)?"""
+    targets = {s.targets[0].id for s in found}  # type: ignore[attr-defined]
+    fixed = {steps, loop.target.id} | {s.value.right.id for s in found}  # type: ignore[attr-defined]
+    writes: list[_Write] = []
+    rebound: set[str] = set()
+    for node in walk(loop):
+        if isinstance(node, _LEAVING):
+            return False
+        if isinstance(node, ast.Call) and not _harmless_call(node, writes):
+            return False
+        if isinstance(node, ast.stmt) and node is not loop:
+            found_writes = _writes_of(node)
+            if found_writes is None:
+                return False
+            writes += found_writes
+            rebound |= _bound(node)
+    written = {w.array for w in writes if w.kind != "stack"}
+    return not (rebound & fixed) and not (written & (fixed | targets))
+
+
 # -- the rewrite ----------------------------------------------------------------------------
 def _collecting(body: list[ast.stmt], groups: list[_Group]) -> list[ast.stmt]:
     """The loop's body with each group's statement keeping its step's arrays instead."""

@@ -433,6 +433,17 @@ def matmul_vjp_x2(g, x1, x2):
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
 
+def matmul_over_steps(xs, w):
+    """``xs[t] @ w`` for every step ``t`` of a loop over ``range(len(xs))``, made before the
+    loop (``passes/batched_products.py``): one product ``xs @ w`` for an array ``xs`` whose
+    steps are vectors or matrices and a matrix or vector ``w`` whose rows match (each
+    step's product is then its slice); else the list of the steps' products."""
+    if type(xs) is np.ndarray and xs.ndim >= 2 and type(w) is np.ndarray and (
+            w.ndim in (1, 2) and xs.shape[-1] == w.shape[0]):
+        return xs @ w
+    return [xs[t] @ w for t in range(len(xs))]
+
+
 def matmul_vjp_x2_over_steps(gs, x1s, x2):
     """``sum(matmul_vjp_x2(g, x1, x2) for g, x1 in zip(gs, x1s))``: the cotangent of a matrix
     ``x2`` that every step of a loop multiplied (``x1 @ x2``), from each step's cotangent

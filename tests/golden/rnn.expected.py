@@ -4,15 +4,18 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     h_stack = []
     h_at_Wh_stack = []
     xs_t_at_Wx_stack = []
+    # xs[t] @ Wx of every step, as one product
+    xs_at_Wx = matmul_over_steps(xs, Wx)
     for t in range(xs.shape[0]):
         # h = np.tanh(xs[t] @ Wx + h @ Wh)
-        xs_t_at_Wx = xs[t] @ Wx
+        xs_t_at_Wx = xs_at_Wx[t]
         xs_t_at_Wx_stack.append(shape_only(xs_t_at_Wx))
         h_at_Wh = h @ Wh
         h_at_Wh_stack.append(shape_only(h_at_Wh))
         xs_t_at_Wx_plus_h_at_Wh = xs_t_at_Wx + h_at_Wh
         h_stack.append(h)
         h = np.tanh(xs_t_at_Wx_plus_h_at_Wh)
+    del xs_at_Wx
     # return np.sum((h - target) ** 2)
     h_minus_target = h - target
     grad_rnn_loss_value = 1.0

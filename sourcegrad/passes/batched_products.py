@@ -1,4 +1,5 @@
-"""Weight gradients summed over a loop's steps become one product after the loop.
+"""Matrix products of a loop's steps as one product: the weight gradients after the loop,
+the inputs' products before it.
 
 The backward sweep of ``for t in range(n): h = np.tanh(xs[t] @ W + h @ U)`` adds a small
 product to the weights' gradients at every step::
@@ -34,9 +35,17 @@ to rounding). The pass changes a loop only where the code shows that this holds:
 - the gradient it adds to is read and written nowhere else in the loop, and the matrix is
   not rebound in it, so it is the same at every step;
 - no array kept for later can change before the product reads it: the loop writes in place
-  only into arrays it never reads (accumulated gradients, made fresh just before the loop),
-  and calls nothing that may write into its arguments (a function's derivative, a user's
-  function), other than its own stacks' ``append`` and ``pop``.
+  only into arrays it never reads (accumulated gradients, made fresh just before the loop)
+  or into copies it has just made, and calls nothing that may write into its arguments (a
+  function's derivative, a user's function), other than its own stacks' ``append`` and
+  ``pop``.
+
+The forward sweep gets the same treatment for the products of the loop's input with a
+matrix: in ``for t in range(len(xs))``, ``xs_t_at_W = xs[t] @ W`` becomes ``xs_t_at_W =
+xs_at_W[t]`` with ``xs_at_W = matmul_over_steps(xs, W)`` (``xs @ W``, or a list of the
+steps' products where one product cannot say the same) made before the loop; where the loop
+runs every step to its end, calls nothing that may write into its arguments, and leaves
+``xs``, ``W``, ``t`` and the products alone.
 
 ``SOURCEGRAD_LOOP_PRODUCTS=0`` turns the pass off: the derivative is then made with one
 product a step, as the tests compare.

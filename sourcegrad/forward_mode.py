@@ -40,6 +40,8 @@ _IN_PROGRESS: list[Any] = []
 def analyse_forward(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> ForwardAnalysis:
     form = pipeline.normal_form(fn, wrt, has_aux)
     parsed = form.parsed
+    if _IN_PROGRESS:
+        pipeline.refuse_writes_into_parameters(form)
     if fn in _IN_PROGRESS:
         raise UnsupportedSyntaxError(
             "a recursive call", "Rewrite the recursion as a loop.", parsed.filename,

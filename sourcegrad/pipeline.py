@@ -36,14 +36,14 @@ from . import cache, debug, dynamic, emit
 from .codegen import printer
 from .codegen.clone import clone
 from .codegen.names import Namer
-from .codegen.walk import walk
-from .compile import compile_function
+from .codegen.walk import statements, walk
+from .compile import compile_function, is_generated
 from .errors import UnsupportedSyntaxError
 from .frontend import checks, forms
 from .frontend.resolve import Resolver, local_kinds
 from .frontend.source import Parsed, parse_function
 from .passes import activity as activity_pass
-from .passes import batched_products, desugar, normalize, ssa
+from .passes import batched_products, desugar, normalize, saving, sharing, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.scalars import scalar_variables
@@ -114,6 +114,26 @@ class NormalForm:
     aux: str | None = None  # with has_aux: the variable holding what is returned beside
 
 
+def refuse_writes_into_parameters(form: NormalForm) -> None:
+    """A function called by the one being differentiated that writes into an array it was
+    given (``a[0] = v``, ``a += v``, ``np.add.at(a, ...)``) changes the caller's array as
+    well; its derivative treats the array as its own: refused where a derivative flows."""
+    if is_generated(form.parsed.filename):
+        return  # generated code writes only into what it owns
+    params = set(form.params)
+    for stmt in statements(form.fdef):
+        in_place = getattr(stmt, "in_place_of", None)
+        written = {in_place.id} if isinstance(in_place, ast.Name) else {
+            var for var, is_slice in saving.overwrites(stmt) if is_slice}
+        for var in sorted(written & params & form.activity.varied):
+            raise form.parsed.unsupported(
+                stmt, f"writing into `{var}`, an array `{form.parsed.tree.name}` was given by "
+                "the function that calls it (the caller's array changes too, and the "
+                "derivative cannot follow it)",
+                f"Return the new array instead, and have the caller use it (for example "
+                f"`{var} = np.copy({var})` first, then `return {var}`).")
+
+
 def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalForm:
     """parse, check, desugar, ssa, activity, normalize: the front half of every mode."""
     parsed = parse_function(fn)
@@ -144,6 +164,8 @@ def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalF
     resolver.kinds = local_kinds(fdef)
     resolver.freeze()  # from here on the normal form only is read
     activity = activity_pass.analyse(fdef.body, list(wrt), outputs, resolver)
+    sharing.refuse_writes_through_shared_arrays(parsed, fdef, activity,
+                                                set(normalizer.temporaries))
     _debug("normalize", fdef)
     return NormalForm(parsed, fdef, params, tuple(wrt), namer, resolver, activity,
                       set(normalizer.temporaries), aux)
@@ -192,6 +214,8 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Rev
     def provide(callee: Any, active: tuple[str, ...]) -> CalleeDerivative:
         return _callee_derivative(analysis, callee, active)
 
+    if _IN_PROGRESS:
+        refuse_writes_into_parameters(form)
     if fn in _IN_PROGRESS:
         raise UnsupportedSyntaxError(
             "a recursive call", "Rewrite the recursion as a loop.", parsed.filename,

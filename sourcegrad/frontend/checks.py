@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 
 from ..codegen.walk import walk
+from ..compile import is_generated
+from ..passes.purity import WRITERS
 from .source import Parsed
 
 # node type -> (name of the construct, what to do instead)
@@ -55,6 +57,12 @@ _FORBIDDEN_CALLS = {
     "setattr": "`setattr`",
     "delattr": "`delattr`",
 }
+
+
+# array methods that change their array in place (NumPy's functions that do: ``WRITERS``):
+# the transformers differentiate values, and would not see the change
+_IN_PLACE_METHODS = frozenset({"fill", "sort", "put", "resize", "itemset", "setfield",
+                               "partition", "byteswap"})
 
 
 def reject_unsupported(parsed: Parsed) -> None:
@@ -140,6 +148,21 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
                         "Keep values in local variables, a dict or a list instead of object "
                         "attributes.",
                     )
+                if sub is target and isinstance(sub, ast.Subscript) and isinstance(
+                        sub.value, ast.Subscript) and not is_generated(parsed.filename):
+                    raise parsed.unsupported(
+                        sub, f"writing through a chained index `{parsed.quote(sub)}`",
+                        "Index an array once (`a[i, j] = v`); for a list or dict, put a new "
+                        "element in its place (`held[i] = np.where(...)`, or a copy written "
+                        "into).",
+                    )
+                if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Attribute):
+                    raise parsed.unsupported(
+                        sub, f"writing into `{parsed.quote(sub.value)}[...]`, which changes "
+                        "the array it belongs to in place",
+                        "Write into the array itself (`a[i] = v`), or build a new array "
+                        "(for example with `np.where`).",
+                    )
     if isinstance(node, ast.FunctionDef) and (node.args.vararg or node.args.kwarg):
         raise parsed.unsupported(
             node, "a nested function with `*args`/`**kwargs`",
@@ -187,3 +210,28 @@ def _check_call(parsed: Parsed, call: ast.Call) -> None:
             call, "calling the result of an expression",
             "Define the function with `def` and call it by name.",
         )
+    _check_in_place_call(parsed, call)
+
+
+def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
+    """A call that changes an array in place (``a.fill(v)``, ``np.copyto(a, b)``,
+    ``np.exp(a, out=a)``) would be missed by the derivative, which follows values: refused.
+    ``np.add.at`` is differentiated, and ``list.append`` and friends are not arrays."""
+    func = call.func
+    if any(keyword.arg == "out" for keyword in call.keywords):
+        raise parsed.unsupported(
+            call, "`out=`, which writes a result into an existing array",
+            "Assign the result to a name instead (for example `a = np.exp(a)`).")
+    if not isinstance(func, ast.Attribute):
+        return
+    if func.attr == "at" and not (isinstance(func.value, ast.Attribute)
+                                  and func.value.attr == "add"):
+        raise parsed.unsupported(
+            call, f"`{parsed.quote(func)}`, which changes an array in place",
+            "Use `np.add.at`, or build the result from indexed values.")
+    if func.attr in WRITERS or func.attr in _IN_PLACE_METHODS:
+        raise parsed.unsupported(
+            call, f"`{parsed.quote(func)}(...)`, which changes an array in place",
+            "Build a new array instead (for example `a = np.sort(a)`, "
+            "`a = np.full_like(a, v)`, `a = np.where(mask, v, a)`), or assign into its "
+            "elements (`a[i] = v`).")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..frontend.forms import parameters_of
 from ..frontend.resolve import DISPLAY, NONDIFF, Resolver
+from ..frontend.source import Parsed
 
 
 @dataclass
@@ -180,3 +181,11 @@ def local_names(fdef: ast.FunctionDef) -> set[str]:
         elif isinstance(stmt, ast.FunctionDef):
             names.add(stmt.name)
     return names
+
+
+def call_for_effect(parsed: Parsed, stmt: ast.stmt, var: str) -> Exception:
+    """The refusal of a call made for its effect on ``var``, which carries a derivative (a
+    user function writing into its argument, say): ignoring it would be silently wrong."""
+    return parsed.unsupported(
+        stmt, f"a call for its side effect on `{var}`, which carries a derivative",
+        "Assign the call's result to a variable instead of modifying its argument.")

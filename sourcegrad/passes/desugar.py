@@ -190,8 +190,12 @@ class _Desugar:
             before, value = self.hoist(stmt.value, stmt)
             stmt.value = value
             return [*before, stmt]
-        return self._Assign(assign(target, ast.BinOp(left=load, op=stmt.op, right=stmt.value),
-                                   stmt))
+        update = assign(target, ast.BinOp(left=load, op=stmt.op, right=stmt.value), stmt)
+        # on an array, `c += x` updates in place what every alias of `c` shows; written as
+        # `c = c + x` it no longer does, so the transformers refuse it where an alias of `c`
+        # matters (the read `load`, renamed by ssa, names the array written)
+        update.in_place_of = load
+        return self._Assign(update)
 
     def _Return(self, stmt: ast.Return) -> list[ast.stmt]:
         if stmt.value is None:

@@ -27,6 +27,7 @@ from ..codegen.clone import clone, clone_replacing
 from ..codegen.inline import fold, inline
 from ..codegen.known import fold_known
 from ..codegen.walk import walk
+from ..compile import is_generated
 from ..dynamic import dynamic_again, dynamic_depends, is_dynamic_helper
 from ..frontend.forms import parameters_of
 from ..frontend.resolve import (
@@ -46,8 +47,16 @@ from ..frontend.resolve import (
 from ..frontend.source import Parsed
 from ..rules import support
 from ..rules.methods import VIEW_PRIMITIVES
-from .activity import Activity, is_add_at, is_append, stored_base, target_names
+from .activity import (
+    Activity,
+    call_for_effect,
+    is_add_at,
+    is_append,
+    stored_base,
+    target_names,
+)
 from .desugar import assign, call, located, name
+from .saving import forward_reads
 from .shapes import ShapeFacts
 
 # Given a user function and the names of its parameters whose tangents are non-zero at a
@@ -95,6 +104,9 @@ class ForwardMode:
         self.shapes = ShapeFacts(set(), {})  # what the code tells of shapes
         # variables that may share memory with another array -> that array
         self.views: dict[str, str] = {}
+        # views whose base was written into since they were made -> that base: reading one
+        # would see the write, which their tangent (the copy `_own` writes into) does not
+        self.stale: dict[str, str] = {}
         # names normalize introduced: each read once, so sharing memory with one is harmless
         self.temporaries: set[str] = set()
         self.state = _State()
@@ -161,6 +173,7 @@ class ForwardMode:
                                                             ast.Break)))
 
     def statement(self, stmt: ast.stmt) -> list[ast.stmt]:
+        self._refuse_stale_reads(stmt)
         if isinstance(stmt, ast.If):
             return self._if(stmt)
         if isinstance(stmt, (ast.For, ast.While)):
@@ -263,8 +276,12 @@ class ForwardMode:
         if isinstance(target, ast.Tuple):
             return [stmt, *self._unpack(target, stmt.value, stmt)]
         var = target.id
+        in_place = getattr(stmt, "in_place_of", None)
+        if isinstance(in_place, ast.Name):
+            self._refuse_update_of_alias(in_place.id, stmt)
         op = self.resolver.classify(stmt.value)
         self._note_view(var, op)
+        self.stale.pop(var, None)
         if not self.activity.is_active(var):
             self._forget(var)
             return [stmt]
@@ -290,6 +307,24 @@ class ForwardMode:
             self.views[var] = bases[0]
         else:
             self.views.pop(var, None)
+
+    def _refuse_update_of_alias(self, var: str, stmt: ast.stmt) -> None:
+        """``c = a; c += x`` changes ``a`` as well when ``c`` is an array, but is
+        differentiated as ``c = c + x``: refused while another name shows ``c``'s memory."""
+        aliases = {v for v, base in self.views.items() if base == var}
+        if var in self.views:
+            aliases.add(self.views[var])
+        aliases -= self.temporaries  # each read once, right where it is made
+        if is_generated(self.parsed.filename):
+            return  # generated code shares memory only where its author meant to
+        active = {var, *aliases} & self.activity.varied
+        if aliases and active and var not in self.shapes.scalars:
+            alias = sorted(aliases)[0]
+            raise self.parsed.unsupported(
+                stmt, f"updating `{var}` in place while `{alias}` shares its memory (on "
+                "arrays the update changes both, and forward mode cannot follow shared memory)",
+                f"Make a new array instead (`{var} = {var} + ...`), or make `{var}` a copy "
+                "where it is assigned (`np.copy(...)`).")
 
     def _refuse_write_through_view(self, var: str, stmt: ast.stmt,
                                    value: ast.expr | None = None) -> None:
@@ -463,9 +498,31 @@ class ForwardMode:
         self.state.owned.add(var)
         return [assign(self.tangent(var), call("private_copy", name(self.tangent(var))), like)]
 
+    def _refuse_stale_reads(self, stmt: ast.stmt) -> None:
+        if is_generated(self.parsed.filename):
+            return  # generated code shares memory only where its author meant to
+        for var in sorted(forward_reads(stmt) & self.stale.keys()):
+            if self.activity.is_active(var):
+                base = self.stale[var]
+                raise self.parsed.unsupported(
+                    stmt, f"reading `{var}`, a view of `{base}`, after a write into `{base}` "
+                    "(the write changed it too, and forward mode cannot follow shared memory)",
+                    f"Make `{var}` a copy where it is assigned: `{var} = np.copy(...)`.")
+
+    def _note_write(self, var: str) -> None:
+        """The views of ``var`` now show what was written into it."""
+        for view in self.views:
+            base, seen = self.views[view], {view}
+            while base != var and base in self.views and base not in seen:
+                seen.add(base)
+                base = self.views[base]
+            if base == var and view not in self.temporaries:
+                self.stale[view] = var
+
     def _subscript_write(self, stmt: ast.Assign, target: ast.Subscript) -> list[ast.stmt]:
         var = stored_base(target)
         self._refuse_write_through_view(var, stmt, stmt.value)
+        self._note_write(var)
         if not self.activity.is_active(var):
             return []
         if var not in self.state.defined and not self.has_tangent(stmt.value):
@@ -479,6 +536,7 @@ class ForwardMode:
     def _augassign(self, stmt: ast.AugAssign) -> list[ast.stmt]:
         var = stored_base(stmt.target)
         self._refuse_write_through_view(var, stmt, stmt.value)
+        self._note_write(var)
         if not self.activity.is_active(var) or not self.has_tangent(stmt.value):
             return []
         out = self._own(var, stmt)
@@ -531,6 +589,7 @@ class ForwardMode:
         if is_add_at(value) and isinstance(value.args[0], ast.Name):
             target, index, addend = value.args
             self._refuse_write_through_view(target.id, stmt, addend)
+            self._note_write(target.id)
             if not self.activity.is_active(target.id) or not self.has_tangent(addend):
                 return []
             out = self._own(target.id, stmt)
@@ -550,9 +609,7 @@ class ForwardMode:
         touched = [n.id for n in walk(value) if isinstance(n, ast.Name)
                    and n.id in self.state.defined]
         if op.kind != NONDIFF and touched:
-            raise self.parsed.unsupported(
-                stmt, f"a call for its side effect on `{touched[0]}`, which carries a derivative",
-                "Assign the call's result to a variable instead of modifying its argument.")
+            raise call_for_effect(self.parsed, stmt, touched[0])
         return []
 
     # -- calls of other user functions ------------------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ..codegen.names import Namer
 from ..codegen.walk import walk
-from .activity import diff_reads, is_append, stored_base, target_names
+from .activity import diff_reads, is_add_at, is_append, stored_base, target_names
 from .desugar import assign
 
 
@@ -66,6 +66,9 @@ class Normalizer:
             stmt.target.slice = self.index(stmt.target.slice, before, stmt)
         elif isinstance(stmt, ast.Expr) and is_append(stmt):
             stmt.value.args = [self.atom(stmt.value.args[0], before, stmt)]
+        elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+            # np.add.at(a, index, b): the scattered `b` is a value the adjoints name
+            stmt.value.args[2] = self.atom(stmt.value.args[2], before, stmt)
         elif isinstance(stmt, ast.Return) and stmt.value is not None:
             value = stmt.value
             if isinstance(value, ast.Tuple):
@@ -84,6 +87,8 @@ class Normalizer:
             return self.is_active(stored_base(stmt.target))
         if is_append(stmt):
             return self.is_active(stmt.value.func.value.id)
+        if isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+            return self.is_active(stored_base(stmt.value.args[0]))
         return False
 
     # -- expressions ------------------------------------------------------------------------
@@ -130,7 +135,12 @@ class Normalizer:
         return ast.Name(id=temp, ctx=ast.Load())
 
     def index(self, index: ast.expr, before: list[ast.stmt], like: ast.stmt) -> ast.expr:
-        """Indices are never differentiated; keep them readable unless they call something."""
+        """Indices are never differentiated; keep them readable unless they call something,
+        or read a differentiated value: the mask of ``a[a > 0.5] = v`` is the one before the
+        write, also when the backward sweep reads it again."""
+        if not isinstance(index, (ast.Name, ast.Constant, ast.Tuple, ast.Slice)) and any(
+                isinstance(n, ast.Name) and self.is_active(n.id) for n in walk(index)):
+            return self.atom(index, before, like, force=True)
         if self.is_atom(index) or isinstance(index, ast.Slice) and all(
             part is None or self.is_atom(part) for part in (index.lower, index.upper, index.step)
         ):

@@ -17,7 +17,7 @@ PURE_HELPERS = frozenset(n for n in dir(support) if not n.startswith("_") and is
 PURE_MODULES = frozenset({"np", "math"})
 # NumPy functions that write into an argument (or draw random numbers); and, in a path,
 # what leads to such functions (``np.add.at``, ``np.ndarray.sort``, ``np.random``)
-_WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal"})
+WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal"})
 _IMPURE_PATHS = frozenset({"random", "at", "ndarray"})
 
 
@@ -43,4 +43,4 @@ def is_pure_call(call: ast.Call) -> bool:
         path.append(func.attr)
         func = func.value
     return (isinstance(func, ast.Name) and func.id in PURE_MODULES and bool(path)
-            and path[0] not in _WRITERS and not _IMPURE_PATHS & set(path))
+            and path[0] not in WRITERS and not _IMPURE_PATHS & set(path))

@@ -38,6 +38,7 @@ from ..frontend.resolve import (
     DISPLAY,
     DYNAMIC,
     FIELD,
+    NONDIFF,
     POP,
     RECORD,
     RULE,
@@ -51,7 +52,7 @@ from ..frontend.source import Parsed
 from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
 from . import structures
-from .activity import Activity, is_add_at, is_append, stored_base
+from .activity import Activity, call_for_effect, is_add_at, is_append, stored_base
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
 from .release import release_dead_values, views_and_shapes
@@ -140,8 +141,8 @@ class ReverseMode:
         core = body[:-1] if ret is not None else body
         output = ret.value if ret is not None else None
         self.placement = Placement(core, self.params)
-        self._refuse_writes_through_views(core)
         self._find_containers(core)
+        self._refuse_writes_through_views(core, output)
         self._slices = {v for v, stmts in self.placement.assignments.items()
                         if all(_makes_slice(s) for s in stmts)}
         self.structures = structures.infer(list(self.placement.statements.values()),
@@ -233,10 +234,13 @@ class ReverseMode:
     def grad_load(self, var: str) -> ast.Name:
         return name(self.grad(var))
 
-    def _refuse_writes_through_views(self, core: list[ast.stmt]) -> None:
+    def _refuse_writes_through_views(self, core: list[ast.stmt],
+                                     output: ast.expr | None) -> None:
         """``v = y.T; v[0] = ...`` changes ``y`` too; the adjoint would treat ``v`` and ``y``
         as separate values, so such a write is refused (flow-insensitively: any variable
-        that may be a view of another array, when either takes part in differentiation)."""
+        that may be a view of another array, when either takes part in differentiation).
+        A write into ``y`` itself changes its views too: a view read after the write is
+        refused, and one read only before it is made a copy, which the adjoints then read."""
         views: dict[str, str] = {}
         shares: dict[str, str] = {}  # views, and results of helpers that may be their argument
         producers: dict[str, Op] = {}
@@ -253,13 +257,23 @@ class ReverseMode:
                 elif isinstance(base, ast.Name) and op.kind == RULE and (
                         op.callee in ARGUMENT_RETURNING):
                     shares[node.targets[0].id] = base.id
-            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                if isinstance(getattr(node, "in_place_of", None), ast.Name):
+                    writes.append(node)
+            elif isinstance(node, (ast.Assign, ast.AugAssign)) or (
+                    isinstance(node, ast.Expr) and is_add_at(node.value)):
                 writes.append(node)
+        output_reads = {n.id for n in names_in(output)} if output is not None else set()
+        copied: set[str] = set()
+        # generated code (differentiated again) shares memory only where its author meant to
+        written_by_user = not is_generated(self.parsed.filename)
         for node in writes:
-            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-            if not isinstance(target, ast.Subscript):
+            in_place = getattr(node, "in_place_of", None)
+            if isinstance(in_place, ast.Name) and written_by_user:
+                self._refuse_update_of_alias(node, in_place.id, views, shares, output_reads)
                 continue
-            var = stored_base(target)
+            var = next((v for v, is_slice in overwrites(node) if is_slice), None)
+            if var is None:
+                continue
             bases = _view_bases(var, views)
             # through the normal form's temporaries: `a[::-1][::-1]` is a view of `a`. A
             # temporary itself is read by nothing else, so writing into it is harmless but
@@ -269,6 +283,12 @@ class ReverseMode:
                          and _adjoint_reads(producers.get(b))}
             if read_back:
                 self.aliased.setdefault(var, set()).update(read_back)
+            # the arrays showing part of `var` (`row = a[i]`, or the temporary `a[i]` of
+            # `b = a[i] * w`) made before the write would show it to the adjoints that read
+            # them later (a list's elements are not views: writing one replaces it)
+            seeing = set() if var in self.containers else {
+                v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
+            copied |= {v for v in seeing if self.activity.is_active(v)}
             shared = {var} | {b for b in bases if b not in self.temporaries}
             base = next((b for b in bases if b in shared), None)
             if base and shared & self.activity.varied and shared & self.activity.useful:
@@ -276,6 +296,54 @@ class ReverseMode:
                     node, f"writing into `{var}`, which may be a view of `{base}` (the "
                     "write would change both, and the gradient cannot follow shared memory)",
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
+            for viewer in sorted(seeing - self.temporaries if written_by_user else ()):
+                if self.activity.is_active(viewer) and (
+                        viewer in output_reads or self.placement.read_after(viewer, node)):
+                    raise self.parsed.unsupported(
+                        node, f"writing into `{var}` while `{viewer}`, which may be a view "
+                        f"of `{var}`, is read afterwards (the write changes `{viewer}` too, "
+                        "and the gradient cannot follow shared memory)",
+                        f"Make `{viewer}` a copy where it is assigned: "
+                        f"`{viewer} = np.copy(...)`.")
+        if copied and written_by_user:
+            self._copy_views(copied)
+
+    def _copy_views(self, copied: set[str]) -> None:
+        """``v = a[i]`` -> ``v_view = a[i]; v = np.copy(v_view)``: read only before ``a`` is
+        written into, the copy has the view's value, and keeps it for the adjoints."""
+        for var in sorted(copied):
+            for node in self.placement.assignments.get(var, []):
+                if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)):
+                    continue
+                view = self.namer.fresh(f"{var}_view")
+                block = self.placement.blocks[id(node)]
+                block.insert(block.index(node), assign(view, node.value, node))
+                node.value = _np_call("copy", name(view))
+                self.temporaries.add(view)
+                self.activity.varied.add(view)
+                self.activity.useful.add(view)
+        self.placement = Placement(self.placement.body, self.params)
+
+    def _refuse_update_of_alias(self, node: ast.stmt, var: str, views: dict[str, str],
+                                shares: dict[str, str], output_reads: set[str]) -> None:
+        """``c = a; c += x`` changes ``a`` as well when ``c`` is an array, but is
+        differentiated as ``c = c + x``: refused where another name for ``c``'s memory is
+        read elsewhere than where it is made (a Python number is updated by rebinding)."""
+        if var in self.shapes.scalars:
+            return
+        aliases = {*_view_bases(var, views), *_viewers(var, shares)} - self.temporaries
+        makers = {id(s) for v in shares for s in self.placement.assignments.get(v, [])}
+        for alias in sorted(aliases):
+            read = alias in output_reads or any(
+                id(reader) not in makers and reader is not node
+                for reader in self.placement.forward_readers.get(alias, []))
+            if read and {var, alias} & self.activity.varied:
+                raise self.parsed.unsupported(
+                    node, f"updating `{var}` in place while `{alias}` shares its memory (on "
+                    f"arrays the update changes both, and the gradient cannot follow shared "
+                    "memory)",
+                    f"Make a new array instead (`{var} = {var} + ...`), or make `{var}` a "
+                    "copy where it is assigned (`np.copy(...)`).")
 
     def _viewed(self, expr: ast.expr | None) -> ast.expr | None:
         """The array ``expr`` shows part of: ``a`` for ``a[::-1][1:]``, ``a.T[0]`` or
@@ -608,10 +676,22 @@ class ReverseMode:
             stmts = self._adjoint_append(stmt)
         elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
             stmts = self._adjoint_add_at(stmt)
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            self._refuse_call_for_effect(stmt)
+            stmts = []
         else:
             stmts = []
         self._note_reads(stmt, stmts)  # everything the adjoint reads, whatever produced it
         return stmts + self._restores(stmt)
+
+    def _refuse_call_for_effect(self, stmt: ast.Expr) -> None:
+        """Any other call made for its effect that could change a value carrying a
+        derivative (``helper(b)`` writing into ``b``) is refused rather than ignored."""
+        op = self.resolver.classify(stmt.value)
+        touched = [n.id for n in walk(stmt.value) if isinstance(n, ast.Name)
+                   and self.activity.is_active(n.id)]
+        if op.kind not in (NONDIFF, POP) and touched:
+            raise call_for_effect(self.parsed, stmt, touched[0])
 
     def _says_the_same(self, code: list[ast.stmt], stmt: ast.stmt) -> bool:
         """A comment quoting exactly the one line of code below it adds nothing."""
@@ -1382,6 +1462,11 @@ def _adjoint_reads(op: Op | None) -> bool:
         return False  # no derivative, or a view: what it shows is checked as a base itself
     return any("ans" in {n.id for n in walk(shared_rule_expression(vjp)) if isinstance(n, ast.Name)}
                for vjp in op.rule.vjps.values())
+
+
+def _viewers(var: str, shares: dict[str, str]) -> set[str]:
+    """The arrays that may show part of ``var``: its views, their views, and so on."""
+    return {v for v in shares if var in _view_bases(v, shares)}
 
 
 def _view_bases(var: str, views: dict[str, str]) -> list[str]:

@@ -188,6 +188,31 @@ class Placement:
                 return True  # the zeros an `if`'s adjoint fills in come after its branches'
         return readers.any_runs_before(here.path)
 
+    def may_be_made_before(self, var: str, stmt: ast.stmt) -> bool:
+        """Can an assignment of ``var`` run before ``stmt``, in one pass or in an earlier
+        iteration of a loop around both?"""
+        here = self.places[id(stmt)]
+        for made in self.assignments.get(var, []):
+            there = self.places[id(made)]
+            if runs_before(there.path, here.path) or set(there.loops) & set(here.loops):
+                return True
+        return var in self.params
+
+    def read_after(self, var: str, stmt: ast.stmt) -> bool:
+        """Can a forward read of ``var`` see what ``stmt`` did: run after it in one pass, or
+        in a later iteration of a loop around both without ``var`` assigned anew first?"""
+        here = self.places[id(stmt)]
+        assigned = self.assigned_at.get(var)
+        for reader in self.forward_readers.get(var, []):
+            there = self.places[id(reader)]
+            if runs_before(here.path, there.path):
+                return True
+            common = [loop for loop in there.loops if loop in here.loops]
+            if common and not (assigned and assigned.any_runs_before(
+                    there.path, within=len(self.places[id(common[-1])].path))):
+                return True
+        return False
+
     def maybe_bound_before(self, stmt: ast.stmt, var: str) -> bool:
         if var in self.params:
             return True

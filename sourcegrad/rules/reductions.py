@@ -1,5 +1,6 @@
-"""Derivatives of reductions (sum, mean, prod, var, std, max, min) with ``axis`` (None, an
-int, negative, or a tuple) and ``keepdims``, and of the cumulative ``cumsum``/``cumprod``.
+"""Derivatives of reductions (sum, mean, prod, var, std, max, min, median, quantiles) with
+``axis`` (None, an int, negative, or a tuple) and ``keepdims``, and of the cumulative
+``cumsum``/``cumprod``.
 
 Signatures include ``out`` so that positional arguments bind as NumPy binds them; it is a
 non-differentiable parameter (the result is still ``ans``).
@@ -13,11 +14,18 @@ from .support import (
     cumprod_vjp,
     degrees_of_freedom,
     deviation,
+    leading_axes,
     one_if_single,
     product_of_others,
+    quantile_axes,
+    quantile_kept_axes,
+    quantile_slope_weights,
+    quantile_trailing_axes,
+    quantile_weights,
     reduced_count,
     tie_weights,
     unreduce,
+    unstack_like,
 )
 
 
@@ -154,3 +162,84 @@ class cumprod:
 
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None):
         return cumprod_jvp(t, a, ans, axis=axis)
+
+
+@rule(np.quantile)
+class quantile:
+    """Each quantile is a weighted sum of (at most two) sorted elements; the cotangent goes
+    back to them with those weights (``quantile_weights``: method ``'linear'`` only). In
+    ``q`` it moves along the gap between them."""
+
+    torch_name = "Quantile"
+    nondiff = ("axis", "out", "overwrite_input", "method", "keepdims", "weights",
+               "interpolation")
+
+    def vjp_a(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return np.sum(np.expand_dims(g, quantile_kept_axes(a, q, axis, keepdims))
+                      * quantile_weights(a, q, axis, method), axis=leading_axes(q))
+
+    def vjp_q(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return unstack_like(np.sum(g * np.sum(a * quantile_slope_weights(a, q, axis, method),
+                                              axis=quantile_axes(a, q, axis), keepdims=keepdims),
+                                   axis=quantile_trailing_axes(q, ans)), q)
+
+    def jvp_a(t, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return np.sum(t * quantile_weights(a, q, axis, method), axis=quantile_axes(a, q, axis),
+                      keepdims=keepdims)
+
+    def jvp_q(t, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return np.expand_dims(np.array(t), quantile_trailing_axes(q, ans)) * np.sum(
+            a * quantile_slope_weights(a, q, axis, method), axis=quantile_axes(a, q, axis),
+            keepdims=keepdims)
+
+
+@rule(np.percentile)
+class percentile:
+    """``quantile`` at ``q / 100``."""
+
+    torch_name = "Percentile"
+    nondiff = quantile.nondiff
+
+    def vjp_a(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return np.sum(np.expand_dims(g, quantile_kept_axes(a, q, axis, keepdims))
+                      * quantile_weights(a, np.true_divide(q, 100), axis, method),
+                      axis=leading_axes(q))
+
+    def vjp_q(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return unstack_like(np.sum(g * np.sum(
+            a * quantile_slope_weights(a, np.true_divide(q, 100), axis, method),
+            axis=quantile_axes(a, q, axis), keepdims=keepdims),
+            axis=quantile_trailing_axes(q, ans)) / 100, q)
+
+    def jvp_a(t, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return np.sum(t * quantile_weights(a, np.true_divide(q, 100), axis, method),
+                      axis=quantile_axes(a, q, axis), keepdims=keepdims)
+
+    def jvp_q(t, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+              keepdims=False, weights=None, interpolation=None):
+        return np.expand_dims(np.array(t) / 100, quantile_trailing_axes(q, ans)) * np.sum(
+            a * quantile_slope_weights(a, np.true_divide(q, 100), axis, method),
+            axis=quantile_axes(a, q, axis), keepdims=keepdims)
+
+
+@rule(np.median)
+class median:
+    """``quantile`` at 0.5: the middle element, or the mean of the two middle ones."""
+
+    torch_name = "Median"
+    nondiff = ("axis", "out", "overwrite_input", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, out=None, overwrite_input=False, keepdims=False):
+        return np.expand_dims(g, quantile_kept_axes(a, 0.5, axis, keepdims)) * quantile_weights(
+            a, 0.5, axis)
+
+    def jvp_a(t, ans, a, axis=None, out=None, overwrite_input=False, keepdims=False):
+        return np.sum(t * quantile_weights(a, 0.5, axis), axis=quantile_axes(a, 0.5, axis),
+                      keepdims=keepdims)

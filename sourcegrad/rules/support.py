@@ -185,6 +185,76 @@ def tie_weights(x, ans, axis=None, keepdims=False):
     return winners / count
 
 
+def quantile_weights(a, q, axis=None, method="linear"):
+    """Weight of each element of ``a`` in each quantile ``q`` over ``axis`` (shape
+    ``q.shape + a.shape``): NumPy's ``linear`` method interpolates between the two sorted
+    neighbours of the virtual index ``q * (n - 1)``; a stable sort gives tied elements the
+    weight of one sorted position each, as ``sort``'s derivative does."""
+    return _by_rank(a, q, axis, method, lambda low, high, frac, n: (low * (1.0 - frac)
+                                                                    + high * frac))
+
+
+def quantile_slope_weights(a, q, axis=None, method="linear"):
+    """``quantile_weights``' derivative in ``q``: the quantile moves at ``(n - 1)`` times the
+    gap between its two sorted neighbours (the one above, at a whole virtual index)."""
+    return _by_rank(a, q, axis, method, lambda low, high, frac, n: (high * (n - 1.0)
+                                                                    - low * (n - 1.0)))
+
+
+def _by_rank(a, q, axis, method, combine):
+    """Weights ``combine(low, high, frac, n)`` of the sorted positions around each quantile's
+    virtual index, moved to the elements of ``a`` holding them: ``q.shape + a.shape``."""
+    if method != "linear":
+        raise NotImplementedError(
+            f"sourcegrad differentiates quantiles with method='linear' (NumPy's default) "
+            f"only, not method={method!r}")
+    a = np.asarray(a)
+    q = np.asarray(q, dtype=np.float64)
+    reduced = _axes(axis, a.ndim)
+    kept = [d for d in range(a.ndim) if d not in reduced]
+    moved = np.transpose(a, kept + list(reduced))
+    flat = moved.reshape(moved.shape[:len(kept)] + (-1,))
+    n = flat.shape[-1]
+    virtual = q * (n - 1)
+    low = np.minimum(np.floor(virtual).astype(np.intp), n - 1)
+    high = np.minimum(low + 1, n - 1)
+    positions = np.arange(n)
+    by_rank = combine(positions == low[..., None], positions == high[..., None],
+                      (virtual - low)[..., None], n)
+    rank = np.argsort(np.argsort(flat, axis=-1, kind="stable"), axis=-1, kind="stable")
+    weights = np.take(by_rank, rank, axis=-1)  # q.shape + kept shape + (n,)
+    weights = weights.reshape(q.shape + moved.shape)
+    back = np.argsort(kept + list(reduced))
+    weights = np.transpose(weights, tuple(range(q.ndim)) + tuple(q.ndim + d for d in back))
+    return weights.astype(_grad_dtype(a), copy=False)
+
+
+def quantile_q_shape(a, q):
+    """``q``'s shape followed by ones, one for each axis of ``a``: ``q`` against
+    ``quantile_weights``."""
+    return np.shape(q) + (1,) * np.ndim(a)
+
+
+def quantile_trailing_axes(q, ans):
+    """The axes of a quantile's result beyond ``q``'s own."""
+    return tuple(range(np.ndim(q), np.ndim(ans)))
+
+
+def quantile_axes(a, q, axis=None):
+    """The axes of ``quantile_weights(a, q, axis)`` that the quantile reduces."""
+    return tuple(np.ndim(q) + d for d in _axes(axis, np.ndim(a)))
+
+
+def quantile_kept_axes(a, q, axis=None, keepdims=False):
+    """The axes a quantile's cotangent lacks, against ``quantile_weights``' shape."""
+    return () if keepdims else quantile_axes(a, q, axis)
+
+
+def leading_axes(q):
+    """The axes ``q``'s own shape puts in front of a quantile's result."""
+    return tuple(range(np.ndim(q)))
+
+
 def spread_over_ties(g, x, ans, axis=None, keepdims=False):
     """Cotangent of ``max``/``min`` over ``axis``: shared evenly among the elements that tie
     for the extreme, as PyTorch's ``amax``/``amin`` do."""

@@ -29,6 +29,9 @@ from .support import (
     last_writes,
     matmul_vjp_x1,
     matmul_vjp_x2,
+    quantile_axes,
+    quantile_q_shape,
+    quantile_slope_weights,
     reduce_like,
     reduced_count,
     reshape_each,
@@ -37,6 +40,7 @@ from .support import (
     unbroadcast,
     unbroadcast_each,
     unreduce,
+    unstack_like,
 )
 
 
@@ -182,7 +186,9 @@ nondifferentiable(
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
     support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     support.positions_of, support.select_masks, support.rollaxis_destination, support.block_shape,
-    support.no_derivative,
+    support.no_derivative, support.quantile_axes, support.quantile_kept_axes,
+    support.leading_axes, support.quantile_slope_weights, support.quantile_trailing_axes,
+    support.quantile_q_shape,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
@@ -454,3 +460,19 @@ class gradient_tangent_rule:
 
     def jvp_varargs(t, ans, tangent, varargs=(), axis=None, edge_order=1):
         return gradient_spacing_jvp(t, ans, tangent, varargs, axis=axis)
+
+
+@rule(support.quantile_weights)
+class quantile_weights:
+    """Constant in ``a`` (away from ties: the sorted order does not move), linear in ``q``
+    between two sorted positions, at the slope ``quantile_slope_weights`` gives."""
+
+    nondiff = ("a", "axis", "method")
+
+    def vjp_q(g, ans, a, q, axis=None, method="linear"):
+        return unstack_like(np.sum(g * quantile_slope_weights(a, q, axis, method),
+                                   axis=quantile_axes(a, q)), q)
+
+    def jvp_q(t, ans, a, q, axis=None, method="linear"):
+        return np.reshape(np.array(t), quantile_q_shape(a, q)) * quantile_slope_weights(
+            a, q, axis, method)

@@ -221,7 +221,10 @@ def test_random_programs_of_the_fuzzer_are_unchanged_in_value(seed, tmp_path_fac
     except Exception:
         return  # a program NumPy does not run
     with pytest.MonkeyPatch.context() as monkeypatch:
-        batched, per_step = both(f, monkeypatch, wrt=(0, 1))
+        try:
+            batched, per_step = both(f, monkeypatch, wrt=(0, 1))
+        except sg.UnsupportedSyntaxError:
+            return  # a write into what may be a view: refused either way
     assert_rounding(batched(x, y), per_step(x, y))
 
 

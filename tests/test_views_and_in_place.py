@@ -437,3 +437,13 @@ def test_a_view_read_after_its_base_is_written_is_refused_in_forward_mode_too():
     with pytest.raises(sg.UnsupportedSyntaxError) as caught:
         sg.grad(diagonal_read_after_a_write)(X)
     assert "`d`, which may be a view of `a`, is read afterwards" in str(caught.value)
+
+
+def numpy_functions_named_like_in_place_methods(x):
+    return np.sum(np.sort(x, axis=0)[0] * np.partition(x, 1, axis=1)[:, 0]) + np.sum(
+        np.resize(x[0], (2, 4)) ** 2)
+
+
+def test_numpy_functions_named_like_in_place_methods_are_differentiated():
+    """`np.sort(a)` makes a new array; only the method `a.sort()` changes `a`."""
+    assert_right_both_modes(numpy_functions_named_like_in_place_methods, (X[:, :3],))

@@ -8,6 +8,7 @@ instead; nothing unsupported is ever silently treated as constant.
 from __future__ import annotations
 
 import ast
+import types
 
 from ..codegen.walk import walk
 from ..compile import is_generated
@@ -213,6 +214,20 @@ def _check_call(parsed: Parsed, call: ast.Call) -> None:
     _check_in_place_call(parsed, call)
 
 
+def _is_module(parsed: Parsed, expr: ast.expr) -> bool:
+    """Does ``expr`` name a module (``np``, ``numpy.linalg``), as the function sees it?"""
+    path: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        path.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return False
+    value = parsed.closure.get(expr.id, parsed.globals.get(expr.id))
+    for attr in reversed(path):
+        value = getattr(value, attr, None)
+    return isinstance(value, types.ModuleType)
+
+
 def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
     """A call that changes an array in place (``a.fill(v)``, ``np.copyto(a, b)``,
     ``np.exp(a, out=a)``) would be missed by the derivative, which follows values: refused.
@@ -229,7 +244,8 @@ def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}`, which changes an array in place",
             "Use `np.add.at`, or build the result from indexed values.")
-    if func.attr in WRITERS or func.attr in _IN_PLACE_METHODS:
+    if func.attr in WRITERS or func.attr in _IN_PLACE_METHODS and not _is_module(
+            parsed, func.value):  # `np.sort(a)` is a new array; `a.sort()` sorts `a`
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}(...)`, which changes an array in place",
             "Build a new array instead (for example `a = np.sort(a)`, "

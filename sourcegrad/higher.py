@@ -49,6 +49,7 @@ from .compile import compile_function
 from .forward_mode import jvp_function
 from .frontend import forms
 from .frontend.source import parse_function
+from .passes import batched_products
 from .rules.support import unit_tangents
 
 
@@ -239,7 +240,10 @@ def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:
 
 
 def _gradient_function(fun: Callable, param: str) -> Any:
-    return api.grad(fun, wrt=param, check=False)  # the generated code itself, to read
+    # the generated code itself, to read and differentiate again: with one product a step in
+    # its loops (the helpers of passes/batched_products.py have no derivative rules yet)
+    with batched_products.turned_off():
+        return api.grad(fun, wrt=param, check=False)
 
 
 def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:

@@ -54,7 +54,9 @@ product a step, as the tests compare.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..codegen import names as naming
@@ -85,6 +87,23 @@ def enabled() -> bool:
     turns it off."""
     setting = os.environ.get(ENVIRONMENT_VARIABLE, "1").strip().lower()
     return setting not in ("0", "false", "no", "off")
+
+
+@contextlib.contextmanager
+def turned_off() -> Iterator[None]:
+    """Derivatives made in here keep one product a step: for code that will be
+    differentiated again (``sg.hessian`` runs forward mode over ``grad_f``), since the
+    helpers this pass calls have no derivative rules yet. Through the environment variable,
+    so that the cache keeps the two kinds of derivative apart."""
+    before = os.environ.get(ENVIRONMENT_VARIABLE)
+    os.environ[ENVIRONMENT_VARIABLE] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ENVIRONMENT_VARIABLE]
+        else:
+            os.environ[ENVIRONMENT_VARIABLE] = before
 
 
 def batch_weight_gradients(adjoint: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:

@@ -10,8 +10,11 @@ import warnings
 from benchmarks import (
     compile_time,
     gradients_table,
+    module_training,
+    real_programs,
     report,
     runtime_overhead,
+    specialisation_cost,
     transform_sweep,
     transform_time,
 )
@@ -27,8 +30,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="leave out the transformation-time comparison and size sweep")
     parser.add_argument("--skip-overhead", action="store_true",
                         help="leave out the eager runtime's per-op overhead figures")
+    parser.add_argument("--skip-modules", action="store_true",
+                        help="leave out the MLP training step (per-op, one node, PyTorch)")
+    parser.add_argument("--skip-specialisation", action="store_true",
+                        help="leave out the guard's cost and the first-call time of "
+                             "specialisation")
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out the first-call (compile) times of sg.jit and jax.jit")
+    parser.add_argument("--skip-real", action="store_true",
+                        help="leave out the real programs with hand-written backward passes")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads per library (BLAS, OpenMP, XLA); 0 keeps their defaults")
     return parser.parse_args(argv)
@@ -84,6 +94,13 @@ def main(argv: list[str] | None = None) -> None:
         progress("running: eager per-op overhead")
         overhead = runtime_overhead.measure_all(budget)
         sections += ["", runtime_overhead.markdown(overhead, notes)]
+    if not options.skip_modules:
+        training = module_training.measure_all(budget, progress)
+        sections += ["", module_training.markdown(training, notes)]
+    if not options.skip_specialisation:
+        progress("running: specialisation's guard and first calls")
+        guards, first_calls = specialisation_cost.measure_all(budget, 3 if options.quick else 7)
+        sections += ["", specialisation_cost.markdown(guards, first_calls)]
     transform = sweep = None
     if not options.skip_transform:
         progress("running: transformation time")
@@ -91,6 +108,9 @@ def main(argv: list[str] | None = None) -> None:
         sections += ["", transform_time.markdown(transform, notes)]
         sweep = transform_sweep.measure_all(repeats=3 if options.quick else 5, progress=progress)
         sections += ["", transform_sweep.markdown(sweep, notes)]
+    if not options.skip_real:
+        programs = real_programs.measure_all(budget, options.only, progress)
+        sections += ["", real_programs.markdown(programs, notes)]
     if not options.skip_compile:
         compiled = compile_time.measure_all(1 if options.quick else 3, options.only, progress)
         sections += ["", compile_time.markdown(compiled, notes)]

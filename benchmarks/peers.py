@@ -93,6 +93,23 @@ def sourcegrad_grad(workload: Workload, args: tuple) -> Gradients:
     return run
 
 
+def sourcegrad_general(workload: Workload, args: tuple) -> Gradients:
+    """The general code of ``sg.grad(...)``, never specialised to the arguments' shapes
+    (what ``SOURCEGRAD_SPECIALISE=0`` runs): the column beside it shows what specialisation
+    gains."""
+    sg = import_or_skip("sourcegrad", "-e .")
+    try:
+        from sourcegrad.specialisation import general_of
+    except ImportError:
+        raise Skip("specialisation does not exist yet in this checkout") from None
+    gradient = general_of(sg.grad(workload.forward, wrt=_one_or_tuple(workload.wrt)))
+
+    def run():
+        return gradient(*args)
+
+    return run
+
+
 def sourcegrad_jit(workload: Workload, args: tuple) -> Gradients:
     """``sg.jit(sg.grad(...))``: compiled by Numba at this first call. A workload it cannot
     compile is a note (the fallback would time the uncompiled gradient under this name)."""
@@ -248,6 +265,7 @@ BASELINE = Peer("NumPy forward", numpy_forward, memory_traced=True)
 PEERS = (
     Peer("hand-written", hand_written, memory_traced=True),
     Peer("sg.grad", sourcegrad_grad, memory_traced=True),
+    Peer("sg.grad general", sourcegrad_general, memory_traced=True),
     Peer("sg.jit", sourcegrad_jit, memory_traced=False),
     Peer("sg.grad, a product a step", sourcegrad_grad_per_step, memory_traced=True),
     Peer("sg.jit, a product a step", sourcegrad_jit_per_step, memory_traced=False),

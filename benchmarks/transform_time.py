@@ -5,6 +5,9 @@ on-disk cache is switched off (``TANGENT_DISK_CACHE=0``), and either library's c
 function is called when it has one. The time is that of building the gradient and calling
 it once, minus one warm call: what is left is reading, transforming and compiling the code.
 The child also checks the gradient along a random direction against central differences.
+sourcegrad's first call specialises the derivative to the arguments' shapes (and compiles
+that variant): the row "sourcegrad" includes it, the row "sourcegrad, not specialised"
+(``SOURCEGRAD_SPECIALISE=0``) does not.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import numpy as np
 from benchmarks.peers import describe_failure
 from benchmarks.report import Notes, format_seconds, markdown_table
 
-LIBRARIES = ("sourcegrad", "tangent-ad")
+GENERAL_ONLY = "sourcegrad, not specialised"  # SOURCEGRAD_SPECIALISE=0: no variant made
+LIBRARIES = ("sourcegrad", GENERAL_ONLY, "tangent-ad")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -104,6 +108,7 @@ def child(library: str) -> dict:
 
 def _run_child(library: str) -> dict:
     environment = dict(os.environ, TANGENT_DISK_CACHE="0")
+    environment["SOURCEGRAD_SPECIALISE"] = "0" if library == GENERAL_ONLY else "1"
     environment["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(ROOT), environment.get("PYTHONPATH", "")) if p
     )

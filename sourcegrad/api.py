@@ -2,8 +2,9 @@
 ``source``, ``stop_gradient``.
 
 Each call finds (or generates and compiles) the derivative code through ``pipeline`` and
-returns it: the function ``sg.grad(f)`` returns *is* the generated ``grad_f``, with ``f``'s
-signature and a ``.source`` attribute holding its text.
+returns it: what ``sg.grad(f)`` returns calls the generated ``grad_f`` directly (no Python
+frame in between), with ``f``'s signature and a ``.source`` attribute holding its text, and
+shows itself as ``<sourcegrad grad of f(x) wrt x>`` (``presentation``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, callables, checking, pipeline, pytrees
+from . import cache, callables, checking, pipeline, presentation, pytrees, specialisation
 from .rules.registry import nondifferentiable
 from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
 
@@ -24,7 +25,15 @@ Wrt = int | str | tuple
 
 
 def stop_gradient(x: Any) -> Any:
-    """Return ``x``; every transformation treats the result as a constant."""
+    """Return ``x``; every transformation treats the result as a constant.
+
+    ``d/dx (x * x) = 2x``, but with one factor held constant the derivative is that factor:
+
+    >>> def f(x):
+    ...     return x * sg.stop_gradient(x)
+    >>> sg.grad(f)(3.0)
+    3.0
+    """
     return x
 
 
@@ -59,10 +68,14 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False,
             fun, request, variant, lambda: _wrt_names(fun, wrt)[0],
             lambda names: (_transform(fun, names, with_value, single, has_aux),),
             finish=lambda compiled: _present_as(compiled, fun))
-        if checking.wanted(check):
-            return checking.checked_gradient(compiled, fun, _wrt_names(fun, wrt)[0], single,
-                                             with_value, has_aux)
-        return compiled
+        checked = checking.wanted(check)
+        if not checked and (shown := presentation.kept(compiled)) is not None:
+            return shown  # asked again: as fast as it was before it was presented
+        describe = _describing(fun, wrt, with_value, has_aux, checked)
+        if checked:
+            return presentation.present(checking.checked_gradient(
+                compiled, fun, _wrt_names(fun, wrt)[0], single, with_value, has_aux), describe)
+        return presentation.present(compiled, describe, __sourcegrad_function__=compiled)
     form, picks, single, names = _plan(fun, wrt)
     # the gradients the generated function returns are the ones asked for, in that order:
     # no element of *args or **kwargs to pick out, no parameter asked for twice
@@ -75,17 +88,31 @@ def _generated(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool = False,
         form.function, names, variant, lambda: names,
         lambda names: (_transform(form.function, names, with_value, not tuple_out, has_aux),),
         finish=lambda compiled: _present_as(compiled, form.function))
-    if checking.wanted(check):  # checked as the function it differentiates, arguments bound
+    checked = checking.wanted(check)
+    describe = _describing(fun, wrt, with_value, has_aux, checked)
+    generated = compiled
+    if checked:  # checked as the function it differentiates, arguments bound
         compiled = checking.checked_gradient(compiled, form.function, names, not tuple_out,
                                              with_value, has_aux)
     if as_asked:
-        return compiled if form.plain else callables.Derivative(compiled, form)
+        if form.plain:
+            return presentation.present(compiled, describe, **(
+                {} if checked else {"__sourcegrad_function__": generated}))
+        return callables.Derivative(compiled, form, describe=describe)
     shape = callables.gradients_last
     if with_value:
         shape = callables.gradients_after_value
     elif has_aux:
         shape = callables.gradients_first
-    return callables.Derivative(compiled, form, _from_tuple(picks, names), single, shape)
+    return callables.Derivative(compiled, form, _from_tuple(picks, names), single, shape,
+                                describe=describe)
+
+
+def _describing(fun: Callable, wrt: Wrt, with_value: bool, has_aux: bool, checked: bool
+                ) -> Callable[[], presentation.Description]:
+    """What the derivative is, worked out when it is first shown."""
+    kind = "value_and_grad" if with_value else "grad"
+    return lambda: presentation.describe(kind, fun, wrt, has_aux=has_aux, checked=checked)
 
 
 def _plain(fun: Any) -> bool:
@@ -121,6 +148,7 @@ def _present_as(compiled: Any, fun: Callable) -> None:
     del compiled.__wrapped__
     compiled.__signature__ = inspect.signature(fun)
     compiled.__wrapped_fun__ = fun
+    specialisation.install(compiled)  # its variants, specialised at their first calls
 
 
 def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
@@ -129,7 +157,33 @@ def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
     ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(gradient, aux)``.
 
     ``check=True`` (or ``SOURCEGRAD_CHECK=1``, when ``check`` is not given) compares the first
-    call for each argument signature with central finite differences (``checking``)."""
+    call for each argument signature with central finite differences (``checking``).
+
+    The result shows itself as ``<sourcegrad grad of loss(w, b) wrt w>``, and in Jupyter as
+    its generated source, highlighted; ``.source`` holds that text.
+
+    The function returned is the general derivative (its ``.source``); the first call of
+    each argument signature (shapes and dtypes) runs, and keeps for the next, a variant
+    specialised to it, which ``.specialised_source(*args)`` shows (``specialisation``;
+    ``SOURCEGRAD_SPECIALISE=0`` turns this off).
+
+    ``d/dw sum((2w + b)**2) = 4 (2w + b)`` and ``d/db = 2 sum(2w + b)``:
+
+    >>> def loss(w, b):
+    ...     return np.sum((2.0 * w + b) ** 2)
+    >>> sg.grad(loss)(np.array([1.0, 2.0]), 0.5)
+    array([10., 18.])
+    >>> sg.grad(loss, wrt=(0, "b"))(np.array([1.0, 2.0]), 0.5)
+    (array([10., 18.]), 14.0)
+
+    As a decorator (``d/dx x**3 = 3x**2``):
+
+    >>> @sg.grad
+    ... def slope(x):
+    ...     return x ** 3
+    >>> slope(2.0)
+    12.0
+    """
     if fun is None:
         return functools.partial(grad, wrt=wrt, has_aux=has_aux, check=check)
     return _generated(fun, wrt, with_value=False, has_aux=has_aux, check=check)
@@ -138,7 +192,14 @@ def grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
 def value_and_grad(fun: Callable | None = None, wrt: Wrt = 0, has_aux: bool = False, *,
                    check: bool | None = None) -> Any:
     """Like ``grad``, returning ``(value, gradient)``; with ``has_aux``,
-    ``((value, aux), gradient)``. ``check``: see ``grad``."""
+    ``((value, aux), gradient)``. ``check``: see ``grad``.
+
+    >>> def loss(w, b):
+    ...     return np.sum((2.0 * w + b) ** 2)
+    >>> value, gradient = sg.value_and_grad(loss)(np.array([1.0, 2.0]), 0.5)
+    >>> float(value), gradient
+    (26.5, array([10., 18.]))
+    """
     if fun is None:
         return functools.partial(value_and_grad, wrt=wrt, has_aux=has_aux, check=check)
     return _generated(fun, wrt, with_value=True, has_aux=has_aux, check=check)
@@ -149,7 +210,19 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False, check: bool | None = N
     """``(value, pullback)``: ``pullback(cotangent)`` gives one gradient per positional
     argument (``None`` for an argument that is not a float); with ``has_aux``, ``fun``
     returns ``(output, aux)`` and this returns ``(value, pullback, aux)``. ``check``: see
-    ``grad``."""
+    ``grad``.
+
+    The pullback of ``x ** n`` multiplies the cotangent by ``n x ** (n - 1)``; the integer
+    ``n`` gets ``None``:
+
+    >>> def power(x, n):
+    ...     return x ** n
+    >>> value, pullback = sg.vjp(power, np.array([1.0, 2.0, 3.0]), 2)
+    >>> value
+    array([1., 4., 9.])
+    >>> pullback(np.array([1.0, 1.0, 0.5]))
+    (array([2., 4., 3.]), None)
+    """
     form = callables.form_of(fun)
     picks = [form.picks(i)[0][0] for i in range(len(args))]
     names = tuple(dict.fromkeys(p.param for p in picks))
@@ -172,10 +245,16 @@ def vjp(fun: Callable, *args: Any, has_aux: bool = False, check: bool | None = N
     aux = None
     if has_aux:
         value, aux = value
-    if checking.wanted(check):
+    checked = checking.wanted(check)
+    if checked:
         pullback = checking.checked_pullback(pullback, (forward, backward),
                                              checking.output_of(fun, has_aux), args, value)
-    return (value, pullback, aux) if has_aux else (value, pullback)
+    # made at each call, holding the saved values: not kept on the closure, where a
+    # reference cycle would keep them until the garbage collector runs
+    shown = presentation.Presented(pullback, lambda: presentation.describe(
+        "pullback", fun, tuple(range(len(args))), has_aux=has_aux, checked=checked),
+        source=backward.source)
+    return (value, shown, aux) if has_aux else (value, shown)
 
 
 def _is_float_like(value: Any) -> bool:
@@ -187,7 +266,20 @@ def _is_float_like(value: Any) -> bool:
 
 
 def source(fun: Callable, wrt: Wrt = 0, mode: str = "reverse") -> str:
-    """The generated derivative code of ``fun`` as Python source text."""
+    """The generated derivative code of ``fun`` as Python source text.
+
+    >>> def cube(x):
+    ...     return x ** 3
+    >>> print(sg.source(cube, mode="forward"))
+    def jvp_cube(x, tangent_x):
+        # return x ** 3
+        cube_value = x ** 3
+        tangent_cube_value = tangent_x * 3 * x ** 2
+        return cube_value, tangent_cube_value
+    <BLANKLINE>
+    >>> sg.source(cube).splitlines()[0]
+    'def grad_cube(x):'
+    """
     if mode == "reverse":
         return grad(fun, wrt=wrt, check=False).source
     if mode == "forward":
@@ -208,7 +300,16 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list, *,
         check: bool | None = None) -> tuple[Any, Any]:
     """``(value, tangent_out)``: ``fun``'s value at ``primals`` and its directional derivative
     along ``tangents`` (one per primal; ``None`` or a non-float primal: no tangent), computed
-    by generated forward-mode code. ``check``: see ``grad``."""
+    by generated forward-mode code. ``check``: see ``grad``.
+
+    ``d(x sin y) = sin(y) dx + x cos(y) dy``, at ``x = 2, y = 0`` along ``dx = dy = 1``:
+
+    >>> def f(x, y):
+    ...     return x * np.sin(y)
+    >>> value, tangent = sg.jvp(f, (2.0, 0.0), (1.0, 1.0))
+    >>> float(value), float(tangent)
+    (0.0, 2.0)
+    """
     from .forward_mode import jvp_function
 
     primals, tangents = tuple(primals), tuple(tangents)

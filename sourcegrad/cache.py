@@ -54,7 +54,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .compile import NOTE, STALE, Compiled, link, never_stale
+from .compile import (
+    BRANCH,
+    NOTE,
+    OWN_CELLS,
+    SPECIAL,
+    STALE,
+    Compiled,
+    branch_test,
+    link,
+    never_stale,
+)
 from .debug import Landmarks, Provenance
 from .dependencies import (
     EQUAL,
@@ -218,7 +228,7 @@ def _entry(target: Any, names: tuple[str, ...], variant: str, functions: tuple[A
     entry = Entry(target, names, variant, functions, unique, callees, remake)
     for index, fn in enumerate(functions):
         fn._sourcegrad_entry = (entry, index)
-        if variant not in _UNCHECKED_VARIANTS:
+        if variant.partition("/")[0] not in _UNCHECKED_VARIANTS:
             _install_check(fn, entry, index)
     return entry
 
@@ -305,7 +315,16 @@ def clear_memory() -> None:
 
 def clear(disk: bool = True) -> None:
     """Forget every derivative made: in memory, and (``disk``) the entries of the cache
-    directory, so that the next request transforms from scratch."""
+    directory, so that the next request transforms from scratch.
+
+    >>> def cube(x):
+    ...     return x ** 3
+    >>> sg.grad(cube)(2.0)
+    12.0
+    >>> sg.clear_cache(disk=False)  # keep the cache directory's entries
+    >>> sg.grad(cube)(2.0)  # made again
+    12.0
+    """
     clear_memory()
     directory = cache_dir() if disk else None
     if directory is not None:
@@ -687,7 +706,7 @@ def _part(generated: Any, fn: Any, helpers: dict[str, Any], user_cells: set[str]
         value = values.get(name)
         if name == NOTE and isinstance(value, Provenance):
             marks = (value.marks.comments, value.marks.statements)
-        elif name == STALE:
+        elif name in (STALE, SPECIAL, BRANCH):
             continue
         elif name in helpers and value is helpers[name] or name in user_cells:
             continue
@@ -755,10 +774,10 @@ def _relink(fn: Any, record: dict) -> tuple[Any, ...]:
     cells = {}
     if fn.__closure__:  # not those of generated code differentiated again: its own
         cells = {name: cell for name, cell in zip(fn.__code__.co_freevars, fn.__closure__,
-                                                  strict=True) if name not in (NOTE, STALE)}
+                                                  strict=True) if name not in OWN_CELLS}
     functions = []
     for part in record["parts"]:
-        own = {**helpers, STALE: never_stale}
+        own = {**helpers, STALE: never_stale, SPECIAL: None, BRANCH: branch_test}
         for name, usual in part["attributes"].get("helper_names", {}).items():
             if usual not in helpers:  # a user rule's helper, not registered in this process
                 raise _Stale(usual)
@@ -797,10 +816,12 @@ def callee_variant(variant: str) -> Callable[[Callable], Callable]:
 def _callee_functions(ref: tuple) -> tuple[Any, ...]:
     module, qualname, names, variant, digest = ref
     callee = _lookup(module, qualname)
-    if callee is None or variant not in _CALLEE_VARIANTS:
+    base, _, option = variant.partition("/")  # "split/zero=1": a variant with an option
+    if callee is None or base not in _CALLEE_VARIANTS:
         raise _Stale(qualname)
     text = source_text(callee)
     if text is None or _digest(text) != digest:
         raise _Stale(qualname)
-    functions = _CALLEE_VARIANTS[variant](callee, names)
+    fetch = _CALLEE_VARIANTS[base]
+    functions = fetch(callee, names, option=option) if option else fetch(callee, names)
     return functions if isinstance(functions, tuple) else (functions,)

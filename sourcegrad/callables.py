@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .frontend import forms
+from .presentation import Description, Presentable
 
 
 @dataclass(frozen=True)
@@ -206,12 +207,15 @@ def _inherited_call(instance: Any) -> Any:
     return None
 
 
-class Derivative:
+class Derivative(Presentable):
     """A generated derivative called as ``fun`` is: the bound arguments put back in front
-    and beside the call's, and gradients of ``*args``/``**kwargs`` elements picked out."""
+    and beside the call's, and gradients of ``*args``/``**kwargs`` elements picked out;
+    ``describe`` says what it is (``presentation``)."""
 
     def __init__(self, generated: Callable, form: Form, picks: list[Pick] | None = None,
-                 single: bool = True, shape: Callable[[Any, Callable], Any] | None = None):
+                 single: bool = True, shape: Callable[[Any, Callable], Any] | None = None,
+                 *, describe: Description | Callable[[], Description]):
+        self._describe = describe
         self.generated = generated
         self.form = form
         self._picks = picks
@@ -240,9 +244,6 @@ class Derivative:
                 g = g[pick.key]
             out.append(g)
         return out[0] if self._single else tuple(out)
-
-    def __repr__(self) -> str:
-        return f"<sourcegrad derivative {self.__name__} of {self.form.label}>"
 
     @property
     def __signature__(self) -> inspect.Signature:

@@ -2,6 +2,7 @@
 (also ``python -m sourcegrad``)::
 
     sourcegrad show FILE.py:FUNC [--wrt NAME[,NAME...]] [--mode reverse|forward]
+                    [--shapes NAME=D1,D2 ...]
     sourcegrad emit FILE.py:FUNC [--wrt ...] [--mode ...] [-o OUT.py] [--jit]
                     [--check --shapes NAME=D1,D2 ...]
 
@@ -69,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="reverse (default): the gradient, grad_FUNC with FUNC's "
                               "signature; forward: the Jacobian-vector product, "
                               "jvp_FUNC(primals..., tangents...) returning (value, tangent)")
+    show.add_argument("--shapes", nargs="+", default=[], metavar="NAME=D1,D2",
+                      help="show the derivative specialised to float64 arguments of these "
+                           "shapes (NAME= for a float), as its first call with them makes it")
     show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="highlight the code (auto: when writing to a terminal)")
     show.set_defaults(command=_show)
@@ -90,10 +94,19 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- the commands ---------------------------------------------------------------------------
 def _show(args: argparse.Namespace) -> int:
+    shapes = parse_shapes(args.shapes)
+    if shapes and args.mode != "reverse":
+        raise CliError("--shapes shows the reverse-mode derivative specialised; leave out "
+                       "--mode forward")
     with user_output_to_stderr():
         fun = load_function(args.target)
         compiled = derivative(fun, parse_wrt(fun, args.wrt), args.mode)
-    text = "\n\n".join(f.source for f in emit.generated_functions(compiled))
+        if shapes:
+            values = _random_arguments(fun, shapes, np.random.default_rng(0))
+            params = list(inspect.signature(fun).parameters.values())
+            text = _call(compiled.specialised_source, params, values)
+        else:
+            text = "\n\n".join(f.source for f in emit.generated_functions(compiled))
     colour = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     sys.stdout.write(highlight.highlight(text) if colour else text)

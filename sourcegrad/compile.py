@@ -21,10 +21,16 @@ line) and raises it again, from the same line: so the frame's current line, whic
 marks, stays the failing one. An ``if`` test or a ``for`` iterable is evaluated in such a
 statement just before its compound statement, on the same line; a ``while`` test is not
 (an error there has no note). Since Python 3.11 a ``try`` costs nothing until something is
-raised. Such a function also starts with ``if _sourcegrad_stale(): return
-_sourcegrad_stale.again(<its arguments>)``: the cache's check that what the derivative was
-made from still holds (``dependencies.py``), redirecting the call to a derivative made again
-if not. All of this is added on the AST, not in the text.
+raised. ``if`` and ``while`` tests go through ``_sourcegrad_branch`` (``branch_test``),
+which refuses a lazy array (a Dask array: telling its truth would compute the graph in the
+middle of the derivative) with an error noting the user's line. Such a function also starts
+with ``if _sourcegrad_stale(): return _sourcegrad_stale.again(<its arguments>)``: the
+cache's check that what the derivative was made from still holds (``dependencies.py``),
+redirecting the call to a derivative made again if not; then with ``if _sourcegrad_special
+is not None and (... := _sourcegrad_special(<its arguments>)) is not _sourcegrad_special:
+return ...``: the way to a variant of the code specialised to the arguments' shapes
+(``specialisation.py``; with ``None`` in the cell, or when the dispatcher answers itself,
+the general code runs, in the same frame). All of this is added on the AST, not in the text.
 
 A file's text stays in ``linecache`` while a code object compiled from it lives (a live
 function, a traceback, a record of the cache's), and leaves it with the last one: functions
@@ -40,6 +46,7 @@ import linecache
 import os
 import re
 import shutil
+import sys
 import tempfile
 import types
 import weakref
@@ -47,11 +54,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .codegen.walk import walk
+from .errors import LazyBranchError
 
 FACTORY = "_sourcegrad_factory"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
 STALE = "_sourcegrad_stale"
+SPECIAL = "_sourcegrad_special"
+BRANCH = "_sourcegrad_branch"
+RESULT = "_sourcegrad_result"
+# what sourcegrad gives a function for itself
+OWN_CELLS = frozenset({NOTE, STALE, SPECIAL, BRANCH})
 _ERROR = "_sourcegrad_error"
 _TEST = "_sourcegrad_test"
 # a line's number in the compiled code minus its number in the generated source
@@ -77,12 +90,12 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     """Compile the single ``def name(...)`` in ``source`` inside a factory taking ``free``
     (which makes them the function's free variables, bound by ``link``).
 
-    ``guarded`` adds the ``try`` statements that add provenance notes and the staleness
-    check (see the module docstring); the function then also refers to
-    ``_sourcegrad_note`` and ``_sourcegrad_stale``.
+    ``guarded`` adds the ``try`` statements that add provenance notes, the staleness check
+    and the way to specialised variants (see the module docstring); the function then also
+    refers to ``_sourcegrad_note``, ``_sourcegrad_stale`` and ``_sourcegrad_special``.
     """
     used = set(_IDENTIFIER.findall(source))
-    free = tuple(sorted({n for n in free if n in used} | ({NOTE, STALE} if guarded else set())))
+    free = tuple(sorted({n for n in free if n in used} | (OWN_CELLS if guarded else set())))
     filename = generated_file(name, source)
     register_lines(filename, source)
     fdef = ast.parse(source, filename).body[0]
@@ -181,6 +194,27 @@ def register_lines(filename: str, text: str) -> None:
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
 
 
+def branch_test(value: Any) -> Any:
+    """``value``, the test of an ``if`` in generated code, unless it is a lazy array (a Dask
+    collection), whose truth only computing its graph can tell: refused, so that a derivative
+    of lazy arrays never computes behind the caller's back (the note added to the error names
+    the user's ``if``)."""
+    if type(value) is bool or not hasattr(value, "__dask_graph__"):
+        return value
+    kind = f"{type(value).__module__}.{type(value).__name__}"
+    error = LazyBranchError(
+        f"A Python `if` or `while` asks whether a lazy {kind} is true, which only computing "
+        "it can tell: the derivative would compute the data "
+        "in the middle of building its graph. Keep the choice lazy with np.where(condition, "
+        "a, b), or compute the condition first (dask.compute) and pass it in as an argument.")
+    caller = sys._getframe(1)  # the generated function: its provenance names the user's line
+    provenance = caller.f_locals.get(NOTE)
+    note = provenance.note_at(caller.f_lineno - BODY_SHIFT) if provenance is not None else None
+    if note is not None:
+        error.add_note(note)
+    raise error
+
+
 def never_stale() -> bool:
     """The staleness check of a function that is never redirected."""
     return False
@@ -216,9 +250,10 @@ _COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast
 def _guard(fdef: ast.FunctionDef) -> None:
     """Give every simple statement of ``fdef`` its own ``try``/``except`` calling
     ``_sourcegrad_note``, located on the statement's own line (see the module docstring),
-    and start the body with the staleness check."""
+    and start the body with the staleness check and the way to specialised variants."""
     first = fdef.body[0]
     fdef.body = [_redirect_if_stale(fdef.args, first.lineno, first.col_offset),
+                 _redirect_if_specialised(fdef.args, first.lineno, first.col_offset),
                  *_guarded(fdef.body)]
 
 
@@ -232,9 +267,14 @@ def _guarded(body: list[ast.stmt]) -> list[ast.stmt]:
             out.append(_in_try(stmt))
             continue
         if isinstance(stmt, ast.If):  # the test, evaluated where a note can be added
+            test = ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()), args=[stmt.test],
+                            keywords=[])
             out.append(_in_try(_located(ast.Assign(
-                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.test), stmt)))
+                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=test), stmt)))
             stmt.test = _located(ast.Name(id=_TEST, ctx=ast.Load()), stmt.test)
+        elif isinstance(stmt, ast.While):  # re-evaluated each time: no try around it
+            stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
+                                          args=[stmt.test], keywords=[]), stmt.test)
         elif isinstance(stmt, ast.For) and not isinstance(stmt.iter, ast.Name):
             out.append(_in_try(_located(ast.Assign(
                 targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.iter), stmt)))
@@ -282,7 +322,34 @@ def _located(node: Any, at: ast.AST) -> Any:
 def _redirect_if_stale(args: ast.arguments, line: int, column: int) -> ast.If:
     """``if _sourcegrad_stale(): return _sourcegrad_stale.again(<the arguments>)``, located
     on the body's first line (no line of its own, for tracebacks or ``pdb``)."""
-    positional = [ast.Name(id=a.arg, ctx=ast.Load()) for a in args.posonlyargs + args.args]
+    again = ast.Attribute(value=ast.Name(id=STALE, ctx=ast.Load()), attr="again", ctx=ast.Load())
+    test = ast.Call(func=ast.Name(id=STALE, ctx=ast.Load()), args=[], keywords=[])
+    return _located_at(ast.If(test=test, body=[ast.Return(value=_forwarded(again, args))],
+                              orelse=[]), line, column)
+
+
+def _redirect_if_specialised(args: ast.arguments, line: int, column: int) -> ast.If:
+    """``if _sourcegrad_special is not None and (_sourcegrad_result := _sourcegrad_special(<the
+    arguments>)) is not _sourcegrad_special: return _sourcegrad_result``, located on the
+    body's first line: the dispatcher returns the result of a specialised variant, or itself
+    to have the general code run here, in this frame."""
+    special = ast.Name(id=SPECIAL, ctx=ast.Load())
+    result = ast.NamedExpr(target=ast.Name(id=RESULT, ctx=ast.Store()),
+                           value=_forwarded(special, args))
+    test = ast.BoolOp(op=ast.And(), values=[
+        ast.Compare(left=ast.Name(id=SPECIAL, ctx=ast.Load()), ops=[ast.IsNot()],
+                    comparators=[ast.Constant(None)]),
+        ast.Compare(left=result, ops=[ast.IsNot()],
+                    comparators=[ast.Name(id=SPECIAL, ctx=ast.Load())])])
+    return _located_at(ast.If(test=test, body=[ast.Return(value=ast.Name(id=RESULT,
+                                                                         ctx=ast.Load()))],
+                              orelse=[]), line, column)
+
+
+def _forwarded(func: ast.expr, args: ast.arguments) -> ast.Call:
+    """``func`` called with the function's own parameters, each as it was passed."""
+    positional: list[ast.expr] = [ast.Name(id=a.arg, ctx=ast.Load())
+                                  for a in args.posonlyargs + args.args]
     if args.vararg is not None:
         positional.append(ast.Starred(value=ast.Name(id=args.vararg.arg, ctx=ast.Load()),
                                       ctx=ast.Load()))
@@ -290,15 +357,15 @@ def _redirect_if_stale(args: ast.arguments, line: int, column: int) -> ast.If:
                 for a in args.kwonlyargs]
     if args.kwarg is not None:
         keywords.append(ast.keyword(arg=None, value=ast.Name(id=args.kwarg.arg, ctx=ast.Load())))
-    again = ast.Attribute(value=ast.Name(id=STALE, ctx=ast.Load()), attr="again", ctx=ast.Load())
-    check = ast.If(test=ast.Call(func=ast.Name(id=STALE, ctx=ast.Load()), args=[], keywords=[]),
-                   body=[ast.Return(value=ast.Call(func=again, args=positional,
-                                                   keywords=keywords))], orelse=[])
-    for node in walk(check):
+    return ast.Call(func=func, args=positional, keywords=keywords)
+
+
+def _located_at(stmt: ast.If, line: int, column: int) -> ast.If:
+    for node in walk(stmt):
         if isinstance(node, (ast.expr, ast.stmt, ast.keyword)):
             node.lineno = node.end_lineno = line
             node.col_offset = node.end_col_offset = column
-    return check
+    return stmt
 
 
 def link(compiled: Compiled, user_globals: dict[str, Any],
@@ -346,8 +413,9 @@ def compile_function(source: str, name: str, user_globals: dict[str, Any],
     """
     compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None)
     if note is not None:
-        helpers = {**helpers, NOTE: note, STALE: never_stale}
-        # differentiating generated code again: its own note and check are not the new
-        # function's
-        cells = {k: v for k, v in cells.items() if k not in (NOTE, STALE)}
+        helpers = {**helpers, NOTE: note, STALE: never_stale, SPECIAL: None,
+                   BRANCH: branch_test}
+        # differentiating generated code again: its own note, check and variants are not
+        # the new function's
+        cells = {k: v for k, v in cells.items() if k not in OWN_CELLS}
     return link(compiled, user_globals, cells, helpers, defaults, kwdefaults)

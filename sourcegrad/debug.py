@@ -111,14 +111,17 @@ class Provenance:
             note = self.note(error)
         except Exception:  # never let the note replace the user's exception
             return
-        if note is not None:
+        if note is not None and note not in getattr(error, "__notes__", ()):
             add_note(note)
 
     def note(self, error: BaseException) -> str | None:
         traceback = error.__traceback__
         if traceback is None:
             return None
-        source_line = traceback.tb_lineno - BODY_SHIFT  # this frame's failing line
+        return self.note_at(traceback.tb_lineno - BODY_SHIFT)  # this frame's failing line
+
+    def note_at(self, source_line: int) -> str | None:
+        """The note for an error at ``source_line`` of the generated source."""
         relative = self.lines.get(source_line)
         if relative is None:
             return None

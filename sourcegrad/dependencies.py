@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .compile import NOTE, STALE, never_stale
+from .compile import OWN_CELLS, never_stale
 from .rules import registry
 
 ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "<absent>"})()
@@ -146,7 +146,7 @@ def name_dependencies(fn: types.FunctionType) -> list[Dependency]:
 
 
 # the cells sourcegrad gives a generated function (differentiated again) for itself
-_OWN_CELLS = frozenset({NOTE, STALE})
+_OWN_CELLS = OWN_CELLS
 
 
 def _cell_value(cell: types.CellType) -> Any:

@@ -11,13 +11,34 @@ import sys
 
 
 class SourcegradError(Exception):
-    """Base class of every error sourcegrad raises on its own account."""
+    """Base class of every error sourcegrad raises on its own account.
+
+    >>> issubclass(sg.UnsupportedSyntaxError, sg.SourcegradError)
+    True
+    """
 
 
 class UnsupportedSyntaxError(SourcegradError):
     """A construct the transformer cannot differentiate.
 
     Attributes mirror ``SyntaxError`` so that editors and tracebacks can point at the spot.
+
+    >>> def f(x):
+    ...     try:
+    ...         return x * 2
+    ...     finally:
+    ...         pass
+    >>> try:
+    ...     sg.grad(f)(1.0)
+    ... except sg.UnsupportedSyntaxError as error:
+    ...     print(error)
+    ...     print("line", error.lineno, "column", error.col_offset)
+    `try` is not supported
+      File "...", line 2
+        try:
+        ^
+    Move error handling out of the differentiated function.
+    line 2 column 4
     """
 
     def __init__(
@@ -40,7 +61,24 @@ class UnsupportedSyntaxError(SourcegradError):
 
 
 class NoDerivativeError(SourcegradError):
-    """A call with no derivative rule and no source to differentiate."""
+    """A call with no derivative rule and no source to differentiate.
+
+    >>> import math
+    >>> def f(x):
+    ...     return math.gamma(x)
+    >>> try:
+    ...     sg.grad(f)(3.0)
+    ... except sg.NoDerivativeError as error:
+    ...     print(error)
+    `math.gamma` has no derivative rule and no Python source to differentiate.
+    Register one before differentiating, for example:
+        @sg.defvjp(math.gamma)
+        def gamma_vjp(g, ans, x):
+            return ...  # the cotangent of each argument
+      File "...", line 2
+        return math.gamma(x)
+        ^
+    """
 
     def __init__(self, message: str, filename: str = "<unknown>", lineno: int = 0,
                  col_offset: int = 0, line: str = "") -> None:
@@ -49,6 +87,11 @@ class NoDerivativeError(SourcegradError):
         self.col_offset = col_offset
         self.line = line
         super().__init__(format_located(message, "", filename, lineno, col_offset, line))
+
+
+class LazyBranchError(SourcegradError, TypeError):
+    """Generated code asked for the truth of a lazy array (a Dask array): a Python ``if`` on
+    a value of the data, which only computing the graph can answer."""
 
 
 def location(filename: str, lineno: int) -> str:

@@ -49,17 +49,20 @@ from .compile import compile_function
 from .forward_mode import jvp_function
 from .frontend import forms
 from .frontend.source import parse_function
-from .passes import batched_products
+from .presentation import Description, Presentable, Presented, describe
 from .rules.support import unit_tangents
 
 
-class Transformed:
+class Transformed(Presentable):
     """What a transformation returned: ``run`` computes it; ``twin()`` makes (once) the
     generated function that computes the same thing and that sourcegrad can read and
-    differentiate (see the module docstring)."""
+    differentiate (see the module docstring). Shown as ``kind`` of ``fun`` with respect to
+    ``wrt`` (``presentation``)."""
 
-    def __init__(self, run: Callable[..., Any], fun: Callable, kind: str,
-                 twin: Callable[[], Any], source: Callable[[], str] | None = None) -> None:
+    def __init__(self, run: Callable[..., Any], fun: Callable, kind: str, wrt: api.Wrt,
+                 twin: Callable[[], Any], source: Callable[[], str] | None = None,
+                 has_aux: bool = False) -> None:
+        self._describe = _describing(kind, fun, wrt, has_aux)
         self._run = run
         self._make_twin = twin
         self._twin: Any = None
@@ -98,9 +101,6 @@ class Transformed:
         """The generated code that computes it: the derivative code it runs when there is
         one (``jvp`` of ``grad_f`` for ``hessian``/``hvp``), else the twin's."""
         return self._source() if self._source is not None else self.twin().source
-
-    def __repr__(self) -> str:
-        return f"<sg.{self.kind} of {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
 
 def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> np.ndarray:
@@ -146,12 +146,22 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
     """A function returning the Jacobian of ``fun``'s (array) output with respect to the
     argument(s) ``wrt``, shaped ``out.shape + arg.shape``. ``mode=None`` picks forward mode
     when the argument has fewer elements than the output, reverse mode otherwise. With
-    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(jacobian, aux)``."""
+    ``has_aux``, ``fun`` returns ``(output, aux)`` and this returns ``(jacobian, aux)``.
+
+    The rows are the gradients of ``x0 x1`` and ``x0 + x1``:
+
+    >>> def f(x):
+    ...     return np.array([x[0] * x[1], x[0] + x[1]])
+    >>> sg.jacobian(f)(np.array([2.0, 3.0]))
+    array([[3., 2.],
+           [1., 1.]])
+    """
     if mode not in (None, "forward", "reverse"):
         raise ValueError(f"mode must be None, 'forward' or 'reverse'; got {mode!r}")
     inner = _of_function(fun, wrt)  # a partial, a method...: its function's, bound
     if inner is not None:
-        return _bound(jacobian(inner[0], inner[1], mode, has_aux), inner[2])
+        return _bound(jacobian(inner[0], inner[1], mode, has_aux), inner[2],
+                      _describing("jacobian", fun, wrt, has_aux))
     names, single = api._wrt_names(fun, wrt)
     params = pipeline.parameter_names(fun)
 
@@ -178,9 +188,15 @@ def jacobian(fun: Callable, wrt: api.Wrt = 0, mode: str | None = None,
         result = out[0] if single else tuple(out)
         return (result, aux) if has_aux else result
 
-    return Transformed(jacobian_fun, fun, "jacobian",
+    return Transformed(jacobian_fun, fun, "jacobian", wrt,
                        lambda: _jacobian_twin(fun, names, single, f"jacobian_{_named(fun)}",
-                                              has_aux))
+                                              has_aux), has_aux=has_aux)
+
+
+def _describing(kind: str, fun: Callable, wrt: api.Wrt, has_aux: bool = False
+                ) -> Callable[[], Description]:
+    """What a result is, worked out when it is first shown."""
+    return lambda: describe(kind, fun, wrt, has_aux=has_aux)
 
 
 def _named(fun: Callable) -> str:
@@ -203,9 +219,10 @@ def _of_function(fun: Callable, wrt: api.Wrt) -> tuple[Any, Any, Any] | None:
     return form.function, names[0] if single else names, form
 
 
-def _bound(made: Callable, form: Any) -> Callable:
+def _bound(made: Callable, form: Any, description: Callable[[], Description]) -> Callable:
     """``made`` (of the form's function) called as the form is: its arguments bound, those
-    bound by keyword passed in their places (the Jacobian functions take positions only)."""
+    bound by keyword passed in their places (the Jacobian functions take positions only);
+    shown by ``description``."""
     if form.plain:
         return made
     params = [p for p in inspect.signature(form.function).parameters.values()
@@ -228,7 +245,7 @@ def _bound(made: Callable, form: Any) -> Callable:
     call.source = getattr(made, "source", None)
     # differentiated again, it is the made function with the form's arguments bound
     call.__sourcegrad_function__ = functools.partial(made, *form.bound, **form.keywords)
-    return call
+    return Presented(call, description)
 
 
 def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:
@@ -240,20 +257,26 @@ def _one_argument(fun: Callable, wrt: api.Wrt, what: str) -> str:
 
 
 def _gradient_function(fun: Callable, param: str) -> Any:
-    # the generated code itself, to read and differentiate again: with one product a step in
-    # its loops (the helpers of passes/batched_products.py have no derivative rules yet)
-    with batched_products.turned_off():
-        return api.grad(fun, wrt=param, check=False)
+    return api.grad(fun, wrt=param, check=False)  # the generated code itself, to read
 
 
 def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
     """A function returning the Hessian of ``fun``'s scalar output with respect to the
     argument ``wrt``, shaped ``arg.shape + arg.shape``: forward mode over ``grad_f``. For an
     output that is an array, the Jacobian of the Jacobian, ``out.shape + arg.shape +
-    arg.shape``, as in JAX."""
+    arg.shape``, as in JAX.
+
+    For ``x0**2 x1`` the second derivatives are ``2 x1``, ``2 x0`` and ``0``:
+
+    >>> def f(x):
+    ...     return x[0] ** 2 * x[1]
+    >>> sg.hessian(f)(np.array([1.0, 3.0]))
+    array([[6., 2.],
+           [2., 0.]])
+    """
     inner = _of_function(fun, wrt)
     if inner is not None:
-        return _bound(hessian(inner[0], inner[1]), inner[2])
+        return _bound(hessian(inner[0], inner[1]), inner[2], _describing("hessian", fun, wrt))
     param = _one_argument(fun, wrt, "hessian")
     argnum = pipeline.parameter_names(fun).index(param)
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
@@ -268,20 +291,28 @@ def hessian(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
             return second(*args)
         return _forward_jacobian(tangent_code, param, args, argnum)
 
-    return Transformed(hessian_fun, fun, "hessian",
+    return Transformed(hessian_fun, fun, "hessian", param,
                        lambda: _jacobian_twin(first, (param,), True, f"hessian_{_named(fun)}"),
                        source=lambda: tangent_code.source)
 
 
 def hvp(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
     """A function of ``(*args, v)`` returning the Hessian of ``fun`` (with respect to
-    ``wrt``) times ``v``: one run of forward mode over ``grad_f``, no Hessian formed."""
+    ``wrt``) times ``v``: one run of forward mode over ``grad_f``, no Hessian formed.
+
+    The Hessian of ``x0**2 x1`` (see ``hessian``) times ``(1, 0)``, its first column:
+
+    >>> def f(x):
+    ...     return x[0] ** 2 * x[1]
+    >>> sg.hvp(f)(np.array([1.0, 3.0]), np.array([1.0, 0.0]))
+    array([6., 2.])
+    """
     inner = _of_function(fun, wrt)
     if inner is not None:
         if inner[2].keywords:
             raise TypeError("sg.hvp of a functools.partial with keyword arguments: bind them "
                             "positionally, or pass them in the call")
-        return _bound(hvp(inner[0], inner[1]), inner[2])
+        return _bound(hvp(inner[0], inner[1]), inner[2], _describing("hvp", fun, wrt))
     param = _one_argument(fun, wrt, "hvp")
     tangent_code = jvp_function(_gradient_function(fun, param), (param,))
     tangent_name = tangent_code.tangent_params[param]
@@ -290,7 +321,8 @@ def hvp(fun: Callable, wrt: api.Wrt = 0) -> Transformed:
         *args, v = args_and_v
         return tangent_code(*args, **{tangent_name: v})[1]
 
-    return Transformed(hvp_fun, fun, "hvp", lambda: _hvp_twin(fun, param, tangent_code),
+    return Transformed(hvp_fun, fun, "hvp", param,
+                       lambda: _hvp_twin(fun, param, tangent_code),
                        source=lambda: tangent_code.source)
 
 

@@ -46,6 +46,7 @@ from .passes import activity as activity_pass
 from .passes import batched_products, desugar, normalize, saving, sharing, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
+from .passes.row_sparse import row_sparse_accumulators, sparse_gradients
 from .passes.scalars import scalar_variables
 from .passes.shape_only import shape_reads, shapes_instead_of_values
 from .passes.shapes import shape_facts
@@ -114,6 +115,11 @@ class NormalForm:
     aux: str | None = None  # with has_aux: the variable holding what is returned beside
 
 
+class NotSpecialised(Exception):
+    """A function cannot be made without the cotangent of some of its outputs: it does not
+    end with ``return a, b, ...`` (or it names a variable ``no_cotangent``)."""
+
+
 def refuse_writes_into_parameters(form: NormalForm) -> None:
     """A function called by the one being differentiated that writes into an array it was
     given (``a[0] = v``, ``a += v``, ``np.add.at(a, ...)``) changes the caller's array as
@@ -134,8 +140,10 @@ def refuse_writes_into_parameters(form: NormalForm) -> None:
                 f"`{var} = np.copy({var})` first, then `return {var}`).")
 
 
-def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalForm:
-    """parse, check, desugar, ssa, activity, normalize: the front half of every mode."""
+def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False,
+                zero_outputs: tuple[int, ...] = ()) -> NormalForm:
+    """parse, check, desugar, ssa, activity, normalize: the front half of every mode.
+    ``zero_outputs``: positions of the returned tuple that carry no derivative."""
     parsed = parse_function(fn)
     checks.reject_unsupported(parsed)
     params = forms.parameters_of(parsed.tree.args)
@@ -148,6 +156,8 @@ def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalF
     fdef = desugar.run(parsed, namer)
     _debug("desugar", fdef)
     aux = _split_aux(fdef, namer, parsed) if has_aux else None
+    if zero_outputs:
+        _without_cotangents(fdef, zero_outputs, namer, parsed)
     fdef.body = ssa.run(fdef.body, set(params), namer)
     _single_named_return(fdef, namer)
     _debug("ssa", fdef)
@@ -169,6 +179,22 @@ def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> NormalF
     _debug("normalize", fdef)
     return NormalForm(parsed, fdef, params, tuple(wrt), namer, resolver, activity,
                       set(normalizer.temporaries), aux)
+
+
+def _without_cotangents(fdef: ast.FunctionDef, positions: tuple[int, ...], namer: Namer,
+                        parsed: Parsed) -> None:
+    """``return next_h, cache`` becomes ``return next_h, no_cotangent(cache)`` for position
+    1: ``no_cotangent`` is the identity without a derivative, so the backward is made for
+    ``next_h`` alone and reads nothing of the cotangent's position 1 (the caller's ``None``)."""
+    last = fdef.body[-1] if fdef.body else None
+    value = last.value if isinstance(last, ast.Return) else None
+    if not isinstance(value, ast.Tuple) or max(positions) >= len(value.elts) or any(
+            isinstance(e, ast.Starred) for e in value.elts) or "no_cotangent" in namer.collisions:
+        raise NotSpecialised(fdef.name)
+    parsed.inserted["no_cotangent"] = support.no_cotangent
+    for position in positions:
+        value.elts[position] = desugar.located(call("no_cotangent", value.elts[position]),
+                                               value.elts[position])
 
 
 def _split_aux(fdef: ast.FunctionDef, namer: Namer, parsed: Parsed) -> str:
@@ -204,15 +230,17 @@ def provenance_comments(parsed: Parsed):
         line, _without_comment(parsed.line(line).strip()))
 
 
-def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> ReverseAnalysis:
-    form = normal_form(fn, wrt, has_aux)
+def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False,
+                    zero_outputs: tuple[int, ...] = ()) -> ReverseAnalysis:
+    form = normal_form(fn, wrt, has_aux, zero_outputs)
     parsed, fdef, params, namer = form.parsed, form.fdef, form.params, form.namer
     resolver, activity = form.resolver, form.activity
     analysis = ReverseAnalysis(parsed, fdef, params, form.wrt, None,  # type: ignore[arg-type]
                                namer, aux=form.aux)
 
-    def provide(callee: Any, active: tuple[str, ...]) -> CalleeDerivative:
-        return _callee_derivative(analysis, callee, active)
+    def provide(callee: Any, active: tuple[str, ...], zero_outputs: tuple[int, ...] = ()
+                ) -> CalleeDerivative:
+        return _callee_derivative(analysis, callee, active, zero_outputs)
 
     if _IN_PROGRESS:
         refuse_writes_into_parameters(form)
@@ -241,19 +269,23 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> Rev
     return analysis
 
 
-def _callee_derivative(caller: ReverseAnalysis, callee: Any, active: tuple[str, ...]
-                       ) -> CalleeDerivative:
+def _callee_derivative(caller: ReverseAnalysis, callee: Any, active: tuple[str, ...],
+                       zero_outputs: tuple[int, ...] = ()) -> CalleeDerivative:
     # by identity: generated callees share names (every variant of `helper`'s backward is
     # `backward_helper`), and differentiating one variant for another gives wrong code
-    key = f"{callee.__name__}:{id(callee)}:{','.join(active)}"
+    key = f"{callee.__name__}:{id(callee)}:{','.join(active)}:{zero_outputs}"
     if key in caller.callee_functions:
         return caller.callee_functions[key]
-    forward_fn, backward_fn = split_functions(callee, active)
+    try:
+        forward_fn, backward_fn = split_functions(callee, active, zero_outputs=zero_outputs)
+    except NotSpecialised:  # it does not return a tuple display: zeros are passed
+        derivative = caller.callee_functions[key] = _callee_derivative(caller, callee, active)
+        return derivative
     forward_name = caller.namer.fresh(f"forward_{forms.identifier(callee)}")
     backward_name = caller.namer.fresh(f"backward_{forms.identifier(callee)}")
     caller.callee_functions[forward_name] = forward_fn
     caller.callee_functions[backward_name] = backward_fn
-    derivative = CalleeDerivative(forward_name, backward_name, active)
+    derivative = CalleeDerivative(forward_name, backward_name, active, zero_outputs)
     caller.callee_functions[key] = derivative
     return derivative
 
@@ -289,8 +321,10 @@ def grad_function_ast(analysis: ReverseAnalysis, with_value: bool, single: bool 
         value = ast.Tuple(elts=[value, name(analysis.aux)], ctx=ast.Load())
     body.append(ast.Return(value=value))
     prefix = "value_and_grad" if with_value else "grad"
-    return _function(analysis.namer.function_name(f"{prefix}_{analysis.parsed.tree.name}"),
+    made = _function(analysis.namer.function_name(f"{prefix}_{analysis.parsed.tree.name}"),
                      fdef.args, body)
+    row_sparse_accumulators(made, _sparse_callee(analysis))
+    return made
 
 
 def _with_aux(analysis: Any, output: ast.expr) -> ast.expr:
@@ -391,18 +425,28 @@ def module_source(compiled: Any) -> str:
 
 
 @cache.callee_variant("split")
-def split_functions(fn: Any, wrt: tuple[str, ...], has_aux: bool = False) -> tuple[Any, Any]:
+def split_functions(fn: Any, wrt: tuple[str, ...], has_aux: bool = False,
+                    zero_outputs: tuple[int, ...] = (), option: str = "") -> tuple[Any, Any]:
     """``forward_f(*args) -> (value, saved)`` and ``backward_f(cotangent, saved) -> grads``;
-    with ``has_aux``, the value is ``(output, aux)``."""
+    with ``has_aux``, the value is ``(output, aux)``. ``zero_outputs``: positions of the
+    tuple ``fn`` returns whose cotangent the caller knows to be zero; the cotangent passed
+    holds ``None`` there, and the backward is made for the other positions only (raises
+    ``NotSpecialised`` where ``fn`` does not end with ``return a, b, ...``). ``option`` is
+    how the disk cache spells them (``zero=1,2``)."""
+    if option:
+        zero_outputs = tuple(int(i) for i in option.removeprefix("zero=").split(","))
     variant = "split-aux" if has_aux else "split"
-    forward, backward = cache.derivative(fn, tuple(wrt), variant, lambda: tuple(wrt),
-                                         lambda names: _split_functions(fn, names, has_aux))
+    if zero_outputs:
+        variant += "/zero=" + ",".join(map(str, zero_outputs))
+    forward, backward = cache.derivative(
+        fn, tuple(wrt), variant, lambda: tuple(wrt),
+        lambda names: _split_functions(fn, names, has_aux, zero_outputs))
     return forward, backward
 
 
-def _split_functions(fn: Any, wrt: tuple[str, ...], has_aux: bool = False
-                     ) -> tuple[Any, Any]:
-    analysis = analyse_reverse(fn, wrt, has_aux)
+def _split_functions(fn: Any, wrt: tuple[str, ...], has_aux: bool = False,
+                     zero_outputs: tuple[int, ...] = ()) -> tuple[Any, Any]:
+    analysis = analyse_reverse(fn, wrt, has_aux, zero_outputs)
     forward_ast, backward_ast = split_function_asts(analysis)
     return compile_generated(analysis, forward_ast), compile_generated(analysis, backward_ast)
 
@@ -439,7 +483,25 @@ def split_function_asts(analysis: ReverseAnalysis) -> tuple[ast.FunctionDef, ast
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     backward = _function(analysis.namer.function_name(f"backward_{fname}"), args,
                          backward_body)
+    row_sparse_accumulators(backward, _sparse_callee(analysis))
     return forward, backward
+
+
+def _sparse_callee(analysis: ReverseAnalysis):
+    """Whether a callee's backward (by its name in the generated code) returns a gradient
+    that may be row-sparse, at a position: read off its source."""
+    known: dict[str, set[int]] = {}
+
+    def sparse(backward_name: str, position: int) -> bool:
+        if backward_name not in known:
+            fn = analysis.callee_functions.get(backward_name)
+            text = getattr(fn, "source", None)
+            tree = ast.parse(text).body[0] if text else None
+            known[backward_name] = sparse_gradients(tree) if isinstance(
+                tree, ast.FunctionDef) else set()
+        return position in known[backward_name]
+
+    return sparse
 
 
 def _private_copies(result: ReverseResult, var: str, residuals: list[str],

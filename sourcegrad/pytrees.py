@@ -51,7 +51,13 @@ def is_leaf(tree: Tree) -> bool:
 def tree_map(fn: Callable[..., Any], tree: Tree, *rest: Tree) -> Tree:
     """``fn`` applied to each leaf of ``tree`` and the leaves at the same place in ``rest``
     (``None`` where one of them has ``None`` instead of a subtree), rebuilt in ``tree``'s
-    structure and types."""
+    structure and types.
+
+    >>> params = {"w": np.array([1.0, 2.0]), "b": 3.0}
+    >>> grads = {"w": np.array([10.0, 20.0]), "b": 30.0}
+    >>> sg.tree_map(lambda p, g: p - 0.1 * g, params, grads)
+    {'w': array([0., 0.]), 'b': 0.0}
+    """
     children = _children(tree)
     if children is None:
         return fn(tree, *rest)
@@ -73,7 +79,11 @@ def _child(tree: Tree, key: Any) -> Any:
 
 
 def tree_leaves(tree: Tree) -> list[Any]:
-    """The leaves of ``tree``, depth first, in its keys' order."""
+    """The leaves of ``tree``, depth first, in its keys' order.
+
+    >>> sg.tree_leaves({"w": [np.array([1.0]), 2.0], "b": (3.0,)})
+    [array([1.]), 2.0, 3.0]
+    """
     children = _children(tree)
     if children is None:
         return [tree]

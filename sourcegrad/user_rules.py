@@ -55,7 +55,21 @@ class UserRule(registry.Rule):
 
 def defvjp(primal: Callable) -> Callable[[FunctionType], FunctionType]:
     """Register ``rule(g, ans, *args, **kwargs)``, returning the cotangent of each positional
-    argument of ``primal`` (a tuple when it takes several; ``None``: no derivative)."""
+    argument of ``primal`` (a tuple when it takes several; ``None``: no derivative).
+
+    The derivative of ``softplus(x) = log(1 + e**x)`` is ``sigmoid(x) = 1 - e**-ans``, which
+    the rule computes from the output; at ``x = 0`` and ``x = log 3`` it is 1/2 and 3/4:
+
+    >>> def softplus(x):
+    ...     return np.log1p(np.exp(x))
+    >>> @sg.defvjp(softplus)
+    ... def softplus_vjp(g, ans, x):
+    ...     return g * (1.0 - np.exp(-ans))
+    >>> def loss(x):
+    ...     return np.sum(softplus(x))
+    >>> sg.grad(loss)(np.array([0.0, np.log(3.0)]))
+    array([0.5 , 0.75])
+    """
     def register(rule_fn: FunctionType) -> FunctionType:
         _register(primal, rule_fn, "vjp")
         return rule_fn
@@ -64,7 +78,19 @@ def defvjp(primal: Callable) -> Callable[[FunctionType], FunctionType]:
 
 def defjvp(primal: Callable) -> Callable[[FunctionType], FunctionType]:
     """Register ``rule(tangents, ans, *args, **kwargs)``, returning the output's tangent given
-    one tangent per positional argument of ``primal`` (``None`` where it is zero)."""
+    one tangent per positional argument of ``primal`` (``None`` where it is zero).
+
+    ``softplus`` (see ``defvjp``) has slope 1/2 at 0, so a tangent of 2 becomes 1:
+
+    >>> def softplus(x):
+    ...     return np.log1p(np.exp(x))
+    >>> @sg.defjvp(softplus)
+    ... def softplus_jvp(tangents, ans, x):
+    ...     return tangents[0] * (1.0 - np.exp(-ans))
+    >>> value, tangent = sg.jvp(softplus, (0.0,), (2.0,))
+    >>> float(tangent)
+    1.0
+    """
     def register(rule_fn: FunctionType) -> FunctionType:
         _register(primal, rule_fn, "jvp")
         return rule_fn

@@ -65,6 +65,32 @@ def gradient_penalty(w, x):
     return np.sum(sg.grad(energy)(w, x) ** 2)
 
 
+def pair_loss(v, a, b):
+    return np.log1p(np.exp(-(v[a] @ v[b])))
+
+
+def pairs_loss(v, pairs):
+    # a loss called once per pair, reading two rows: its gradient is row-sparse (issue 14)
+    total = 0.0
+    for i in range(len(pairs)):
+        total = total + pair_loss(v, pairs[i][0], pairs[i][1])
+    return total
+
+
+def step(h, x, w):
+    new_h = np.tanh(h * w + x)
+    cache = (h, new_h)
+    return new_h, cache
+
+
+def step_loop(w, xs):
+    # the step's cache is never read: the backward of step is made without its cotangent
+    h = np.zeros(xs.shape[1])
+    for t in range(xs.shape[0]):
+        h, _cache = step(h, xs[t], w)
+    return np.sum(h ** 2)
+
+
 rng = np.random.default_rng(1)
 
 
@@ -100,6 +126,8 @@ GOLDEN = {
     "namedtuple_parameters": (affine_loss, (Affine(r(3, 2), r(2)), r(5, 3), r(5, 2)), 0),
     "has_aux": (loss_with_accuracy, (r(3), r(6, 3), (r(6) > 0).astype(float)), 0),
     "nested_grad": (gradient_penalty, (r(3, 2), r(4, 3)), 0),
+    "unread_cache": (step_loop, (r(3), r(4, 3)), 0),
+    "row_sparse": (pairs_loss, (r(5, 3), [(0, 1), (2, 0), (4, 4)]), 0),
 }
 # options of sg.grad beside wrt
 GOLDEN_OPTIONS = {"has_aux": {"has_aux": True}}

@@ -43,6 +43,15 @@ def _unit(rng, shape):
     return rng.uniform(-0.9, 0.9, shape)
 
 
+def _fraction(rng, shape):
+    """Quantile levels, clear of 0 and 1."""
+    return rng.uniform(0.05, 0.95, shape)
+
+
+def _percent(rng, shape):
+    return rng.uniform(5.0, 95.0, shape)
+
+
 def _above_one(rng, shape):
     return rng.uniform(1.5, 3.0, shape)
 
@@ -133,7 +142,8 @@ def _mask(rng, shape):
 
 DOMAINS: dict[str, Callable[[np.random.Generator, tuple], Any]] = {
     "real": _real, "positive": _positive, "negative": _negative, "nonzero": _nonzero,
-    "unit": _unit, "above_one": _above_one, "distinct": _distinct, "with_zero": _with_zero,
+    "unit": _unit, "fraction": _fraction, "percent": _percent, "above_one": _above_one,
+    "distinct": _distinct, "with_zero": _with_zero,
     "zeros": _zeros, "nonfinite": _nonfinite, "spd": _spd, "well_conditioned": _well_conditioned,
     "negative_det": _negative_det,
     "symmetric": _symmetric, "mask": _mask, "probability": _probability,
@@ -337,13 +347,15 @@ SPECS: list[Spec] = [
     Spec(np.max, reduction("distinct")),
     Spec(np.min, reduction("distinct")),
     Spec(np.median, reduction("distinct") + (case(Arr((4, 3), "distinct"), axis=0),)),
-    Spec(np.quantile, (case(Arr((3, 4), "distinct"), 0.3),
-                       case(Arr((3, 4), "distinct"), [0.1, 0.45, 0.8], axis=1),
-                       case(Arr((2, 3, 4), "distinct"), np.array([[0.2], [0.9]]), axis=(0, 2),
+    Spec(np.quantile, (case(Arr((3, 4), "distinct"), Flt("fraction")),
+                       case(Arr((3, 4), "distinct"), [Flt("fraction"), Flt("fraction")],
+                            axis=1),
+                       case(Arr((2, 3, 4), "distinct"), Arr((2, 1), "fraction"), axis=(0, 2),
                             keepdims=True),
-                       case(Arr((5,), "distinct"), 0.6))),
-    Spec(np.percentile, (case(Arr((3, 4), "distinct"), 30),
-                         case(Arr((4, 3), "distinct"), 75, axis=0, keepdims=True))),
+                       case(Arr((5,), "distinct"), Arr((), "fraction")))),
+    Spec(np.percentile, (case(Arr((3, 4), "distinct"), Flt("percent")),
+                         case(Arr((4, 3), "distinct"), Arr((3,), "percent"), axis=0,
+                              keepdims=True))),
     Spec(np.cumsum, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), axis=0),
                      case(Arr((2, 3, 4)), axis=-1), case(Arr((5,))), case(Arr(())))),
     Spec(np.cumprod, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), axis=1),
@@ -434,6 +446,8 @@ SPECS: list[Spec] = [
     Spec(support.index_put, (case(Arr((4, 3)), (slice(1, 3), 0), Arr((2,))),
                              case(Arr((5,)), np.array([0, 3, 0]), Arr((3,))),
                              case(Arr((2, 3)), 1, Flt()))),
+    Spec(support.quantile_weights, (case(Arr((3, 4), "distinct"), np.array([0.3, 0.55]), axis=1),
+                                    case(Arr((5,), "distinct"), 0.6))),
     Spec(support.filled_with, (case(Arr((2, 3)), Arr((3,))), case(Arr((4,)), Flt()))),
     Spec(np.flip, (case(Arr((2, 3, 4))), case(Arr((2, 3, 4)), 1),
                    case(Arr((2, 3, 4)), axis=(0, 2)))),
@@ -764,6 +778,9 @@ SPECS += [
         # interleaved: `first` is the tangent of the first operand, `subscripts`
         case([None, Arr((3, 4)), None], Arr((2, 3)), [[0, 1], Arr((3, 4)), [1, 2]],
              first=Arr((2, 3))))),
+    Spec(support.quantile_weights, (case(Arr((3, 4), "distinct"), Flt("fraction")),
+                                    case(Arr((3, 4), "distinct"), Arr((2,), "fraction"),
+                                         axis=1))),
     Spec(support.unstack_like, (case(Arr((2, 3)), [Arr((3,)), Arr((3,))]),
                                 case(Arr((3,)), Arr((3,))))),
     # Python's `+` and `*` of lists and tuples (resolve tells them from arithmetic)

@@ -75,3 +75,14 @@ def test_a_rule_right_to_first_order_only_fails_at_second_order(restore_the_rule
 def test_modes_are_checked():
     with pytest.raises(ValueError, match="modes"):
         check_grads(uses_cube, [rng.standard_normal(3)], modes=("sideways",))
+
+
+def softened(x, y, temperature=2.0, *, power=3.0):
+    return np.sum(np.tanh(x / temperature) * y ** power)
+
+
+def test_second_order_of_a_function_with_defaults_through_the_public_api():
+    """Order 2 differentiates ``lambda a0, a1: sg.jvp(f, (a0, a1), (u0, u1))[1]``, which any
+    signature allows (the generated ``jvp_f`` of a function with defaults takes its tangents
+    by keyword only: checking it directly was refused with a ValueError)."""
+    assert check_grads(softened, [rng.standard_normal(3), rng.standard_normal(3)], order=2)

@@ -110,6 +110,27 @@ def test_show_prints_the_generated_source_without_colour_when_piped(private_cach
     assert "\x1b[" not in done.stdout
 
 
+def test_show_with_shapes_prints_the_specialised_derivative(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert cli.main(["show", DEMO, "--wrt", "w,b", "--shapes", "w=3,2", "b=2", "x=5,3",
+                     "y=5,2"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("def grad_loss(w, b, x, y):\n")
+    assert "unbroadcast" not in text and "as_gradient" not in text
+    assert "grad_b = np.sum(" in text and "axis=0" in text  # b's broadcast summed out
+    namespace = {"np": np}
+    exec(text, namespace)  # it runs, and gives the hand-written gradient at those shapes
+    rng = np.random.default_rng(1)
+    w, b, x, y = (rng.standard_normal(s) for s in [(3, 2), (2,), (5, 3), (5, 2)])
+    assert_tree_close(namespace["grad_loss"](w, b, x, y), demo_gradient(w, b, x, y))
+
+
+def test_show_with_shapes_of_forward_mode_is_a_usage_error(private_cache_dir):
+    done = sourcegrad("show", DEMO, "--mode", "forward", "--shapes", "w=3,2",
+                      cache_dir=private_cache_dir)
+    assert done.returncode == 2 and "--shapes shows the reverse-mode" in done.stderr
+
+
 def test_show_highlights_on_request_and_only_adds_colour(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     cli.main(["show", DEMO])

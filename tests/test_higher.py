@@ -272,17 +272,16 @@ def test_hessian_through_fancy_indexing_and_masks():
     hess = sg.hessian(corpus.mask_and_fancy)(x)
     np.testing.assert_allclose(hess, numerical_jacobian(sg.grad(corpus.mask_and_fancy), (x,), 0),
                                rtol=1e-5, atol=1e-6)
-    assert "np.add.at(tangent_" in sg.hessian(corpus.mask_and_fancy).source
+    assert "add_at(tangent_" in sg.hessian(corpus.mask_and_fancy).source
 
 
 def test_forward_mode_refuses_an_unknown_call_that_may_modify_a_value():
     def f(x):
         y = x * 2.0
-        np.random.shuffle(y)
-        y.sort()
+        np.random.shuffle(y)  # NumPy's random functions are otherwise not differentiated
         return np.sum(y)
 
-    with pytest.raises(sg.UnsupportedSyntaxError, match="side effect on `y`"):
+    with pytest.raises(sg.UnsupportedSyntaxError, match="changes an array in place"):
         sg.jvp(f, (r(3),), (r(3),))
 
 

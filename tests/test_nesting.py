@@ -3,6 +3,8 @@ modes (CONTRACT 1a): each becomes a call of generated code, differentiated from 
 Expected values are written out by hand or taken by finite differences of the plain
 function, never from sourcegrad."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -230,3 +232,23 @@ def test_a_third_derivative_through_gradients_of_functions_calling_functions():
     assert_close(sg.grad(third_order, wrt="w")(w, x, c, d, e), expected, rtol=1e-5)
     _, tangent = sg.jvp(third_order, (w, x, c, d, e), (e, None, None, None, None))
     assert_close(tangent, float(np.sum(expected * e)), rtol=1e-5)
+
+
+def scaled_power(x, p=2.0, scale=1.0):
+    return np.sum(scale * x ** p)
+
+
+SCALED_CUBE = functools.partial(scaled_power, p=3.0, scale=0.5)
+
+
+def tangent_of_a_partial(x):
+    return sg.jvp(SCALED_CUBE, (x,), (V,))[1]
+
+
+def test_a_tangent_of_a_partial_with_keywords_keeps_them():
+    """``sg.jvp`` of a partial binding keywords, inside a function differentiated: the
+    keywords went missing from the call of ``jvp_scaled_power`` (its defaults were used:
+    the tangent of ``sum(x ** 2)``, silently)."""
+    # d/dx (1.5 x**2 . V) = 3 x V
+    assert_close(sg.grad(tangent_of_a_partial)(X), 3.0 * X * V)
+    assert_close(sg.jvp(tangent_of_a_partial, (X,), (A[0],))[1], float(np.sum(3.0 * X * V * A[0])))

@@ -1,11 +1,12 @@
-"""Every rule of the table differentiated twice (issue 13, section 2): the first case of each
-spec row, called from a generated wrapper function, in all four combinations of modes,
-against central differences of the first derivative:
+"""Every rule of the table differentiated twice (issue 13, sections 2 and 3): the first case
+of each spec row, called from a generated wrapper function, in all four combinations of
+modes, against central differences of the first derivative, through the public API only:
 
-- ``check_grads(order=2)``: forward and reverse mode on the function, then on its generated
-  ``jvp_f`` (forward over forward, reverse over forward): each JVP expression must be made
-  of differentiable operations;
-- forward and reverse mode over its generated ``grad_f`` (forward over reverse, as
+- ``check_grads(order=2)``: ``sg.jvp`` and ``sg.vjp`` on the function, then on
+  ``lambda a0, a1...: sg.jvp(f, (a0, a1...), (u0, u1...))[1]`` (forward over forward, and
+  reverse over forward as ``sg.grad(lambda x: sg.jvp(f, (x,), (v,))[1])`` does): each JVP
+  expression must be made of differentiable operations;
+- ``sg.jvp`` and ``sg.vjp`` over ``sg.grad`` of the wrapper (forward over reverse, as
   ``sg.hessian`` does, and reverse over reverse, as ``sg.grad(sg.grad(f))`` does): each VJP
   expression must be made of differentiable operations.
 

@@ -32,3 +32,17 @@ def test_the_pytree_mlp_sample_trains_and_checks_its_gradient():
     assert done.returncode == 0, done.stderr
     assert "gradient checked" in done.stdout and "trained:" in done.stdout
     assert "def value_and_grad_loss(params, points, labels):" in done.stdout
+
+
+def test_the_dask_sample_trains_on_a_local_cluster():
+    pytest.importorskip("dask.distributed", reason="the `dask` extra")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(ROOT / "samples" / "dask_logistic_regression.py"),
+                           "--rows", "20000", "--chunk-rows", "5000", "--steps", "3",
+                           "--no-progress"], env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    losses = [float(line.split()[3]) for line in done.stdout.splitlines()
+              if line.startswith("step ")]
+    assert len(losses) == 3 and losses[0] > losses[1] > losses[2]
+    assert "trained: accuracy" in done.stdout

@@ -170,3 +170,66 @@ def test_every_golden_function_differentiates_twice(name):
         assert check_grads(sg.grad(f, wrt=i, **options), list(args), modes=("fwd", "rev"),
                            order=1)
     assert check_grads(f, list(args), modes=("fwd", "rev"), order=2)
+
+
+# -- reverse over reverse of list code -------------------------------------------------------
+def sliced_list(x):
+    xs = [x, 2 * x, 3 * x]
+    total = 0.0
+    tail = xs[1:]
+    for k in range(len(tail)):
+        total = total + xs[k] * tail[k]
+    return np.sum(total)
+
+
+def slices_a_list_argument(xs):
+    head = xs[:2]
+    total = 0.0
+    for v in xs[1:]:
+        total = total + np.sum(v ** 3)
+    return total + np.sum(head[0] * head[1])
+
+
+def grown_by_joining(x):
+    acc = []
+    for i in range(len(x)):
+        acc = acc + [x[i] * (i + 1)]
+    return np.sum(np.array(acc[:len(acc) - 1]) ** 2)
+
+
+@pytest.mark.parametrize(("f", "args"), [
+    (sliced_list, [rng.standard_normal(3)]),
+    (slices_a_list_argument, [[rng.standard_normal(2) for _ in range(3)]]),
+    (grown_by_joining, [rng.standard_normal(3)]),
+])
+def test_list_slices_differentiate_twice_in_reverse_mode(f, args):
+    """``grad_f`` adds a slice's cotangent into the list's with ``grad_xs[1:] =
+    add_grads(grad_xs[1:], grad_tail)``, whose adjoint zeroed a list slice like an array's
+    (``grad_grad_xs[1:] = 0.0``: TypeError, can only assign an iterable); and it cuts a
+    joined list's cotangent with ``grad_acc = grad_acc_plus_items[:len(acc)]``, a new list
+    that was refused as a possible view."""
+    assert check_grads(sg.grad(f), args, modes=("fwd", "rev"), order=1)
+
+
+def tanh_in_a_loop(x):
+    h = x
+    for _ in range(2):
+        h = np.tanh(h)
+    return np.sum(h ** 2)
+
+
+U = rng.standard_normal(3)
+
+
+def tangent_of_tanh_in_a_loop(x):
+    return sg.jvp(tanh_in_a_loop, (x,), (U,))[1]
+
+
+def test_a_value_assigned_twice_in_a_loop_body_is_restored_for_its_adjoint():
+    """Third order, reverse over reverse over forward: in ``backward_jvp_f`` differentiated
+    again, ``grad_tanh_h`` is assigned twice in the loop body (``= grad_h``, then ``+=``). The
+    first assignment pushed its value for the reverse iteration to start from, the second
+    pushed its old value on the same stack: the reverse iteration started from the first
+    value instead of the last, and the third derivative was silently wrong (by 10%)."""
+    assert check_grads(sg.grad(tangent_of_tanh_in_a_loop), [rng.standard_normal(3)],
+                       modes=("fwd", "rev"), order=1)

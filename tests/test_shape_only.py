@@ -202,10 +202,12 @@ def test_a_loss_read_only_for_its_shape_is_not_computed(fun, dtype):
     forward = source.split(" = 1.0\n")[0]  # up to the seed
     if fun is squared_error:  # the square has the shape of what is squared: read that
         assert "** 2" not in forward.replace("# return np.mean((x @ w - y) ** 2)", "")
-        assert "unreduce(grad_squared_error_value / np.size(x_at_w_minus_y), x_at_w_minus_y)" \
-            in " ".join(source.split()).replace("( ", "(")  # as one line, not wrapped
-    else:
-        assert "logaddexp_0_minus_y = shape_of_elementwise(logaddexp_0, y_times_z)" in forward
+        assert ("unreduce(grad_squared_error_value / element_count(x_at_w_minus_y), "
+                "x_at_w_minus_y)") in " ".join(source.split()).replace("( ", "(")  # one line
+    else:  # nor is logaddexp, whose derivative needs only its arguments: its shape is z's
+        assert "logaddexp_0_minus_y = shape_of_elementwise(z, y_times_z)" in forward
+        assert "np.logaddexp" not in forward.replace(
+            "# return np.mean(np.logaddexp(0.0, z) - y * z)", "")
     got = sg.grad(fun)(w, x, y)
     assert got.dtype == dtype
     expected = numerical_grad(fun, (w.astype(np.float64), x.astype(np.float64),

@@ -173,3 +173,16 @@ def test_broadcast_shapes_specialised(data):
     run, text = specialised(general, (a, b))
     assert "unbroadcast" not in text
     assert_same(run(a, b), general(a, b))
+
+
+def test_comments_are_read_back_but_not_lines_of_a_string():
+    from sourcegrad.codegen import printer
+    from sourcegrad.jit.source import parse_with_comments
+
+    text = ('def f(x):\n    # a comment\n    y = """\n# inside a string\n"""\n'
+            '    # another\n    return x\n')
+    fdef = parse_with_comments(text)
+    comments = [s for s in fdef.body if printer.is_comment(s)]
+    assert len(comments) == 2
+    assert "# inside a string" in printer.to_source(fdef)
+    assert printer.to_source(fdef).count("# a comment") == 1

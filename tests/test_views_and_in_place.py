@@ -234,6 +234,12 @@ def write_through_real(x):
     return np.sum(a * a)
 
 
+def shuffle_rows(x):
+    a = x * 2.0
+    np.random.default_rng(0).shuffle(a)
+    return np.sum(a * x)
+
+
 def multiply_at(x):
     a = x * 2.0
     np.multiply.at(a, [0, 0], 3.0)
@@ -249,6 +255,7 @@ def multiply_at(x):
     (exp_into_itself, "`out=`, which writes a result into an existing array"),
     (write_through_real, "writing into `a.real[...]`"),
     (multiply_at, "`np.multiply.at`, which changes an array in place"),
+    (shuffle_rows, "`np.random.default_rng(0).shuffle(...)`, which changes an array in place"),
 ])
 def test_calls_that_change_an_array_in_place_are_refused_in_both_modes(f, quoted):
     """Each was differentiated as if the call had not happened: silently wrong."""

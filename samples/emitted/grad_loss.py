@@ -25,7 +25,7 @@ def grad_loss(w, b, x, y):
     x_at_w = shape_only(x_at_w)
     grad_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_loss_value / np.size(prediction_minus_y),
+    grad_prediction_minus_y_sq = unreduce(grad_loss_value / element_count(prediction_minus_y),
                                           prediction_minus_y)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
@@ -42,6 +42,19 @@ def grad_loss(w, b, x, y):
 
 
 # -- helpers copied from sourcegrad/rules/support.py --------------------------------------
+
+
+def is_foreign_array(x):
+    """Is ``x`` an array of another library that implements NumPy's protocols (a Dask array,
+    say)? NumPy functions hand it to that library; ``np.asarray`` would compute it."""
+    return type(x) is not np.ndarray and hasattr(x, "__array_function__") and (
+        not isinstance(x, np.generic))
+
+
+def _as_array(x):
+    """``x`` as an array with ``.sum``, ``.ndim`` and ``.shape``: a NumPy array or another
+    library's array as it is, anything else (a number, a list) as a NumPy array."""
+    return x if type(x) is np.ndarray or is_foreign_array(x) else np.asarray(x)
 
 
 def unbroadcast(g, x):
@@ -61,7 +74,7 @@ def unbroadcast(g, x):
         g = np.real(g)
     if _shape(g) == shape:
         return g
-    g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
+    g = _as_array(g)  # the array's own sum: np.sum's dispatch costs more than the sum
     extra = g.ndim - len(shape)
     if extra > 0:
         g = g.sum(axis=tuple(range(extra)))
@@ -102,6 +115,17 @@ def unreduce(g, x, axis=None, keepdims=False):
         return np.reshape(g, ())
     if not keepdims:
         g = np.expand_dims(g, axis)
+    return _broadcast_as(g, x, shape)
+
+
+def _broadcast_as(g, x, shape):
+    """``np.broadcast_to(g, shape)``, as an array of ``x``'s library when ``x`` is not NumPy's
+    (multiplied into ``x``'s ones, so that a Dask cotangent takes ``x``'s chunks rather than
+    one chunk the size of the data)."""
+    if is_foreign_array(x):
+        if isinstance(g, (float, int, np.number)):  # a read-only broadcast of each chunk
+            return np.full_like(x, g, dtype=np.result_type(_grad_dtype(x), g))
+        return g * np.ones_like(x, dtype=_grad_dtype(x))
     return np.broadcast_to(g, shape)
 
 
@@ -112,6 +136,8 @@ def _spread_scalar(g, x):
     makes the view read-only without a flags update. A Python number takes ``x``'s float
     dtype, as it would in NumPy's own arithmetic with ``x``."""
     shape = _shape(x)
+    if is_foreign_array(x) or is_foreign_array(g):
+        return _broadcast_as(g, x, shape)
     if type(g) is float:
         dtype = getattr(x, "dtype", None)
         g = np.asarray(g, dtype=dtype if dtype is not None and dtype.kind == "f" else None)
@@ -122,10 +148,38 @@ def _spread_scalar(g, x):
     return np.ndarray(shape, g.dtype, g.tobytes(), 0, (0,) * len(shape))
 
 
+def element_count(x):
+    """How many elements ``x`` has (``np.size``), read from its shape: a lazy array (Dask's)
+    knows it without being computed."""
+    return _size(x)
+
+
+def _size(x):
+    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``."""
+    if type(x) is float:
+        return 1
+    size = getattr(x, "size", None)
+    return np.size(x) if size is None else size
+
+
+def _grad_dtype(x):
+    """The float dtype of ``x``'s gradient: its own if float or complex, float64 otherwise."""
+    dtype = np.result_type(x)
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
+
+
 def zeros_like_grad(x):
     """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
     tangent of a ``None`` in a display, say) stays ``None``. A namedtuple's or dataclass's is
     ``Fields``, a tuple's a list: the adjoint assigns into them."""
+    if type(x) is np.ndarray:  # the common cases first: no dataclass test for them
+        return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
+    if type(x) is float:
+        return 0.0
+    if type(x) is list or type(x) is tuple:  # plain ones: not namedtuples
+        return [zeros_like_grad(v) for v in x]
+    if type(x) is dict:
+        return {k: zeros_like_grad(v) for k, v in x.items()}
     if x is None:
         return None
     fields = record_fields(x)
@@ -139,6 +193,8 @@ def zeros_like_grad(x):
         return None  # a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
+    if is_foreign_array(x):  # zeros of its own library (lazy for a Dask array)
+        return np.zeros_like(x, dtype=_grad_dtype(x))
     if type(x) is not ShapeOf:
         x = np.asarray(x)
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
@@ -147,6 +203,8 @@ def zeros_like_grad(x):
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
     a read-only broadcast view."""
+    if type(g) is RowSparse:
+        g = g.dense()
     if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and (
         g.shape == x.shape and g.flags.writeable and g.base is None
     ):
@@ -157,6 +215,8 @@ def as_gradient(g, x):
         return _tree_gradient(g, x)
     if g is None:
         return zeros_like_grad(x)
+    if is_foreign_array(g) or is_foreign_array(x):
+        return _foreign_gradient(g, x)
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
@@ -171,6 +231,21 @@ def as_gradient(g, x):
     if not isinstance(g, np.ndarray) or g.dtype != dtype or not g.flags.writeable:
         g = np.array(g, dtype=dtype)
     return g
+
+
+def _foreign_gradient(g, x):
+    """``as_gradient`` where ``g`` or ``x`` is another library's array: the gradient stays
+    that library's (a Dask array, or a 0-d Dask array for a float ``x``: computing it is the
+    caller's ``dask.compute``), with ``x``'s shape and float dtype."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
+    shape = _shape(x)
+    dtype = _grad_dtype(x)
+    if not is_foreign_array(g):  # x is foreign, its gradient a constant
+        return g * np.ones_like(x, dtype=dtype) if shape != () else float(g)
+    if _shape(g) != shape:
+        g = np.broadcast_to(g, shape)
+    return g if g.dtype == dtype else g.astype(dtype)
 
 
 def _tree_gradient(g, x):
@@ -264,6 +339,69 @@ class Fields(dict):
         return dict.__len__(self)
 
 
+class RowSparse(np.lib.mixins.NDArrayOperatorsMixin):
+    """A gradient that is zero but for elements (rows, mostly) added at indices: what a
+    function reading a few rows of a large array gives that array, kept as ``(index,
+    values)`` pairs and made dense once, when something needs the array (the gradient
+    returned to the user, or any NumPy operation, which sees the dense array). Without it,
+    a loss called once per word would allocate and add a dense gradient of the whole
+    embedding matrix per call. Generated code makes one only for an accumulator it only
+    scatters and adds into; a sum of two is one (their pairs), any other arithmetic is that
+    of the dense array."""
+
+    __slots__ = ("dtype", "parts", "shape")
+
+    def __init__(self, shape, dtype, parts):
+        self.shape = shape
+        self.dtype = dtype
+        self.parts = parts  # (index, values) pairs and RowSparse operands of a sum
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+    def dense(self):
+        out = np.zeros(self.shape, self.dtype)
+        pending = [self]
+        while pending:  # iterative: a long loop's sums nest deeply
+            for part in pending.pop().parts:
+                if type(part) is RowSparse:
+                    pending.append(part)
+                elif isinstance(part[0], (int, np.integer)):  # one row: it cannot repeat
+                    out[part[0]] += part[1]
+                else:
+                    np.add.at(out, part[0], part[1])
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        out = self.dense()
+        return out if dtype is None else out.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc is np.add and method == "at" and inputs[0] is self:
+            # a copy: the generated code may update the cotangent in place later
+            self.parts.append((inputs[1], np.array(inputs[2], dtype=self.dtype)))
+            return None
+        inputs = tuple(x.dense() if type(x) is RowSparse else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __add__(self, other):
+        if type(other) is RowSparse:
+            return RowSparse(self.shape, np.result_type(self.dtype, other.dtype),
+                             [self, other])
+        return np.add(self.dense(), other)
+
+    def __radd__(self, other):
+        return np.add(other, self.dense())
+
+    def __getitem__(self, key):
+        return self.dense()[key]
+
+
 def _as_matrices(g, x1, x2):
     """``g``, ``x1`` and ``x2`` with the dimensions ``np.matmul`` adds to 1-D operands (and
     removes from the result) put back, so that every case reads as stacked matrices."""
@@ -283,6 +421,8 @@ def matmul_vjp_x2(g, x1, x2):
         return (x1.T if type(x1) is np.ndarray else np.transpose(x1)) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return x1 * g
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 

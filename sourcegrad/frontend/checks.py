@@ -11,7 +11,6 @@ import ast
 import types
 
 from ..codegen.walk import walk
-from ..compile import is_generated
 from ..passes.purity import WRITERS
 from .source import Parsed
 
@@ -64,6 +63,9 @@ _FORBIDDEN_CALLS = {
 # the transformers differentiate values, and would not see the change
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "put", "resize", "itemset", "setfield",
                                "partition", "byteswap"})
+# ...but ``np.put_along_axis(a, i, v, axis)`` is the assignment ``a[index] = v`` it stands
+# for (``passes/desugar.py``), differentiated as such
+_DIFFERENTIATED_WRITERS = frozenset({"put_along_axis"})
 
 
 def reject_unsupported(parsed: Parsed) -> None:
@@ -149,14 +151,6 @@ def _check_node(parsed: Parsed, node: ast.AST) -> None:
                         "Keep values in local variables, a dict or a list instead of object "
                         "attributes.",
                     )
-                if sub is target and isinstance(sub, ast.Subscript) and isinstance(
-                        sub.value, ast.Subscript) and not is_generated(parsed.filename):
-                    raise parsed.unsupported(
-                        sub, f"writing through a chained index `{parsed.quote(sub)}`",
-                        "Index an array once (`a[i, j] = v`); for a list or dict, put a new "
-                        "element in its place (`held[i] = np.where(...)`, or a copy written "
-                        "into).",
-                    )
                 if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Attribute):
                     raise parsed.unsupported(
                         sub, f"writing into `{parsed.quote(sub.value)}[...]`, which changes "
@@ -214,18 +208,29 @@ def _check_call(parsed: Parsed, call: ast.Call) -> None:
     _check_in_place_call(parsed, call)
 
 
-def _is_module(parsed: Parsed, expr: ast.expr) -> bool:
-    """Does ``expr`` name a module (``np``, ``numpy.linalg``), as the function sees it?"""
+def _seen(parsed: Parsed, expr: ast.expr) -> object:
+    """What ``expr`` (a name or a chain of attributes) is, as the function sees it."""
     path: list[str] = []
     while isinstance(expr, ast.Attribute):
         path.append(expr.attr)
         expr = expr.value
     if not isinstance(expr, ast.Name):
-        return False
+        return None
     value = parsed.closure.get(expr.id, parsed.globals.get(expr.id))
     for attr in reversed(path):
         value = getattr(value, attr, None)
-    return isinstance(value, types.ModuleType)
+    return value
+
+
+def _is_module(parsed: Parsed, expr: ast.expr) -> bool:
+    """Does ``expr`` name a module (``np``, ``numpy.linalg``), as the function sees it?"""
+    return isinstance(_seen(parsed, expr), types.ModuleType)
+
+
+def _is_users_function(parsed: Parsed, expr: ast.expr) -> bool:
+    """A Python function of the user's (its parameter named ``out`` is just a name)."""
+    return isinstance(_seen(parsed, expr), types.FunctionType) or (
+        isinstance(expr, ast.Name) and expr.id in parsed.nested)
 
 
 def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
@@ -233,7 +238,8 @@ def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
     ``np.exp(a, out=a)``) would be missed by the derivative, which follows values: refused.
     ``np.add.at`` is differentiated, and ``list.append`` and friends are not arrays."""
     func = call.func
-    if any(keyword.arg == "out" for keyword in call.keywords):
+    if any(keyword.arg == "out" for keyword in call.keywords) and not _is_users_function(
+            parsed, func):
         raise parsed.unsupported(
             call, "`out=`, which writes a result into an existing array",
             "Assign the result to a name instead (for example `a = np.exp(a)`).")
@@ -244,8 +250,9 @@ def _check_in_place_call(parsed: Parsed, call: ast.Call) -> None:
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}`, which changes an array in place",
             "Use `np.add.at`, or build the result from indexed values.")
-    if func.attr in WRITERS or func.attr in _IN_PLACE_METHODS and not _is_module(
-            parsed, func.value):  # `np.sort(a)` is a new array; `a.sort()` sorts `a`
+    if func.attr in WRITERS - _DIFFERENTIATED_WRITERS or (
+            func.attr in _IN_PLACE_METHODS and not _is_module(parsed, func.value)
+    ):  # `np.sort(a)` is a new array; `a.sort()` sorts `a`
         raise parsed.unsupported(
             call, f"`{parsed.quote(func)}(...)`, which changes an array in place",
             "Build a new array instead (for example `a = np.sort(a)`, "

@@ -21,7 +21,7 @@ from types import CodeType, FunctionType
 from typing import Any
 
 from ..codegen.walk import walk
-from ..errors import NoDerivativeError
+from ..errors import NoDerivativeError, location
 
 LAMBDA = "<lambda>"
 
@@ -81,9 +81,10 @@ def read_lambda(fn: FunctionType) -> tuple[list[str], int, list[str], ast.Module
     lines = linecache.getlines(code.co_filename, fn.__globals__)
     if not lines:
         raise NoDerivativeError(
-            f"cannot read the source of this lambda ({code.co_filename}, line "
-            f"{code.co_firstlineno}). sourcegrad needs functions defined in a file (or "
-            "registered with linecache), not typed at the interactive prompt.")
+            f"cannot read the source of this lambda "
+            f"({location(code.co_filename, code.co_firstlineno)}). sourcegrad needs "
+            "functions defined in a file (or registered with linecache), not typed at the "
+            "interactive prompt.")
     node, name = _find_lambda(code, lines)
     fdef = lambda_as_def(node, name)
     start = node.lineno - 1
@@ -106,8 +107,9 @@ def _find_lambda(code: CodeType, lines: list[str]) -> tuple[ast.Lambda, str]:
     if len(candidates) == 1:
         return candidates[0]
     raise NoDerivativeError(
-        f"cannot tell which lambda on line {code.co_firstlineno} of {code.co_filename} this "
-        "is. Define the function with `def`, or put the lambda on a line of its own.")
+        f"cannot tell which lambda this is on one line "
+        f"({location(code.co_filename, code.co_firstlineno)}). Define the function with "
+        "`def`, or put the lambda on a line of its own.")
 
 
 def _lambdas(tree: ast.AST) -> list[tuple[ast.Lambda, str]]:
@@ -180,19 +182,28 @@ def _window(code: CodeType, lines: list[str]) -> ast.AST:
     for start in range(first, max(-1, first - 40), -1):
         for end in range(last, min(len(lines), last + 20) + 1):
             try:
-                return parse_block(lines[start:end], start)
+                return parse_block(lines[start:end], start, code.co_filename)
             except SyntaxError:
                 continue
     raise NoDerivativeError(
-        f"cannot parse the source around line {code.co_firstlineno} of {code.co_filename} "
-        "to find this lambda. Define the function with `def`.")
+        f"cannot parse the source around this lambda "
+        f"({location(code.co_filename, code.co_firstlineno)}) to find it. Define the "
+        "function with `def`.")
 
 
-def parse_block(block: list[str], start: int) -> ast.Module:
+def parse_block(block: list[str], start: int, filename: str = "<unknown>") -> ast.Module:
     """The block's syntax tree, with the file's line and column numbers (the empty lines in
-    front put every line at its own number without a pass over the tree)."""
-    module = ast.parse("\n" * start + textwrap.dedent("".join(block)))
+    front put every line at its own number without a pass over the tree). An indented block
+    (a method) is parsed as it stands, inside an ``if 1:`` on the line above it: removing
+    its indentation would change its multi-line strings, and cannot be done at all when
+    one continues at column 0. A ``SyntaxError`` names ``filename`` and the file's line."""
     indent = len(block[0]) - len(block[0].lstrip())
+    if indent and start > 0:
+        wrapped = ast.parse("\n" * (start - 1) + "if 1:\n" + "".join(block), filename)
+        body = wrapped.body[0]
+        assert isinstance(body, ast.If)
+        return ast.Module(body=body.body, type_ignores=[])
+    module = ast.parse("\n" * start + textwrap.dedent("".join(block)), filename)
     if indent:
         for node in walk(module):
             if hasattr(node, "col_offset"):

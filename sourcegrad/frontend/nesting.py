@@ -82,6 +82,16 @@ class Nesting:
         except TypeError:  # unhashable
             return None
 
+    def static_value(self, expr: ast.expr) -> Any:
+        """What ``expr`` (a name or a dotted path) is known to be before the call, or
+        ``None`` (a local variable's value is not)."""
+        return self._static(expr)
+
+    def bind(self, value: Any) -> str:
+        """The name generated code reads ``value`` by (bound in the function's
+        environment)."""
+        return self._bind(value)
+
     def _static(self, expr: ast.expr) -> Any:
         if isinstance(expr, ast.Name):
             if expr.id in self.outer_locals:
@@ -354,7 +364,8 @@ class Nesting:
         keywords = [ast.keyword(arg=generated.tangent_params[p], value=t)
                     for p, t in zip(params, tangents, strict=True) if p in wrt]
         target = Target(generated, [*inner.prefix, *[self._constant(v) for v in form.bound]],
-                        inner.keywords)
+                        [*inner.keywords, *[ast.keyword(arg=k, value=self._constant(v))
+                                            for k, v in form.keywords.items()]])
         rebuilt = ast.Call(func=node.func, args=list(primals), keywords=keywords)
         return self._call(target, rebuilt)
 

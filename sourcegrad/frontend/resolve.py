@@ -115,6 +115,8 @@ class Resolver:
         chain = _chain(expr)
         if chain is None or chain[0] in self.locals:
             return None
+        if len(chain) == 1 and chain[0] in self.parsed.inserted:
+            return self.parsed.inserted[chain[0]]
         chain = (chain[0].removesuffix(USER_MARK), *chain[1:])  # the user's own name
         value = self.parsed.lookup(chain[0])
         value = None if is_missing(value) else value

@@ -41,6 +41,9 @@ class Parsed:
     nested: dict[str, ast.FunctionDef] = field(default_factory=dict)
     # names the transformer binds (``grad_g`` for a nested ``sg.grad(g)``) -> their values
     extra: dict[str, Any] = field(default_factory=dict)
+    # sourcegrad's helpers the transformer writes into the code before names are resolved
+    # (``no_cotangent``): never the user's names, so not recorded as what those denote
+    inserted: dict[str, Any] = field(default_factory=dict)
 
     def line(self, lineno: int) -> str:
         if 1 <= lineno <= len(self.lines):
@@ -301,7 +304,7 @@ def _read_with_inspect(fn: FunctionType) -> tuple[list[str], int, list[str], ast
             "defined in a file (or registered with linecache), not typed at the interactive "
             "prompt."
         ) from exc
-    return file_lines, start, block, forms.parse_block(block, start)
+    return file_lines, start, block, forms.parse_block(block, start, fn.__code__.co_filename)
 
 
 def _read_quickly(fn: FunctionType) -> tuple[list[str], int, list[str], ast.Module] | None:
@@ -324,7 +327,7 @@ def _read_quickly(fn: FunctionType) -> tuple[list[str], int, list[str], ast.Modu
     end = _block_end(file_lines, start, _last_code_line(code))
     block = file_lines[start:end]
     try:
-        module = forms.parse_block(block, start)
+        module = forms.parse_block(block, start, filename)
     except SyntaxError:
         return None
     return file_lines, start, block, module

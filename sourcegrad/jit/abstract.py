@@ -179,13 +179,14 @@ def fresh(a: Abstract) -> Abstract:
 
 
 # -- placeholders: concrete stand-ins for what is known, to ask NumPy about results ------------
-def placeholder(a: Abstract) -> Any:
+def placeholder(a: Abstract, unknown: int = 1) -> Any:
     """A value with ``a``'s type, shape and dtype (arrays share a single element), or
-    ``_UNSET`` when too little is known to make one."""
+    ``_UNSET`` when too little is known to make one; ``unknown`` stands for a number whose
+    value is not known."""
     if isinstance(a, Number):
         if a.known:
             return a.value
-        return a.kind(1)
+        return a.kind(unknown)
     if isinstance(a, Array):
         if a.shape is None or a.dtype is None:
             return _UNSET
@@ -196,9 +197,15 @@ def placeholder(a: Abstract) -> Any:
     if isinstance(a, Constant):
         return a.value
     if isinstance(a, Sequence) and a.items is not None:
-        items = [placeholder(i) for i in a.items]
+        items = [placeholder(i, unknown) for i in a.items]
         return _UNSET if any(i is _UNSET for i in items) else tuple(items)
     return _UNSET
+
+
+def _unknown_number(a: Abstract) -> bool:
+    if isinstance(a, Number):
+        return not a.known
+    return isinstance(a, Sequence) and any(_unknown_number(i) for i in a.items or ())
 
 
 def _result(value: Any, is_view: bool) -> Abstract:
@@ -216,10 +223,21 @@ def _result(value: Any, is_view: bool) -> Abstract:
 def evaluate(function: Any, args: list[Abstract], kwargs: dict[str, Abstract],
              is_view: bool = False) -> Abstract:
     """``function`` applied to placeholders of ``args``: the result's shape and dtype.
-    Only for functions whose result's shape does not depend on the values (the caller's
-    list), and only while the placeholders are small (a function may touch every element)."""
-    values = [placeholder(a) for a in args]
-    keywords = {k: placeholder(v) for k, v in kwargs.items()}
+    Only for functions whose result's shape does not depend on the values of arrays (the
+    caller's list), and only while the placeholders are small (a function may touch every
+    element). A number whose value is not known may decide the shape (``np.linspace(a, b,
+    n)``, ``np.arange(x)``): the call is made with two stand-ins for it, and a shape that
+    differs between them is not known."""
+    result = _evaluate_with(function, args, kwargs, is_view, 1)
+    if any(_unknown_number(a) for a in [*args, *kwargs.values()]):
+        result = join(result, _evaluate_with(function, args, kwargs, is_view, 2))
+    return result
+
+
+def _evaluate_with(function: Any, args: list[Abstract], kwargs: dict[str, Abstract],
+                   is_view: bool, unknown: int) -> Abstract:
+    values = [placeholder(a, unknown) for a in args]
+    keywords = {k: placeholder(v, unknown) for k, v in kwargs.items()}
     if any(v is _UNSET for v in [*values, *keywords.values()]):
         return UNKNOWN
     sizes = [np.size(v) for v in [*values, *keywords.values()] if isinstance(v, np.ndarray)]

@@ -17,13 +17,13 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..codegen import printer
+from ..codegen.clone import clone
 from ..codegen.walk import walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
@@ -224,12 +224,22 @@ def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
     if not liveness.dead and not liveness.unread_pops:
         return False
 
+    # a ``del`` of a name whose assignment goes would fail on the path that made it: the
+    # name leaves the ``del`` (at worst, a value kept elsewhere is freed later)
+    unbound = {name for stmt in walk(fdef) if id(stmt) in liveness.dead
+               and isinstance(stmt, ast.Assign) for t in stmt.targets for name in _stores(t)}
+
     def edit(stmt: ast.stmt) -> ast.stmt | None:
         if id(stmt) in liveness.dead:
             return None
         if id(stmt) in liveness.unread_pops:
             assert isinstance(stmt, ast.Assign)
             return ast.copy_location(ast.Expr(value=stmt.value), stmt)
+        if isinstance(stmt, ast.Delete) and unbound:
+            kept = [t for t in stmt.targets if not (isinstance(t, ast.Name) and t.id in unbound)]
+            if not kept:
+                return None
+            stmt.targets = kept
         return stmt
 
     _edit(fdef, edit)
@@ -375,9 +385,9 @@ def _replace(stmt: ast.stmt, old: ast.Name, new: ast.expr) -> None:
     for node in walk(stmt):
         for field_name, value in ast.iter_fields(node):
             if value is old:
-                setattr(node, field_name, copy.deepcopy(new))
+                setattr(node, field_name, clone(new))
             elif isinstance(value, list) and any(v is old for v in value):
-                setattr(node, field_name, [copy.deepcopy(new) if v is old else v
+                setattr(node, field_name, [clone(new) if v is old else v
                                            for v in value])
 
 
@@ -388,6 +398,8 @@ def _stack_uses(fdef: ast.FunctionDef) -> dict[str, list[tuple[ast.stmt, list[as
     made = {t.id for s in walk(fdef) if isinstance(s, ast.Assign) and isinstance(
         s.value, ast.List) and not s.value.elts for t in s.targets if isinstance(t, ast.Name)}
     uses: dict[str, list[tuple[ast.stmt, list[ast.stmt]]]] = {n: [] for n in made}
+    if not made:
+        return uses
 
     def visit(body: list[ast.stmt]) -> None:
         for stmt in body:
@@ -490,7 +502,7 @@ def _preallocate_stacks(fdef: ast.FunctionDef, facts: Facts, np_name: str) -> No
             call.args.append(ast.Name(id=computed.targets[0].id, ctx=ast.Load()))  # type: ignore[attr-defined]
             at = push_block.index(computed)
             push_block[at:at + 1] = [
-                ast.copy_location(ast.Assign(targets=computed.targets, value=copy.deepcopy(
+                ast.copy_location(ast.Assign(targets=computed.targets, value=clone(
                     read)), computed),
                 ast.copy_location(ast.Expr(value=call), computed)]
             push_block.remove(push)
@@ -615,7 +627,7 @@ def _loop_index(forward: ast.For, backward: ast.For, taken: set[str]) -> str:
 
 
 def _empty(np_name: str, count: ast.expr, item: Array | Number) -> ast.expr:
-    shape: ast.expr = copy.deepcopy(count)
+    shape: ast.expr = clone(count)
     dtype = a.dtype_of(item)
     if isinstance(item, Array) and item.shape:
         shape = ast.Tuple(elts=[shape, *[ast.Constant(n) for n in item.shape]], ctx=ast.Load())

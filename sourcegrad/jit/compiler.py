@@ -8,10 +8,11 @@ compiled by ``numba.njit``; the generated callees it calls likewise, and the use
 functions it calls from their bytecode. The helpers left run their Numba forms
 (``forms.py``). A user's function is compiled from its bytecode, the functions it calls too.
 
-The compiled function is kept per argument signature (types, and shapes and dtypes of
-arrays): a call with a new one compiles again. Where something cannot be compiled, the
-function runs uncompiled after one ``JitWarning`` per reason (``fallback=False``: a
-``JitError``), naming the user's line.
+The compiled function is kept per argument signature (``specialisation.signature``, the
+guard the NumPy path's specialised variants share: types, shapes and dtypes of arrays, what
+else the specialisation pass may assume): a call with a new one compiles again. Where
+something cannot be compiled, the function runs uncompiled after one ``JitWarning`` per
+reason (``fallback=False``: a ``JitError``), naming the user's line.
 """
 
 from __future__ import annotations
@@ -27,41 +28,32 @@ from typing import Any
 import numba
 import numpy as np
 
+from ..presentation import Presentable, describe
 from ..rules import support
 from ..runtime.decorated import Differentiable
 from ..runtime.tensor import Tensor
+from ..specialisation import describe as assumed_of
+from ..specialisation import signature
 from . import forms, source
 from .errors import CannotCompile, JitError, JitWarning, numba_reason
 from .specialise import Program, Specialised, is_user_function, specialise
 
 forms.install()
 
-
-def key(args: tuple) -> tuple:
-    """What a compiled version is kept under: each argument's type, and an array's dtype and
-    shape (the specialised code is valid for those only). Computed at every call: kept to a
-    few hundred nanoseconds."""
-    return tuple([(a.dtype, a.shape) if type(a) is _ARRAY else _key(a) for a in args])
-
-
 _ARRAY = np.ndarray
+# what a compiled version is kept under: the guard of the NumPy path's specialised variants
+key = signature
 
 
-def _key(value: Any) -> Any:
-    kind = type(value)
-    if kind is np.ndarray:
-        return (value.dtype, value.shape)
-    if kind is tuple or kind is list:
-        return (kind, *[_key(v) for v in value])
-    return kind
-
-
-class JitFunction:
+class JitFunction(Presentable):
     """What ``sg.jit(fn)`` returns: ``fn`` compiled at the first call of each argument
-    signature (see the module docstring)."""
+    signature (see the module docstring); shown as ``jit of`` what ``fn`` is."""
 
     def __init__(self, fn: Callable, fallback: bool = True) -> None:
         functools.update_wrapper(self, fn)
+        self._describe = lambda: describe("jit", fn)
+        # the NumPy path's own (``specialisation.install``): this one's method shows Numba's
+        self.__dict__.pop("specialised_source", None)
         self.fn = fn
         self.fallback = fallback
         self._target = source.unwrapped(fn)
@@ -79,8 +71,8 @@ class JitFunction:
                     self._compile((), args)  # which says why, once
                 return self.fn(*args, **kwargs)
             args = self._positional(args, kwargs)
-        signature = tuple([(a.dtype, a.shape) if type(a) is _ARRAY else _key(a)
-                           for a in args])  # ``key``, inlined: this runs at every call
+        signature = tuple([(a.shape, a.dtype) if type(a) is _ARRAY else assumed_of(a)
+                           for a in args])  # ``specialisation.signature``, inlined
         run = self._compiled.get(signature)
         if run is None:
             run = self._compile(signature, args)
@@ -120,8 +112,11 @@ class JitFunction:
             args = self._positional(args, kwargs)
         return specialise(self._target, args, numba=True).text
 
-    def __repr__(self) -> str:
-        return f"<sg.jit of {self.fn!r}>"
+    def presented_source(self) -> str | None:
+        """The code it compiles (before it is specialised to the arguments' shapes)."""
+        if source.is_generated(self._target):
+            return self._target.source
+        return inspect.getsource(self._target)
 
 
 def _describe(args: tuple) -> str:

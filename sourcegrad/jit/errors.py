@@ -9,7 +9,7 @@ from __future__ import annotations
 import linecache
 import re
 
-from ..errors import SourcegradError
+from ..errors import SourcegradError, location
 
 
 class _Located:
@@ -27,7 +27,24 @@ class JitWarning(_Located, UserWarning):
     """``sg.jit`` could not compile a function and runs it uncompiled.
 
     ``reason`` says why; ``filename`` and ``lineno`` point at the user's line (``lineno`` 0:
-    no line is to blame, as for a function that is not Python)."""
+    no line is to blame, as for a function that is not Python).
+
+    >>> import warnings
+    >>> def digits(x):
+    ...     return len(np.format_float_positional(x))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     print(sg.jit(digits)(2.5))  # len("2.5"), computed uncompiled
+    3
+    >>> warning = caught[0].message
+    >>> type(warning).__name__, warning.lineno
+    ('JitWarning', 2)
+    >>> print(warning)
+    sg.jit cannot compile digits(float): ...
+      File "...", line 2
+        return len(np.format_float_positional(x))
+    It runs uncompiled.
+    """
 
 
 class JitError(_Located, SourcegradError):
@@ -47,7 +64,7 @@ class CannotCompile(Exception):
     def message(self, what: str) -> str:
         text = f"sg.jit cannot compile {what}: {self.reason}"
         if self.filename and self.lineno:
-            text += f'\n  File "{self.filename}", line {self.lineno}'
+            text += f"\n  {location(self.filename, self.lineno)}"
             line = linecache.getline(self.filename, self.lineno).strip()
             if line:
                 text += f"\n    {line}"

@@ -169,6 +169,18 @@ def zeros_like_grad_form(x):
     return None
 
 
+@_form(support.no_cotangent)
+def no_cotangent_form(x):
+    """The value itself."""
+    return lambda x: x
+
+
+@_form(support.row_sparse_zeros)
+def row_sparse_zeros_form(x):
+    """A dense zero: compiled code has no dense zero per call to avoid."""
+    return zeros_like_grad_form(x)
+
+
 @_form(support.private_copy)
 def private_copy_form(g):
     """A copy the code may update in place."""
@@ -281,6 +293,29 @@ def reduced_count_form(x, ans):
     if isinstance(x, types.Array):
         return lambda x, ans: x.size
     return lambda x, ans: 1
+
+
+@_form(support.element_count)
+def element_count_form(x):
+    """How many elements ``x`` has."""
+    if isinstance(x, types.Array):
+        return lambda x: x.size
+    if _is_number(x):
+        return lambda x: 1
+    return None
+
+
+@_form(support.add_into)
+def add_into_form(a, b):
+    """``a + b``, into ``a`` when it is an array of ``b``'s shape or larger."""
+    if isinstance(a, types.Array) and a.mutable and isinstance(b, types.Number | types.Array):
+        def impl(a, b):
+            a += b
+            return a
+        return impl
+    if _is_number(a) and _is_number(b):
+        return lambda a, b: a + b
+    return None
 
 
 @_form(support.add_grads)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -48,6 +49,26 @@ def rule(helper: Any) -> Callable[[Rule], Rule]:
     return register
 
 
+def signature_of(fn: Any) -> inspect.Signature:
+    """``inspect.signature(fn)``, worked out once per function (the specialiser binds every
+    helper and NumPy call it rewrites: making signatures was a fifth of its time), kept no
+    longer than the function lives (a generated function keeps the user's alive)."""
+    try:
+        return _SIGNATURES[fn]
+    except KeyError:
+        found = _SIGNATURES[fn] = inspect.signature(fn)
+        return found
+    except TypeError:  # no weak reference to it (a ufunc, a builtin): they live forever
+        found = _BUILTIN_SIGNATURES.get(fn)
+        if found is None:
+            found = _BUILTIN_SIGNATURES[fn] = inspect.signature(fn)
+        return found
+
+
+_SIGNATURES: weakref.WeakKeyDictionary[Any, inspect.Signature] = weakref.WeakKeyDictionary()
+_BUILTIN_SIGNATURES: dict[Any, inspect.Signature] = {}
+
+
 def apply(helper: Any, ctx: Context, args: list[Operand], kwargs: dict[str, Operand]
           ) -> tuple[ast.expr | None, Abstract]:
     """The helper's call specialised, or ``(None, what is known of its result)``."""
@@ -55,7 +76,7 @@ def apply(helper: Any, ctx: Context, args: list[Operand], kwargs: dict[str, Oper
     if fn is None:
         return None, a.UNKNOWN
     try:
-        bound = inspect.signature(helper).bind(*args, **kwargs)
+        bound = signature_of(helper).bind(*args, **kwargs)
     except TypeError:
         return None, a.UNKNOWN
     return fn(ctx, dict(bound.arguments))
@@ -168,6 +189,12 @@ def _unreduce(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None,
     if axis is None:
         if gshape != ():
             return None, result
+        if not ctx.numba:  # NumPy repeats one number without memory: a read-only view
+            natural = np.dtype(np.float64) if isinstance(ag, Number) else a.dtype_of(ag)
+            if dtype is not None and dtype != natural:
+                g = call(ctx.np("asarray"), g, dtype_expr(ctx, dtype))
+            return call(ctx.np("broadcast_to"), g, constant(xshape)), replace_fresh(
+                result, False)
         return _with_dtype(ctx, "full", [constant(xshape), g], dtype), result
     if gshape is None:
         return None, result
@@ -222,9 +249,8 @@ def _scalar_seed(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
 def _as_gradient(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     (g, ag), (_, ax) = bound["g"], bound["x"]
     if isinstance(ax, Number) and ax.kind is not bool:
-        if isinstance(ag, Number) and ag.kind is float:
-            return g, ag
-        if isinstance(ag, Number) and ag.kind is int or isinstance(ag, Array) and (
+        # (a "float" may yet be a 0-d array, which NumPy gives for np.where of numbers)
+        if isinstance(ag, Number) and ag.kind in (int, float) or isinstance(ag, Array) and (
                 ag.shape == () and ag.dtype is not None and ag.dtype.kind in "iuf"):
             return call(ctx.name_for(float), g), Number(float)
         return None, Number(float)
@@ -243,7 +269,8 @@ def _as_gradient(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
     return None, result
 
 
-@rule(support.zeros_like_grad)
+@rule(support.row_sparse_zeros)  # compiled code keeps the dense zero: no dense per call to
+@rule(support.zeros_like_grad)  # avoid once the call is inlined into a loop of machine code
 def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
                      ) -> tuple[ast.expr | None, Abstract]:
     _, ax = bound["x"]
@@ -257,6 +284,11 @@ def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
     return None, a.UNKNOWN
 
 
+@rule(support.no_cotangent)
+def _no_cotangent(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    return bound["x"]  # the value itself
+
+
 @rule(support.private_copy)
 def _private_copy(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     g, ag = bound["g"]
@@ -265,6 +297,15 @@ def _private_copy(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | N
     if isinstance(ag, Sequence) and ag.is_list:
         return call(ctx.name_for(list), g), ag
     return None, ag
+
+
+@rule(support.unstack_like)
+def _unstack_like(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    g, ag = bound["g"]
+    _, aobj = bound["obj"]
+    if isinstance(ag, Array) and isinstance(aobj, Array) and ag.shape == aobj.shape:
+        return g, ag  # an array's cotangent, already of its shape
+    return None, a.UNKNOWN
 
 
 def _ndims(*operands: Abstract) -> list[int | None]:
@@ -320,6 +361,14 @@ def _reduced_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | 
     return ast.Constant(count), Number(int, count)
 
 
+@rule(support.element_count)
+def _element_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    size = a.size(bound["x"][1])
+    if size is None:
+        return None, Number(int)
+    return ast.Constant(size), Number(int, size)
+
+
 @rule(support.add_grads)
 def _add_grads(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     (x, ax), (y, ay) = bound["a"], bound["b"]
@@ -341,6 +390,8 @@ def _tie_weights(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
     (x, ax), (ans, _) = bound["x"], bound["ans"]
     axis, keepdims = _known(bound.get("axis")), _known(bound.get("keepdims"), False)
     result = _shaped_like(ax, a.grad_dtype(ax))
+    if not ctx.numba:  # the helper, in NumPy, compares once; spelt out, twice
+        return None, result
     if not isinstance(ax, Array) or not ax.shape or ax.dtype != np.float64 or (
             keepdims is _NOT_KNOWN) or not (axis is None or isinstance(axis, int)):
         return None, result

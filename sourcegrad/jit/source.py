@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import io
-import tokenize
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -79,21 +77,33 @@ def parse_with_comments(text: str) -> ast.FunctionDef:
     fdef = ast.parse(text).body[0]
     assert isinstance(fdef, ast.FunctionDef)
     located = _with_parents(fdef.body)
-    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
-    lines = text.splitlines()
     pending: dict[int, list[ast.stmt]] = {}
-    for token in tokens:
-        if token.type != tokenize.COMMENT or lines[token.start[0] - 1].lstrip()[:1] != "#":
-            continue
-        following = next((s for s in located if s[0].lineno > token.start[0]), None)
+    for line, comment in _full_line_comments(text, fdef):
+        following = next((s for s in located if s[0].lineno > line), None)
         if following is not None:
-            pending.setdefault(id(following[0]), []).append(
-                printer.comment(token.string[1:].removeprefix(" ")))
+            pending.setdefault(id(following[0]), []).append(printer.comment(comment))
     for stmt, parent in located:
         if id(stmt) in pending:
             at = parent.index(stmt)
             parent[at:at] = pending.pop(id(stmt))
     return fdef
+
+
+def _full_line_comments(text: str, fdef: ast.FunctionDef) -> list[tuple[int, str]]:
+    """``(line, comment text)`` of each comment alone on its line, read off the lines
+    (``tokenize`` took most of the time of reading a function back, compiling its patterns
+    in a fresh process): a line starting with ``#`` is one unless a string spanning several
+    lines holds it."""
+    found = [(number, line.lstrip()[1:].removeprefix(" "))
+             for number, line in enumerate(text.splitlines(), 1)
+             if line.lstrip()[:1] == "#"]
+    if not found or '"""' not in text and "'''" not in text:
+        return found
+    inside = {line for node in ast.walk(fdef) if (isinstance(node, ast.JoinedStr) or isinstance(
+              node, ast.Constant) and isinstance(node.value, str | bytes))
+              and node.end_lineno != node.lineno
+              for line in range(node.lineno + 1, (node.end_lineno or node.lineno) + 1)}
+    return [(number, comment) for number, comment in found if number not in inside]
 
 
 def _with_parents(body: list[ast.stmt]) -> list[tuple[ast.stmt, list[ast.stmt]]]:

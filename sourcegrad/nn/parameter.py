@@ -16,7 +16,15 @@ from ..runtime.tensor import Tensor, to_array
 
 class Parameter(Tensor):
     """``Parameter(data=None, requires_grad=True)``; prints as ``Parameter containing:``
-    followed by the tensor."""
+    followed by the tensor.
+
+    >>> w = sg.nn.Parameter(sg.tensor([1.0, 2.0]))
+    >>> w
+    Parameter containing:
+    tensor([1., 2.], requires_grad=True)
+    >>> w.is_leaf, type(w * 2).__name__
+    (True, 'Tensor')
+    """
 
     def __init__(self, data: Any = None, requires_grad: bool = True) -> None:
         if data is None:

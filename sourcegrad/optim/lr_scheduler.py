@@ -32,7 +32,21 @@ _OVERRIDDEN_WARNING = (
 
 
 class LRScheduler:
-    """Base class: subclasses define ``get_lr``, the rates for ``self.last_epoch``."""
+    """Base class: subclasses define ``get_lr``, the rates for ``self.last_epoch``.
+
+    A schedule halving the rate every epoch:
+
+    >>> class Halving(sg.optim.lr_scheduler.LRScheduler):
+    ...     def get_lr(self):
+    ...         return [base * 0.5 ** self.last_epoch for base in self.base_lrs]
+    >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+    >>> scheduler = Halving(opt)
+    >>> for epoch in range(3):
+    ...     opt.step()
+    ...     scheduler.step()
+    >>> scheduler.get_last_lr()
+    [0.125]
+    """
 
     def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):
@@ -55,12 +69,45 @@ class LRScheduler:
         self._is_initial = False
 
     def get_lr(self) -> list[float]:
+        """The rates of the parameter groups for epoch ``self.last_epoch``, which
+        ``step`` sets; each scheduler defines it.
+
+        ``StepLR`` multiplies by ``gamma`` at epochs 2, 4...:
+
+        >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+        >>> scheduler = sg.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+        >>> scheduler.last_epoch = 2
+        >>> scheduler.get_lr()
+        [0.5]
+        """
         raise NotImplementedError
 
     def get_last_lr(self) -> list[float]:
+        """The rates the last ``step`` set, one per parameter group.
+
+        >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+        >>> scheduler = sg.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+        >>> opt.step()
+        >>> scheduler.step()
+        >>> scheduler.get_last_lr()
+        [0.5]
+        """
         return self._last_lr
 
     def step(self) -> None:
+        """Move to the next epoch: set each group's ``lr`` to its new rate (call it
+        after ``optimizer.step()``).
+
+        >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+        >>> scheduler = sg.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.1)
+        >>> rates = []
+        >>> for epoch in range(5):
+        ...     rates.append(round(opt.param_groups[0]["lr"], 6))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> rates
+        [1.0, 1.0, 0.1, 0.1, 0.01]
+        """
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
                 warnings.warn(_OVERRIDDEN_WARNING, UserWarning, stacklevel=2)
@@ -73,9 +120,26 @@ class LRScheduler:
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 
     def state_dict(self) -> dict[str, Any]:
+        """The scheduler's state (everything but its optimizer), for
+        ``load_state_dict``.
+
+        >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+        >>> scheduler = sg.optim.lr_scheduler.StepLR(opt, step_size=3)
+        >>> state = scheduler.state_dict()
+        >>> state["step_size"], state["last_epoch"], state["base_lrs"]
+        (3, 0, [1.0])
+        """
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Take the state ``state_dict`` gave (to resume a schedule).
+
+        >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+        >>> scheduler = sg.optim.lr_scheduler.StepLR(opt, step_size=3)
+        >>> scheduler.load_state_dict({"last_epoch": 7, "step_size": 2})
+        >>> scheduler.last_epoch, scheduler.step_size
+        (7, 2)
+        """
         self.__dict__.update(state_dict)
 
     def _current(self) -> list[float]:
@@ -98,7 +162,18 @@ def _track_optimizer_steps(optimizer: Optimizer) -> None:
 
 
 class StepLR(LRScheduler):
-    """Multiply the rate by ``gamma`` every ``step_size`` epochs."""
+    """Multiply the rate by ``gamma`` every ``step_size`` epochs.
+
+    >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+    >>> scheduler = sg.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+    >>> rates = []
+    >>> for epoch in range(5):
+    ...     rates.append(scheduler.get_last_lr()[0])
+    ...     opt.step()
+    ...     scheduler.step()
+    >>> rates
+    [1.0, 1.0, 0.5, 0.5, 0.25]
+    """
 
     def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
                  last_epoch: int = -1) -> None:
@@ -113,7 +188,18 @@ class StepLR(LRScheduler):
 
 
 class ExponentialLR(LRScheduler):
-    """Multiply the rate by ``gamma`` every epoch."""
+    """Multiply the rate by ``gamma`` every epoch.
+
+    >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+    >>> scheduler = sg.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    >>> rates = []
+    >>> for epoch in range(4):
+    ...     rates.append(scheduler.get_last_lr()[0])
+    ...     opt.step()
+    ...     scheduler.step()
+    >>> rates
+    [1.0, 0.5, 0.25, 0.125]
+    """
 
     def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
         self.gamma = gamma
@@ -127,7 +213,21 @@ class ExponentialLR(LRScheduler):
 
 class CosineAnnealingLR(LRScheduler):
     """Follow half a cosine from the base rate down to ``eta_min`` over ``T_max`` epochs
-    (and back up, periodically), in PyTorch's recursive form."""
+    (and back up, periodically), in PyTorch's recursive form.
+
+    Over ``T_max = 4`` epochs the rate is ``(1 + cos(pi t / 4)) / 2``: 1, 0.854, 0.5, 0.146,
+    0:
+
+    >>> opt = sg.optim.SGD([sg.zeros(1, requires_grad=True)], lr=1.0)
+    >>> scheduler = sg.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
+    >>> rates = []
+    >>> for epoch in range(5):
+    ...     rates.append(round(scheduler.get_last_lr()[0], 3))
+    ...     opt.step()
+    ...     scheduler.step()
+    >>> rates
+    [1.0, 0.854, 0.5, 0.146, 0.0]
+    """
 
     def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,  # noqa: N803
                  last_epoch: int = -1) -> None:

@@ -16,7 +16,15 @@ __all__ = ["SGD", "Adam", "Optimizer"]
 
 class Optimizer:
     """Parameter groups (each a dict with ``params`` and its hyper-parameters) and per
-    parameter state, as in PyTorch."""
+    parameter state, as in PyTorch.
+
+    Each group may override the defaults (here the learning rate):
+
+    >>> w, b = sg.zeros(2, requires_grad=True), sg.zeros(1, requires_grad=True)
+    >>> opt = sg.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.01}], lr=0.1)
+    >>> [group["lr"] for group in opt.param_groups]
+    [0.1, 0.01]
+    """
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -33,6 +41,14 @@ class Optimizer:
             self.add_param_group(group)
 
     def add_param_group(self, group: dict[str, Any]) -> None:
+        """Add a group of parameters (a dict with ``params``; the defaults fill
+        in the hyper-parameters it does not give).
+
+        >>> opt = sg.optim.SGD([sg.zeros(2, requires_grad=True)], lr=0.1, momentum=0.9)
+        >>> opt.add_param_group({"params": [sg.zeros(1, requires_grad=True)], "lr": 0.5})
+        >>> [(group["lr"], group["momentum"]) for group in opt.param_groups]
+        [(0.1, 0.9), (0.5, 0.9)]
+        """
         params = group["params"]
         params = [params] if isinstance(params, Tensor) else list(params)
         for p in params:
@@ -44,6 +60,18 @@ class Optimizer:
         self.param_groups.append({**self.defaults, **group, "params": params})
 
     def zero_grad(self, set_to_none: bool = True) -> None:
+        """Forget the parameters' gradients: ``None`` (``set_to_none``) or zeros.
+
+        >>> w = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> opt = sg.optim.SGD([w], lr=0.1)
+        >>> (w ** 2).sum().backward()
+        >>> opt.zero_grad(set_to_none=False)
+        >>> w.grad
+        tensor([0., 0.])
+        >>> opt.zero_grad()
+        >>> w.grad is None
+        True
+        """
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is None:
@@ -54,6 +82,18 @@ class Optimizer:
                     p.grad.zero_()
 
     def step(self) -> None:
+        """Update every parameter that has a gradient, in place.
+
+        One step of plain gradient descent on ``sum(w**2)`` (gradient ``2w``):
+        ``w - 0.1 * 2w = 0.8 w``:
+
+        >>> w = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> opt = sg.optim.SGD([w], lr=0.1)
+        >>> (w ** 2).sum().backward()
+        >>> opt.step()
+        >>> w
+        tensor([0.8000, 1.6000], requires_grad=True)
+        """
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is not None:
@@ -77,6 +117,21 @@ def type_name(value: Any) -> str:
 
 
 class SGD(Optimizer):
+    """Stochastic gradient descent, with PyTorch's momentum, dampening, Nesterov and
+    weight decay.
+
+    On ``sum(w**2)`` from ``w = 1`` with momentum 0.5: the gradients are 2 then 1.6, the
+    velocity 2 then ``0.5 * 2 + 1.6 = 2.6``, so ``w`` goes to ``0.8`` then ``0.54``:
+
+    >>> w = sg.tensor([1.0], requires_grad=True)
+    >>> opt = sg.optim.SGD([w], lr=0.1, momentum=0.5)
+    >>> for _ in range(2):
+    ...     opt.zero_grad()
+    ...     (w ** 2).sum().backward()
+    ...     opt.step()
+    >>> w
+    tensor([0.5400], requires_grad=True)
+    """
     def __init__(self, params: Iterable[Any], lr: float, momentum: float = 0.0,
                  dampening: float = 0.0, weight_decay: float = 0.0,
                  nesterov: bool = False) -> None:
@@ -98,6 +153,17 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
+    """Adam (Kingma and Ba), with PyTorch's bias correction and weight decay.
+
+    The first step moves each parameter by ``lr`` against the sign of its gradient:
+
+    >>> w = sg.tensor([1.0, -2.0], requires_grad=True)
+    >>> opt = sg.optim.Adam([w], lr=0.1)
+    >>> (w ** 2).sum().backward()
+    >>> opt.step()
+    >>> w
+    tensor([ 0.9000, -1.9000], requires_grad=True)
+    """
     def __init__(self, params: Iterable[Any], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0) -> None:

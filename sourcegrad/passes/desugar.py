@@ -5,8 +5,9 @@ Invariant after this pass:
 - every ``for`` loop iterates over ``range(...)``; iteration over arrays, lists,
   ``enumerate`` and ``zip`` becomes an index loop that reads the element by subscript;
 - list comprehensions are loops that ``append``; ``a if c else b`` is an ``if`` statement;
-- augmented assignment to a name is a plain assignment (``x += v`` -> ``x = x + v``), and to
-  a subscript only ``+=``/``-=`` remain (others become ``x[i] = x[i] * v``);
+- augmented assignment to a name is a plain assignment (``x += v`` -> ``x = x + v``, and so
+  is generated code's ``x = add_into(x, v)``), and to a subscript only ``+=``/``-=`` remain
+  (others become ``x[i] = x[i] * v``);
 - the function has one ``return``, its last statement (early returns assign ``result``
   and, inside loops, set ``returned`` and ``break``);
 - ``break``/``continue`` only end a branch: the statements that followed a jump live in the
@@ -18,7 +19,10 @@ Statements keep the line numbers of the user's code they came from, for provenan
 from __future__ import annotations
 
 import ast
+import inspect
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..codegen.clone import clone
 from ..codegen.names import Namer
@@ -26,6 +30,7 @@ from ..codegen.walk import statements, walk
 from ..frontend.forms import lambda_as_def, parameters_of
 from ..frontend.nesting import Nesting
 from ..frontend.source import Parsed
+from ..rules import support
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
@@ -139,9 +144,37 @@ class _Desugar:
     def _Expr(self, stmt: ast.Expr) -> list[ast.stmt]:
         if isinstance(stmt.value, ast.Constant):
             return []
+        if isinstance(stmt.value, ast.Call) and self.nesting.static_value(
+                stmt.value.func) is np.put_along_axis:
+            return self._put_along_axis(stmt.value, stmt)
         before, value = self.hoist(stmt.value, stmt)
         stmt.value = value
         return [*before, stmt]
+
+    def _put_along_axis(self, put: ast.Call, like: ast.stmt) -> list[ast.stmt]:
+        """``np.put_along_axis(arr, indices, values, axis)`` is the write NumPy makes of it:
+        ``index = along_axis_index(arr.shape, indices, axis)`` then ``arr[index] = values``,
+        differentiated as any write into an array."""
+        try:
+            bound = inspect.signature(np.put_along_axis).bind(*put.args, **{
+                k.arg: k.value for k in put.keywords})
+        except TypeError:
+            raise self.parsed.unsupported(
+                put, "this call of `np.put_along_axis`",
+                "Pass `arr`, `indices`, `values` and `axis`, without `*` or `**`.") from None
+        arr = bound.arguments["arr"]
+        if not isinstance(arr, ast.Name):
+            raise self.parsed.unsupported(
+                put, "`np.put_along_axis` into an expression",
+                "Give the array a name first: `a = ...` then `np.put_along_axis(a, ...)`.")
+        helper = self.nesting.bind(support.along_axis_index)
+        index = self.namer.fresh("index")
+        shape = ast.Attribute(value=name(arr.id), attr="shape", ctx=ast.Load())
+        find = assign(index, ast.Call(func=name(helper), args=[
+            shape, bound.arguments["indices"], bound.arguments["axis"]], keywords=[]), like)
+        write = assign(ast.Subscript(value=name(arr.id), slice=name(index), ctx=ast.Store()),
+                       bound.arguments["values"], like)
+        return [*self._Assign(find), *self._Assign(write)]
 
     def _AnnAssign(self, stmt: ast.AnnAssign) -> list[ast.stmt]:
         if stmt.value is None:
@@ -151,6 +184,13 @@ class _Desugar:
     def _Assign(self, stmt: ast.Assign) -> list[ast.stmt]:
         if self.nesting.binds(stmt):  # df = sg.grad(f): calls of df call grad_f
             return []
+        value = stmt.value
+        if isinstance(value, ast.Call) and len(value.args) == 2 and not value.keywords and (
+                self._is_builtin(value.func, support.add_into)):
+            # generated code differentiated again: `g = add_into(g, c)` adds in place, as
+            # `g += c` did; like it, it becomes `g = g + c` (the old `g` may be saved)
+            stmt = located(ast.Assign(targets=stmt.targets, value=ast.BinOp(
+                left=value.args[0], op=ast.Add(), right=value.args[1])), stmt)
         if isinstance(stmt.value, ast.Lambda) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], ast.Name):  # `square = lambda v: v * v`: a nested def
             return self._FunctionDef(lambda_as_def(stmt.value, stmt.targets[0].id))

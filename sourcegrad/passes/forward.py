@@ -417,7 +417,8 @@ class ForwardMode:
         if rule.linear and not any(p in rule.jvps for p in op.differentiable_args()):
             # the primitive applied to the tangents (zeros for the arguments without one)
             replacements = {id(a): self._tangent_argument(rule, p, a) if p in carried
-                            else call("zeros_like_grad", clone(a))
+                            else call("zeros_like_sequence" if p in rule.sequence_params
+                                      else "zeros_like_grad", clone(a))
                             for p, a in op.differentiable_args().items()}
             return _apply_to_tangents(stmt.value, replacements)
         terms: list[ast.expr] = []

@@ -12,12 +12,17 @@ import types
 from ..codegen.walk import walk
 from ..rules import support
 
+# the helpers that write into what they are given (a scatter into a gradient, a container's
+# entry restored); ``add_into`` writes only into the array it returns, which the generated
+# code owns and rebinds: ``g = add_into(g, c)`` is ordered by its assignment like ``g += c``
+_WRITING_HELPERS = frozenset({"add_at", "put_back"})
 PURE_HELPERS = frozenset(n for n in dir(support) if not n.startswith("_") and isinstance(
-    getattr(support, n), types.FunctionType))
+    getattr(support, n), types.FunctionType)) - _WRITING_HELPERS
 PURE_MODULES = frozenset({"np", "math"})
 # NumPy functions that write into an argument (or draw random numbers); and, in a path,
 # what leads to such functions (``np.add.at``, ``np.ndarray.sort``, ``np.random``)
-WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal"})
+WRITERS = frozenset({"put", "put_along_axis", "copyto", "place", "putmask", "fill_diagonal",
+                     "shuffle"})
 _IMPURE_PATHS = frozenset({"random", "at", "ndarray"})
 
 

@@ -26,6 +26,8 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..codegen import names as naming
 from ..codegen.clone import clone
 from ..codegen.inline import inline, without_unbroadcast
@@ -69,11 +71,14 @@ class CalleeDerivative:
     forward: str  # forward_f(*args) -> (value, saved)
     backward: str  # backward_f(grad_value, saved) -> tuple of grads, one per wrt parameter
     wrt: tuple[str, ...]
+    # positions of the returned tuple made without a cotangent: the caller passes None there
+    zero_outputs: tuple[int, ...] = ()
 
 
-# Given a user function and the parameter names active at a call site, provide the names of
-# its generated forward and backward functions (generating them as needed).
-CalleeProvider = Callable[[object, tuple[str, ...]], CalleeDerivative]
+# Given a user function, the parameter names active at a call site and the positions of its
+# returned tuple whose cotangent is known to be zero there, provide the names of its
+# generated forward and backward functions (generating them as needed).
+CalleeProvider = Callable[[object, tuple[str, ...], tuple[int, ...]], CalleeDerivative]
 
 
 @dataclass
@@ -142,12 +147,13 @@ class ReverseMode:
         output = ret.value if ret is not None else None
         self.placement = Placement(core, self.params)
         self._find_containers(core)
+        self._infer_structures()  # which slices copy a list, for the views refused below
+        placement = self.placement
         self._refuse_writes_through_views(core, output)
+        if self.placement is not placement:  # views were made copies: statements added
+            self._infer_structures()
         self._slices = {v for v, stmts in self.placement.assignments.items()
                         if all(_makes_slice(s) for s in stmts)}
-        self.structures = structures.infer(list(self.placement.statements.values()),
-                                           self.resolver,
-                                           is_generated(self.parsed.filename))
         straight = _straight_line(core)
         if not straight:
             # dry run: learn which values each adjoint reads, to decide what to save
@@ -249,6 +255,8 @@ class ReverseMode:
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 op = producers[node.targets[0].id] = self.resolver.classify(node.value)
                 base = self._viewed(next(iter(op.args.values()), None))
+                if self._copies_a_list(node.value, base):
+                    continue
                 if isinstance(base, ast.Name) and (
                     op.kind in (COPY, SUBSCRIPT)
                     or op.kind == RULE and op.callee in VIEW_PRIMITIVES
@@ -288,7 +296,9 @@ class ReverseMode:
             # them later (a list's elements are not views: writing one replaces it)
             seeing = set() if var in self.containers else {
                 v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
-            copied |= {v for v in seeing if self.activity.is_active(v)}
+            copied |= {v for v in seeing if self.activity.is_active(v)
+                       and self._value_is_read(v, producers)
+}
             shared = {var} | {b for b in bases if b not in self.temporaries}
             base = next((b for b in bases if b in shared), None)
             if base and shared & self.activity.varied and shared & self.activity.useful:
@@ -297,6 +307,8 @@ class ReverseMode:
                     "write would change both, and the gradient cannot follow shared memory)",
                     f"Write into a copy: `{var} = np.copy(...)` where it is assigned.")
             for viewer in sorted(seeing - self.temporaries if written_by_user else ()):
+                if not self.placement.maybe_bound_before(node, viewer):
+                    continue  # made after the write: it sees the written values
                 if self.activity.is_active(viewer) and (
                         viewer in output_reads or self.placement.read_after(viewer, node)):
                     raise self.parsed.unsupported(
@@ -305,10 +317,25 @@ class ReverseMode:
                         "and the gradient cannot follow shared memory)",
                         f"Make `{viewer}` a copy where it is assigned: "
                         f"`{viewer} = np.copy(...)`.")
-        if copied and written_by_user:
-            self._copy_views(copied)
+        numpy_name = next((self.namer.inside(k) for k, v in self.parsed.globals.items()
+                           if v is np), None)
+        if copied and written_by_user and numpy_name is not None:
+            self._copy_views(copied, numpy_name)
 
-    def _copy_views(self, copied: set[str]) -> None:
+    def _value_is_read(self, var: str, producers: dict[str, Op]) -> bool:
+        """May an adjoint read ``var``'s elements (not only its shape): does anything but a
+        linear rule (``+``, ``np.sum``, a reshape...) or another view read it?"""
+        for reader in self.placement.forward_readers.get(var, []):
+            if not (isinstance(reader, ast.Assign) and isinstance(reader.targets[0], ast.Name)):
+                return True
+            op = producers.get(reader.targets[0].id)
+            if op is None or not (op.kind in (COPY, SUBSCRIPT)
+                                  or op.kind == RULE and op.rule.linear
+                                  or _scales(reader.value, var)):
+                return True
+        return False
+
+    def _copy_views(self, copied: set[str], numpy_name: str) -> None:
         """``v = a[i]`` -> ``v_view = a[i]; v = np.copy(v_view)``: read only before ``a`` is
         written into, the copy has the view's value, and keeps it for the adjoints."""
         for var in sorted(copied):
@@ -318,7 +345,10 @@ class ReverseMode:
                 view = self.namer.fresh(f"{var}_view")
                 block = self.placement.blocks[id(node)]
                 block.insert(block.index(node), assign(view, node.value, node))
-                node.value = _np_call("copy", name(view))
+                # NumPy by the name the user's module gives it, so that the copy resolves
+                node.value = ast.Call(func=ast.Attribute(value=name(numpy_name), attr="copy",
+                                                         ctx=ast.Load()),
+                                      args=[name(view)], keywords=[])
                 self.temporaries.add(view)
                 self.activity.varied.add(view)
                 self.activity.useful.add(view)
@@ -331,9 +361,12 @@ class ReverseMode:
         read elsewhere than where it is made (a Python number is updated by rebinding)."""
         if var in self.shapes.scalars:
             return
-        aliases = {*_view_bases(var, views), *_viewers(var, shares)} - self.temporaries
+        viewers = {v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
+        aliases = {*_view_bases(var, views), *viewers} - self.temporaries
         makers = {id(s) for v in shares for s in self.placement.assignments.get(v, [])}
         for alias in sorted(aliases):
+            if not self.placement.maybe_bound_before(node, alias):
+                continue  # made after the update (``grad_x = grad_h`` after ``grad_h += g``)
             read = alias in output_reads or any(
                 id(reader) not in makers and reader is not node
                 for reader in self.placement.forward_readers.get(alias, []))
@@ -344,6 +377,18 @@ class ReverseMode:
                     "memory)",
                     f"Make a new array instead (`{var} = {var} + ...`), or make `{var}` a "
                     "copy where it is assigned (`np.copy(...)`).")
+
+    def _infer_structures(self) -> None:
+        self.structures = structures.infer(list(self.placement.statements.values()),
+                                           self.resolver, is_generated(self.parsed.filename))
+
+    def _copies_a_list(self, value: ast.expr, base: ast.expr | None) -> bool:
+        """``ys = xs[:k]`` of a list: a new list, not a view (a gradient differentiated again
+        cuts a list's cotangent this way, ``grad_a = grad_joined[:len(a)]``)."""
+        return isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) and (
+            isinstance(base, ast.Name) and (base.id in self.containers or (
+                base.id in self.structures.structured
+                and base.id not in self.structures.arrays)))
 
     def _viewed(self, expr: ast.expr | None) -> ast.expr | None:
         """The array ``expr`` shows part of: ``a`` for ``a[::-1][1:]``, ``a.T[0]`` or
@@ -549,7 +594,7 @@ class ReverseMode:
             if is_slice and self._replaces_entry(stmt, var):
                 written = _written(stmt)
                 out.append(located(ast.Expr(value=call(
-                    "put_back", name(var), clone(written.slice), value)), stmt))
+                    "put_back", name(var), _index_value(clone(written.slice)), value)), stmt))
                 continue
             target = clone(_written(stmt)) if is_slice else name(var, True)
             if isinstance(target, ast.Subscript):
@@ -618,7 +663,7 @@ class ReverseMode:
         if not is_slice:
             return name(var)
         if self._replaces_entry(stmt, var):
-            return call("entry_of", name(var), clone(_written(stmt).slice))
+            return call("entry_of", name(var), _index_value(clone(_written(stmt).slice)))
         target = clone(_written(stmt))
         target.ctx = ast.Load()
         return _np_call("copy", target)
@@ -844,8 +889,9 @@ class ReverseMode:
         if var in self.containers or not self.structures.surely_array(var):
             value = ast.Call(func=name("add_grads"), args=[self.grad_load(var), contribution],
                              keywords=[])
-        elif var in self.owned:  # ours alone: add in place, no new array
-            return [ast.AugAssign(target=target, op=ast.Add(), value=contribution)]
+        elif var in self.owned:  # ours alone: added in place where it is a NumPy array
+            value = call("add_into", self.grad_load(var), contribution)
+            return [ast.Assign(targets=[target], value=value)]
         else:
             value = ast.BinOp(left=self.grad_load(var), op=ast.Add(), right=contribution)
         self.owned.add(var)
@@ -885,29 +931,15 @@ class ReverseMode:
         self._note_reads(stmt, [index])
         grad_base = self.grad_load(var)
         # an element of a list or dict is one element, whatever the index (a runtime int or
-        # key); an array indexed by an array of indices may repeat elements: np.add.at
+        # key); an array indexed by an array of indices may repeat elements: add_at (which
+        # adds as np.add.at does, into a NumPy array or another library's)
         if var in self.containers or (var in self.structures.structured and (
                 self.structures.one_element(index))) or _is_basic_index(
                 index, self._range_loop_vars(stmt) | self._slices):
             out.append(self._add_into(var, index, stmt.targets[0], g))
-        elif self.structures.surely_array(var) or not self._local_index(index):
-            out.append(ast.Expr(value=ast.Call(
-                func=ast.Attribute(value=ast.Attribute(value=name("np"), attr="add",
-                                                       ctx=ast.Load()),
-                                   attr="at", ctx=ast.Load()),
-                args=[grad_base, _index_value(index), g], keywords=[])))
-        else:  # d[key] or x[idx], the code saying neither what d is nor what key is
+        else:
             out.append(ast.Expr(value=call("add_at", grad_base, _index_value(index), g)))
         return out
-
-    def _local_index(self, index: ast.expr) -> bool:
-        """An index read from the function's own values (an argument, a value it computes:
-        ``k``, ``keys[0]``), which may be a dict's key as well as an array of indices; not
-        a global array of indices, nor a name the code computes as an array."""
-        if isinstance(index, ast.Name):
-            return self.resolver.value_of(index) is None and (
-                index.id not in self.structures.arrays)
-        return isinstance(index, ast.Subscript) and self._local_index(index.value)
 
     def _adjoint_field_read(self, stmt: ast.Assign, value: ast.Attribute, g: ast.expr
                             ) -> list[ast.stmt]:
@@ -943,7 +975,7 @@ class ReverseMode:
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
         structured = var in self.containers or (var in self.structures.structured and (
-            self.structures.one_element(index)))
+            self.structures.one_element(index) or isinstance(index, ast.Slice)))
         if self._active_expr(stmt.value):
             # a list's or dict's element is replaced, not written into: taken as it is (a
             # copy where it may be an array's row, which the zeroing below overwrites)
@@ -1010,11 +1042,14 @@ class ReverseMode:
         source = stmt.value
         parts = []
         any_defined = False
-        for elt in target.elts:
+        without_cotangent = self._zero_cotangents_of(source)
+        for position, elt in enumerate(target.elts):
             var = elt.id if isinstance(elt, ast.Name) else ""
             if var and var in self.defined:
                 parts.append(self.grad_load(var))
                 any_defined = True
+            elif position in without_cotangent:  # the callee's backward takes no zero
+                parts.append(ast.Constant(None))
             else:
                 parts.append(call("zeros_like_grad", name(var)) if var else ast.Constant(None))
                 if var:
@@ -1078,17 +1113,52 @@ class ReverseMode:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
         if not active:
             return []
-        derivative = self._callee(op, active)
+        derivative = self._callee(op, active, stmt)
         saved = self._saved_name(stmt)
         self._note_reads(stmt, [name(saved)])
         loops = self.placement.loops(stmt)
         pop = [assign(saved, _pop(self._stack(saved, loops[-1])), stmt)] if loops else []
         return pop + self._call_backward(stmt, op, derivative, g, saved)
 
-    def _callee(self, op: Op, active: tuple[str, ...]) -> CalleeDerivative:
-        derivative = self.callees(op.callee, active)
+    def _callee(self, op: Op, active: tuple[str, ...], stmt: ast.Assign) -> CalleeDerivative:
+        derivative = self.callees(op.callee, active, self._outputs_without_cotangent(stmt))
         self.callee_names.update((derivative.forward, derivative.backward))
         return derivative
+
+    def _outputs_without_cotangent(self, stmt: ast.Assign) -> tuple[int, ...]:
+        """``r = f(...)`` read only by ``a, b = r``: the positions whose name carries no
+        derivative to the output (``_``, a cache the code never reads into the loss). The
+        callee's backward is made for the other positions only, and given ``None`` for
+        these (a symbolic zero across the call: nothing pushed through its body)."""
+        target = stmt.targets[0]
+        readers = self.placement.forward_readers.get(target.id, []) if isinstance(
+            target, ast.Name) else []
+        if len(readers) != 1 or len(self.placement.assignments.get(target.id, [])) != 1:
+            return ()
+        (unpack,) = readers
+        if not (isinstance(unpack, ast.Assign) and len(unpack.targets) == 1
+                and isinstance(unpack.targets[0], ast.Tuple)
+                and isinstance(unpack.value, ast.Name) and unpack.value.id == target.id):
+            return ()
+        elts = unpack.targets[0].elts
+        if not all(isinstance(e, ast.Name) for e in elts):
+            return ()
+        zero = tuple(i for i, e in enumerate(elts) if not self.activity.is_active(e.id))
+        return zero if len(zero) < len(elts) else ()
+
+    def _zero_cotangents_of(self, source: ast.expr) -> tuple[int, ...]:
+        """The positions of a callee's result (``source``) that its backward takes as
+        ``None``."""
+        if not isinstance(source, ast.Name):
+            return ()
+        made = self.placement.assignments.get(source.id, [])
+        if len(made) != 1 or not isinstance(made[0], ast.Assign):
+            return ()
+        op = self.op_of(made[0])
+        if op is None or op.kind != USER:
+            return ()
+        active = tuple(p for p, a in op.args.items() if self._active_expr(a))
+        return self._callee(op, active, made[0]).zero_outputs if active else ()
 
     def _call_backward(self, stmt: ast.Assign, op: Op, derivative: CalleeDerivative,
                        g: ast.expr, saved: str) -> list[ast.stmt]:
@@ -1115,7 +1185,7 @@ class ReverseMode:
 
     def _forward_user_call(self, stmt: ast.Assign, op: Op) -> ast.stmt:
         active = tuple(p for p, a in op.args.items() if self._active_expr(a))
-        derivative = self._callee(op, active)
+        derivative = self._callee(op, active, stmt)
         value = clone(stmt.value)
         value.func = name(derivative.forward)
         targets = ast.Tuple(elts=[clone(stmt.targets[0]),
@@ -1462,6 +1532,23 @@ def _adjoint_reads(op: Op | None) -> bool:
         return False  # no derivative, or a view: what it shows is checked as a base itself
     return any("ans" in {n.id for n in walk(shared_rule_expression(vjp)) if isinstance(n, ast.Name)}
                for vjp in op.rule.vjps.values())
+
+
+def _scales(value: ast.expr, var: str) -> bool:
+    """``var * 0.5``, ``var / 2``, ``var + 1``, ``-var``: linear in ``var``, with constants
+    (their derivatives do not read ``var``'s elements)."""
+    if isinstance(value, ast.UnaryOp):
+        return isinstance(value.operand, ast.Name) and value.operand.id == var
+    if not isinstance(value, ast.BinOp):
+        return False
+    sides = [value.left, value.right]
+    if isinstance(value.op, ast.Div):
+        sides = [value.left]  # `2 / var` reads it
+    elif not isinstance(value.op, (ast.Add, ast.Sub, ast.Mult)):
+        return False
+    return any(isinstance(s, ast.Name) and s.id == var for s in sides) and all(
+        isinstance(s, ast.Constant) or isinstance(s, ast.Name) and s.id == var
+        for s in [value.left, value.right])
 
 
 def _viewers(var: str, shares: dict[str, str]) -> set[str]:

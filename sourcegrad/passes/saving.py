@@ -11,8 +11,10 @@ overwrites a value some *earlier* statement's adjoint still needs must save it f
 - ``"block"``: a value assigned once, inside a loop, read only by the statements after it
   in its block: push it right after it is computed, pop it when the backward sweep enters
   the block;
-- ``"snapshot"``: a loop-local variable assigned first thing in the loop body: push it
-  after the assignment, pop it when the reverse iteration starts;
+- ``"snapshot"``: a loop-local variable assigned once, first thing in the loop body: push
+  it after the assignment, pop it when the reverse iteration starts (with another
+  assignment later in the body, the value popped there would not be the one the iteration
+  ended with);
 - ``"stack"``: anything else inside a loop: push the old value before the statement, pop it
   back after the statement's adjoint.
 
@@ -167,7 +169,7 @@ class Placement:
         if not is_slice and self.used_only_later_in_block(stmt, var, read_as):
             return BLOCK
         if not is_slice and place.direct_in_loop and self.body_local(var, loop) and (
-            self.first_in_body(stmt, var, loop)
+            self.first_in_body(stmt, var, loop) and self.assignments.get(var, []) == [stmt]
         ):
             return SNAPSHOT
         return STACK

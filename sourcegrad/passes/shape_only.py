@@ -31,7 +31,7 @@ import ast
 
 from ..codegen.clone import clone
 from ..codegen.printer import comment
-from ..codegen.walk import name_counts, names_in, walk
+from ..codegen.walk import name_counts, names_in
 from .desugar import assign, call, name
 from .refold import tidy
 from .release import assigned_at_top
@@ -42,6 +42,7 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "unbroadcast_each": (1,),  # (a list or dict stays whole: shape_only keeps it as it is)
     "unreduce": (1,),
     "reduced_count": (0, 1),
+    "element_count": (0,),
     "degrees_of_freedom": (0, 1),
     "one_if_single": (1,),
     "zeros_like_grad": (0,),
@@ -108,9 +109,7 @@ def shapes_instead_of_values(forward: list[ast.stmt], adjoint: list[ast.stmt],
         if var in same:
             continue
         if var in shaped:
-            operands = [node for node in walk(stmt.value)
-                        if isinstance(node, (ast.Name, ast.Constant))]
-            stmt = assign(var, call("shape_of_elementwise", *operands), stmt)
+            stmt = assign(var, call("shape_of_elementwise", *_operands(stmt.value)), stmt)
         out.append(_renamed(stmt, same))
     return tidy(out), [_renamed(stmt, same) for stmt in adjoint]
 
@@ -147,8 +146,9 @@ def _same_shape_operands(definitions: dict[str, ast.Assign], shaped: set[str],
 
 
 def _only_array_operand(value: ast.expr) -> str | None:
-    """``a`` for ``a ** 2``, ``2.0 * a`` or ``-a``: one name, and ints or floats."""
-    operands = [value.operand] if isinstance(value, ast.UnaryOp) else [value.left, value.right]
+    """``a`` for ``a ** 2``, ``2.0 * a``, ``-a`` or ``np.exp(a)``: one name, and ints or
+    floats."""
+    operands = _operands(value)
     names = [x.id for x in operands if isinstance(x, ast.Name)]
     numbers = [x for x in operands if isinstance(x, ast.Constant)
                and type(x.value) in (int, float)]
@@ -194,11 +194,33 @@ def _read_only_for_shapes(forward: list[ast.stmt], definitions: dict[str, ast.As
 
 
 _ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+# NumPy functions applied element by element whose result has the dtype NumPy's promotion of
+# their operands gives (float for floats, complex for complex numbers)
+_ELEMENTWISE_FUNCTIONS = frozenset({
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2",
+    "sin", "cos", "tan", "sinh", "cosh", "tanh", "sqrt", "square"})
+
+
+def _operands(value: ast.expr) -> list[ast.expr]:
+    """The operands of elementwise arithmetic or of a call of an elementwise function."""
+    if isinstance(value, ast.UnaryOp):
+        return [value.operand]
+    if isinstance(value, ast.Call):
+        return list(value.args)
+    return [value.left, value.right]
+
+
+def _elementwise_call(value: ast.expr) -> bool:
+    """``np.exp(a)``, ``np.logaddexp(0.0, z)``: an elementwise NumPy function, positional
+    operands only."""
+    func = value.func if isinstance(value, ast.Call) else None
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+        func.value.id == "np") and func.attr in _ELEMENTWISE_FUNCTIONS and not value.keywords
 
 
 def _elementwise_definition(stmt: ast.stmt) -> str | None:
     """``v`` for ``v = a * b`` (``+ - * /``, a power with a constant exponent, a negation,
-    of names and numbers)."""
+    an elementwise NumPy function, of names and numbers)."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name)):
         return None
@@ -209,10 +231,12 @@ def _elementwise_definition(stmt: ast.stmt) -> str | None:
             isinstance(value.op, ast.Pow) and isinstance(value.right, ast.Constant)
             and isinstance(value.right.value, float | int) and value.right.value >= 0)):
         operands = [value.left, value.right]
+    elif _elementwise_call(value):
+        operands = _operands(value)
     else:
         return None
-    if all(isinstance(x, ast.Name) or (isinstance(x, ast.Constant) and type(x.value) in (
-            float, int)) for x in operands):
+    if operands and all(isinstance(x, ast.Name) or (
+            isinstance(x, ast.Constant) and type(x.value) in (float, int)) for x in operands):
         return stmt.targets[0].id
     return None
 

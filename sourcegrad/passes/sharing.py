@@ -27,6 +27,11 @@ def refuse_writes_through_shared_arrays(parsed: Parsed, fdef: ast.FunctionDef,
         if target is None:
             continue
         base = stored_base(target)
+        if isinstance(target.value, ast.Subscript) and base in activity.varied:
+            raise parsed.unsupported(
+                stmt, f"writing through a chained index `{parsed.quote(target)}`",
+                "Index an array once (`a[i, j] = v`); for a list or dict, put a new element "
+                "in its place (`held[i] = np.where(...)`, or a copy written into).")
         through_element = isinstance(target.value, ast.Subscript) or isinstance(
             stmt, ast.AugAssign) or getattr(stmt, "in_place_of", None) is not None
         if base in held and through_element:

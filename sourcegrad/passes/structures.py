@@ -73,6 +73,7 @@ def infer(statements: list[ast.stmt], resolver: Resolver, generated: bool = Fals
     elements: list[tuple[str, str]] = []  # (element, container): y = x[i], y = x.f
     pops: list[tuple[str, str]] = []  # (value, stack): y = stack.pop()
     counters = _range_variables(statements)  # index arrays as well as lists
+    counters |= _fancy_indices(statements, resolver)
     for stmt in statements:
         if isinstance(stmt, ast.Assign):
             _assignment(stmt, resolver, found, copies, elements, pops)
@@ -102,6 +103,14 @@ def infer(statements: list[ast.stmt], resolver: Resolver, generated: bool = Fals
                 found.structured.add(container)
                 changed = True
     return found
+
+
+def _fancy_indices(statements: list[ast.stmt], resolver: Resolver) -> set[str]:
+    """Names holding an array's index that sourcegrad computed (``np.put_along_axis``'s,
+    ``index = along_axis_index(...)``): a write at them is into an array."""
+    return {stmt.targets[0].id for stmt in statements if isinstance(stmt, ast.Assign)
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
+            and resolver.value_of(stmt.value.func) is support.along_axis_index}
 
 
 def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,

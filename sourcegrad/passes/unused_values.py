@@ -170,14 +170,13 @@ def _with_stand_ins(stmt: ast.stmt, dropped: set[str]) -> ast.stmt | None:
 
 class _Counted(ast.NodeTransformer):
     """``reduced_count(x, 1.0)``, how many elements of ``x`` make a scalar, is
-    ``np.size(x)``."""
+    ``element_count(x)`` (``np.size``, read from the shape: a lazy array stays lazy)."""
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "reduced_count" and len(
                 node.args) == 2 and isinstance(node.args[1], ast.Constant) and (
                 node.args[1].value == STAND_IN):
-            size = ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="size",
-                                 ctx=ast.Load())
-            return ast.Call(func=size, args=[node.args[0]], keywords=[])
+            return ast.Call(func=ast.Name(id="element_count", ctx=ast.Load()),
+                            args=[node.args[0]], keywords=[])
         return node

@@ -171,6 +171,7 @@ class quantile:
     ``q`` it moves along the gap between them."""
 
     torch_name = "Quantile"
+    sequence_params = ("q",)
     nondiff = ("axis", "out", "overwrite_input", "method", "keepdims", "weights",
                "interpolation")
 
@@ -202,6 +203,7 @@ class percentile:
     """``quantile`` at ``q / 100``."""
 
     torch_name = "Percentile"
+    sequence_params = ("q",)
     nondiff = quantile.nondiff
 
     def vjp_a(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",

@@ -4,11 +4,32 @@ This module is the whole runtime footprint of generated code: ``sourcegrad emit`
 these functions verbatim into the emitted file, so they depend on NumPy and nothing else.
 Keep each one small, obvious and cheap when there is nothing to do (the common case of
 matching shapes must cost one comparison).
+
+They are array-generic: an array of another library that implements NumPy's protocols
+(``__array_function__``, ``__array_ufunc__``: a Dask array, say) goes through NumPy's
+functions, which hand it to that library, and comes out as that library's array. So a
+helper never converts such an array to NumPy (``np.asarray`` would compute a lazy one),
+never writes into one with ``out=`` or ``np.add.at``, and reads sizes from ``.shape``.
 """
 
 import dataclasses
+import math
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+
+def is_foreign_array(x):
+    """Is ``x`` an array of another library that implements NumPy's protocols (a Dask array,
+    say)? NumPy functions hand it to that library; ``np.asarray`` would compute it."""
+    return type(x) is not np.ndarray and hasattr(x, "__array_function__") and (
+        not isinstance(x, np.generic))
+
+
+def _as_array(x):
+    """``x`` as an array with ``.sum``, ``.ndim`` and ``.shape``: a NumPy array or another
+    library's array as it is, anything else (a number, a list) as a NumPy array."""
+    return x if type(x) is np.ndarray or is_foreign_array(x) else np.asarray(x)
 
 
 def unbroadcast(g, x):
@@ -28,7 +49,7 @@ def unbroadcast(g, x):
         g = np.real(g)
     if _shape(g) == shape:
         return g
-    g = np.asarray(g)  # the array's own sum: np.sum's dispatch costs more than the sum
+    g = _as_array(g)  # the array's own sum: np.sum's dispatch costs more than the sum
     extra = g.ndim - len(shape)
     if extra > 0:
         g = g.sum(axis=tuple(range(extra)))
@@ -98,6 +119,17 @@ def unreduce(g, x, axis=None, keepdims=False):
         return np.reshape(g, ())
     if not keepdims:
         g = np.expand_dims(g, axis)
+    return _broadcast_as(g, x, shape)
+
+
+def _broadcast_as(g, x, shape):
+    """``np.broadcast_to(g, shape)``, as an array of ``x``'s library when ``x`` is not NumPy's
+    (multiplied into ``x``'s ones, so that a Dask cotangent takes ``x``'s chunks rather than
+    one chunk the size of the data)."""
+    if is_foreign_array(x):
+        if isinstance(g, (float, int, np.number)):  # a read-only broadcast of each chunk
+            return np.full_like(x, g, dtype=np.result_type(_grad_dtype(x), g))
+        return g * np.ones_like(x, dtype=_grad_dtype(x))
     return np.broadcast_to(g, shape)
 
 
@@ -108,6 +140,8 @@ def _spread_scalar(g, x):
     makes the view read-only without a flags update. A Python number takes ``x``'s float
     dtype, as it would in NumPy's own arithmetic with ``x``."""
     shape = _shape(x)
+    if is_foreign_array(x) or is_foreign_array(g):
+        return _broadcast_as(g, x, shape)
     if type(g) is float:
         dtype = getattr(x, "dtype", None)
         g = np.asarray(g, dtype=dtype if dtype is not None and dtype.kind == "f" else None)
@@ -166,6 +200,12 @@ def one_if_single(value, x):
     single element of ``x``: it is then 0 whatever ``x`` is, and dividing by 1 keeps its
     derivative 0 rather than 0/0."""
     return value if reduced_count(x, value) > 1 else np.ones_like(value)
+
+
+def element_count(x):
+    """How many elements ``x`` has (``np.size``), read from its shape: a lazy array (Dask's)
+    knows it without being computed."""
+    return _size(x)
 
 
 def _size(x):
@@ -297,6 +337,14 @@ def zeros_like_grad(x):
     """A zero gradient with ``x``'s structure (float, even for integer ``x``); ``None`` (the
     tangent of a ``None`` in a display, say) stays ``None``. A namedtuple's or dataclass's is
     ``Fields``, a tuple's a list: the adjoint assigns into them."""
+    if type(x) is np.ndarray:  # the common cases first: no dataclass test for them
+        return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
+    if type(x) is float:
+        return 0.0
+    if type(x) is list or type(x) is tuple:  # plain ones: not namedtuples
+        return [zeros_like_grad(v) for v in x]
+    if type(x) is dict:
+        return {k: zeros_like_grad(v) for k, v in x.items()}
     if x is None:
         return None
     fields = record_fields(x)
@@ -310,14 +358,26 @@ def zeros_like_grad(x):
         return None  # a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
+    if is_foreign_array(x):  # zeros of its own library (lazy for a Dask array)
+        return np.zeros_like(x, dtype=_grad_dtype(x))
     if type(x) is not ShapeOf:
         x = np.asarray(x)
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
+def zeros_like_sequence(x):
+    """``zeros_like_grad`` that keeps a tuple a tuple: the zero tangent of a list or tuple
+    that a linear rule takes as a whole (``a + b`` of tuples, forward mode applying the join
+    to the tangents, where ``b`` has one and ``a`` not: ``[0.0] + (t,)`` fails)."""
+    zeros = zeros_like_grad(x)
+    return tuple(zeros) if isinstance(x, tuple) and type(x) is tuple else zeros
+
+
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
     a read-only broadcast view."""
+    if type(g) is RowSparse:
+        g = g.dense()
     if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and (
         g.shape == x.shape and g.flags.writeable and g.base is None
     ):
@@ -328,6 +388,8 @@ def as_gradient(g, x):
         return _tree_gradient(g, x)
     if g is None:
         return zeros_like_grad(x)
+    if is_foreign_array(g) or is_foreign_array(x):
+        return _foreign_gradient(g, x)
     if np.ndim(g) != 0 and np.shape(g) != np.shape(x):
         raise ValueError(f"gradient of shape {np.shape(g)} for an argument of shape "
                          f"{np.shape(x)}: please report this as a sourcegrad bug")
@@ -342,6 +404,21 @@ def as_gradient(g, x):
     if not isinstance(g, np.ndarray) or g.dtype != dtype or not g.flags.writeable:
         g = np.array(g, dtype=dtype)
     return g
+
+
+def _foreign_gradient(g, x):
+    """``as_gradient`` where ``g`` or ``x`` is another library's array: the gradient stays
+    that library's (a Dask array, or a 0-d Dask array for a float ``x``: computing it is the
+    caller's ``dask.compute``), with ``x``'s shape and float dtype."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
+    shape = _shape(x)
+    dtype = _grad_dtype(x)
+    if not is_foreign_array(g):  # x is foreign, its gradient a constant
+        return g * np.ones_like(x, dtype=dtype) if shape != () else float(g)
+    if _shape(g) != shape:
+        g = np.broadcast_to(g, shape)
+    return g if g.dtype == dtype else g.astype(dtype)
 
 
 def _tree_gradient(g, x):
@@ -435,14 +512,135 @@ class Fields(dict):
         return dict.__len__(self)
 
 
+class RowSparse(np.lib.mixins.NDArrayOperatorsMixin):
+    """A gradient that is zero but for elements (rows, mostly) added at indices: what a
+    function reading a few rows of a large array gives that array, kept as ``(index,
+    values)`` pairs and made dense once, when something needs the array (the gradient
+    returned to the user, or any NumPy operation, which sees the dense array). Without it,
+    a loss called once per word would allocate and add a dense gradient of the whole
+    embedding matrix per call. Generated code makes one only for an accumulator it only
+    scatters and adds into; a sum of two is one (their pairs), any other arithmetic is that
+    of the dense array."""
+
+    __slots__ = ("dtype", "parts", "shape")
+
+    def __init__(self, shape, dtype, parts):
+        self.shape = shape
+        self.dtype = dtype
+        self.parts = parts  # (index, values) pairs and RowSparse operands of a sum
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+    def dense(self):
+        out = np.zeros(self.shape, self.dtype)
+        pending = [self]
+        while pending:  # iterative: a long loop's sums nest deeply
+            for part in pending.pop().parts:
+                if type(part) is RowSparse:
+                    pending.append(part)
+                elif isinstance(part[0], (int, np.integer)):  # one row: it cannot repeat
+                    out[part[0]] += part[1]
+                else:
+                    np.add.at(out, part[0], part[1])
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        out = self.dense()
+        return out if dtype is None else out.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc is np.add and method == "at" and inputs[0] is self:
+            # a copy: the generated code may update the cotangent in place later
+            self.parts.append((inputs[1], np.array(inputs[2], dtype=self.dtype)))
+            return None
+        inputs = tuple(x.dense() if type(x) is RowSparse else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __add__(self, other):
+        if type(other) is RowSparse:
+            return RowSparse(self.shape, np.result_type(self.dtype, other.dtype),
+                             [self, other])
+        return np.add(self.dense(), other)
+
+    def __radd__(self, other):
+        return np.add(other, self.dense())
+
+    def __getitem__(self, key):
+        return self.dense()[key]
+
+
+def row_sparse_zeros(x):
+    """``zeros_like_grad(x)``, as a ``RowSparse`` for a large float array (where a dense
+    zero per call costs more than keeping the rows added into it)."""
+    # 4096 elements: below that, a dense zero costs less than the bookkeeping
+    if type(x) is np.ndarray and x.ndim and x.size >= 4096 and x.dtype.kind == "f":
+        return RowSparse(x.shape, x.dtype, [])
+    return zeros_like_grad(x)
+
+
+def no_cotangent(x):
+    """``x`` itself: an output of a function whose caller reads no derivative of it (the
+    ``cache`` a step function returns beside the next state). The function's backward is
+    made for its other outputs only, and the caller passes ``None`` for this one instead of
+    a zero it would push through the whole body (issue 14)."""
+    return x
+
+
 def add_at(a, index, b):
-    """``a[index] += b`` in place, for an ``a`` the code does not say the kind of: one
-    element of a list or dict (the index a key), or elements of an array, repeated indices
-    adding up (``np.add.at``)."""
+    """``a[index] += b`` in place, repeated indices adding up (``np.add.at``), for an ``a``
+    that is a list or dict (one element, the index a key), a NumPy array or another
+    library's array that has no ``np.add.at`` (a Dask array: its elements are set again,
+    ``b`` summed over repeated indices first, lazily)."""
     if isinstance(a, (list, dict)):
         a[index] = add_grads(a[index], b)
-    else:
+    elif type(a) is np.ndarray or type(a) is RowSparse:  # (which keeps the pairs)
         np.add.at(a, index, b)
+    else:
+        unique, summed = _summed_over_repeats(index, b, a)
+        a[unique] = a[unique] + summed
+
+
+def add_into(a, b):
+    """``a + b``, added into ``a`` when that is a NumPy array the generated code owns and the
+    sum is one too (another library's ``b``, a Dask array say, cannot be written into a
+    NumPy array: the sum is then a new array of that library)."""
+    if type(a) is np.ndarray and not is_foreign_array(b):
+        a += b
+        return a
+    return a + b
+
+
+def _summed_over_repeats(index, b, a):
+    """``(unique, summed)`` such that ``a[unique] += summed`` adds ``b`` at ``index`` as
+    ``np.add.at`` does: the index's rows of ``b`` summed over each repeated position (an index
+    of basic slices and numbers repeats nothing)."""
+    basic = (slice, int, np.integer, type(None), type(...))
+    if isinstance(index, basic) or isinstance(index, tuple) and all(
+            isinstance(i, basic) for i in index):
+        return index, b
+    if isinstance(index, tuple) or is_foreign_array(index):
+        raise NotImplementedError(
+            f"sourcegrad adds a gradient into a {type(a).__name__} at an index that may repeat "
+            "elements only for one NumPy array of indices along the first axis (x[rows]); "
+            "index the axes one after the other (x[rows][:, cols]) or with NumPy indices")
+    positions = np.asarray(index)
+    if positions.dtype == bool:
+        return positions, b
+    positions = positions % _shape(a)[0]
+    unique, inverse = np.unique(positions.reshape(-1), return_inverse=True)
+    if len(unique) == positions.size:
+        return positions, b
+    b = np.broadcast_to(b, positions.shape + _shape(a)[1:]) if not is_foreign_array(b) else b
+    rows = np.reshape(b, (positions.size, -1))
+    gathering = np.zeros((len(unique), positions.size), dtype=_grad_dtype(a))
+    gathering[inverse, np.arange(positions.size)] = 1.0
+    return unique, np.reshape(gathering @ rows, (len(unique), *_shape(a)[1:]))
 
 
 def entry_of(container, key):
@@ -486,6 +684,8 @@ def matmul_vjp_x1(g, x1, x2):
         return g @ (x2.T if type(x2) is np.ndarray else np.transpose(x2))
     if n2 == 1 and n1 == 2:
         return np.outer(g, x2)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return g * x2
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(gm @ np.swapaxes(x2m, -1, -2), x1m), np.shape(x1))
 
@@ -499,6 +699,8 @@ def matmul_vjp_x2(g, x1, x2):
         return (x1.T if type(x1) is np.ndarray else np.transpose(x1)) @ g
     if n1 == 1 and n2 == 2:
         return np.outer(x1, g)
+    if n1 == 1 and n2 == 1:  # a dot product: g is a number
+        return x1 * g
     gm, x1m, x2m = _as_matrices(g, x1, x2)
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
@@ -575,6 +777,8 @@ def private_copy(g):
         return type(g)(dict.items(g))
     if type(g) is ShapeOf:  # only a shape was kept: nothing to update (a gradient's own
         return g  # `x = shape_only(x)`, differentiated again, saves that)
+    if is_foreign_array(g):
+        return g.copy()  # another library's own copy (a new Dask array of the same graph)
     return np.array(g, copy=True)
 
 
@@ -619,14 +823,16 @@ def shape_of_elementwise(*operands):
     thousand elements: ``np.broadcast_shapes`` and ``np.result_type`` only when needed."""
     # a Python number of this type leaves an array of these dtype kinds its dtype
     absorbed_by = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
-    shape = dtype = None
+    shape = dtype = foreign = None
     numbers = []
     for x in operands:
         if type(x) in absorbed_by:
             numbers.append(x)
             continue
         if type(x) is not np.ndarray and type(x) is not ShapeOf:
-            x = np.asarray(x)
+            x = _as_array(x)
+            if is_foreign_array(x) and (foreign is None or x.ndim > foreign.ndim):
+                foreign = x
         if shape is None:
             shape, dtype = x.shape, x.dtype
             continue
@@ -639,7 +845,18 @@ def shape_of_elementwise(*operands):
     for number in numbers:
         if dtype.kind not in absorbed_by[type(number)]:
             dtype = np.result_type(dtype, number)
+    if foreign is not None:
+        return _lazy_zeros(foreign, shape, dtype)
     return ShapeOf(shape, dtype)
+
+
+def _lazy_zeros(like, shape, dtype):
+    """Zeros of ``shape`` in the library of ``like`` (another library's array), standing for
+    a value only the shape of which is read: the cotangents spread over it then take that
+    library's type and, for Dask, ``like``'s chunks (a NumPy ``ShapeOf`` would make them NumPy
+    arrays the size of the data, sent whole into the graph)."""
+    zeros = np.zeros_like(like, dtype=dtype)
+    return zeros if _shape(zeros) == shape else np.broadcast_to(zeros, shape)
 
 
 def add_grads(a, b):
@@ -672,7 +889,9 @@ def scalar_seed(value):
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return 1.0
     dtype = getattr(value, "dtype", None)
-    if isinstance(dtype, np.dtype) and dtype.kind in "fiu" and np.size(value) == 1:
+    if isinstance(dtype, np.dtype) and dtype.kind in "fiu" and _size(value) == 1:
+        if is_foreign_array(value):  # a NumPy 1: the backward graph needs no value of it
+            return np.ones(value.shape, dtype=np.result_type(dtype, 1.0))
         return np.ones_like(value, dtype=np.result_type(dtype, 1.0))
     raise TypeError(f"sg.grad needs a function that returns a scalar (a real floating-point "
                     f"number), as jax.grad does; it returned {_described(value)}. "
@@ -952,6 +1171,28 @@ def unstack_like(g, obj):
     if isinstance(g, dict) or isinstance(obj, dict):  # a dict's cotangent is one already
         return g
     return np.reshape(g, np.shape(obj))
+
+
+def along_axis_index(shape, indices, axis):
+    """The index that ``np.put_along_axis(arr, indices, values, axis)`` writes through, so
+    that the call is the assignment ``arr[along_axis_index(arr.shape, indices, axis)] =
+    values`` (as NumPy itself writes it: repeated places keep the last value). ``axis=None``
+    indexes the flattened array with the 1-d ``indices``."""
+    indices = np.asarray(indices)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        size = math.prod(shape)
+        return np.unravel_index(np.where(indices < 0, indices + size, indices), shape)
+    if indices.ndim != len(shape):
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    axis = normalize_axis_index(axis, len(shape))
+    ones = (1,) * indices.ndim
+    return tuple(indices if dim == axis else np.arange(n).reshape(ones[:dim] + (-1,)
+                                                                  + ones[dim + 1:])
+                 for dim, n in enumerate(shape))
 
 
 def index_put(x, index, values):
@@ -1332,10 +1573,17 @@ def unblock(cotangent, arrays, depth=None, ndim=None):
 
 def _tensordot_axes(axes, ndim_a, ndim_b):
     """``np.tensordot``'s ``axes`` as two lists of non-negative axes of ``a`` and ``b``."""
-    if np.ndim(axes) == 0:
+    if not isinstance(axes, (list, tuple)) and np.ndim(axes) == 0:
         return list(range(ndim_a - axes, ndim_a)), list(range(axes))
-    axes_a, axes_b = (np.atleast_1d(ax) for ax in axes)
+    axes_a, axes_b = [ax if isinstance(ax, (list, tuple)) else np.atleast_1d(ax) for ax in axes]
     return [int(i) % ndim_a for i in axes_a], [int(i) % ndim_b for i in axes_b]
+
+
+def _in_axis_order(grad, keys):
+    """``grad`` with its axes sorted by ``keys`` (one per axis; distinct): as it is when
+    they are sorted already, the common case (a kernel's gradient in a loop)."""
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return grad if order == list(range(len(keys))) else np.transpose(grad, order)
 
 
 def tensordot_vjp_a(g, a, b, axes=2):
@@ -1349,7 +1597,7 @@ def tensordot_vjp_a(g, a, b, axes=2):
     # grad's axes: a's free axes, then b's contracted axes in ascending order, each standing
     # for the axis of a it was contracted with
     paired = [axes_a[axes_b.index(k)] for k in sorted(axes_b)]
-    return np.transpose(grad, np.argsort(free_a + paired))
+    return _in_axis_order(grad, free_a + paired)
 
 
 def tensordot_vjp_b(g, a, b, axes=2):
@@ -1360,7 +1608,7 @@ def tensordot_vjp_b(g, a, b, axes=2):
     grad = np.tensordot(a, g, axes=(free_a, g_free_a))
     free_b = [i for i in range(np.ndim(b)) if i not in axes_b]
     paired = [axes_b[axes_a.index(k)] for k in sorted(axes_a)]
-    return np.transpose(grad, np.argsort(paired + free_b))
+    return _in_axis_order(grad, paired + free_b)
 
 
 def dot_axes(a, b):

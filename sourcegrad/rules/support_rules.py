@@ -181,14 +181,17 @@ class matmul_vjp_x2_rule:
 
 
 nondifferentiable(
-    support.scalar_seed, support.zeros_like_grad, support.reduced_count, support.broadcast_size,
-    support.tie_weights, support.degrees_of_freedom, support.unit_tangents,
+    support.scalar_seed, support.zeros_like_grad, support.zeros_like_sequence,
+    support.row_sparse_zeros, support.no_cotangent, support.reduced_count,
+    support.broadcast_size, support.tie_weights, support.degrees_of_freedom,
+    support.unit_tangents,
     support.lower_bound, support.upper_bound, support.inverse_permutation, support.dot_axes,
     support.inner_axes, support.linspace_weights, support.shape_only, support.einsum_positions,
     support.positions_of, support.select_masks, support.rollaxis_destination, support.block_shape,
-    support.no_derivative, support.quantile_axes, support.quantile_kept_axes,
-    support.leading_axes, support.quantile_slope_weights, support.quantile_trailing_axes,
-    support.quantile_q_shape,
+    support.no_derivative, support.along_axis_index, support.element_count,
+    support.shape_of_elementwise, support.is_foreign_array, support.quantile_axes,
+    support.quantile_kept_axes, support.leading_axes, support.quantile_slope_weights,
+    support.quantile_trailing_axes, support.quantile_q_shape,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 
@@ -467,6 +470,7 @@ class quantile_weights:
     """Constant in ``a`` (away from ties: the sorted order does not move), linear in ``q``
     between two sorted positions, at the slope ``quantile_slope_weights`` gives."""
 
+    sequence_params = ("q",)
     nondiff = ("a", "axis", "method")
 
     def vjp_q(g, ans, a, q, axis=None, method="linear"):

@@ -26,6 +26,7 @@ import numpy as np
 from ..errors import NoDerivativeError
 from ..rules.methods import VIEW_PRIMITIVES
 from ..rules.registry import Rule, is_nondifferentiable, lookup, on_change
+from ..rules.support import along_axis_index
 from . import graph, views
 from .grad_mode import THREADS_WITHOUT_GRAD as _OFF
 from .grad_mode import _state as _THREAD
@@ -745,15 +746,31 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
 
 def array_function(func: Callable, args: tuple, kwargs: dict) -> Any:
     """``np.sum(t)``, ``np.reshape(t, ...)``...: tracked through the function's rule;
-    functions without a rule run untracked unless a float result would lose a gradient."""
+    functions without a rule run untracked unless a float result would lose a gradient.
+    ``np.put_along_axis`` into a tensor is the assignment it stands for; NumPy's other
+    functions that write into an argument refuse a tensor that requires grad."""
     if lookup(func) is not None:
         return call(func, *args, **kwargs)
+    if func is np.put_along_axis and isinstance(args[0] if args else kwargs.get("arr"), Tensor):
+        return _put_along_axis(*args, **kwargs)
+    if func in _WRITERS and is_grad_enabled() and _nested_tracked(args, kwargs):
+        raise NotImplementedError(f"np.{func.__name__} writing into tensors that require grad "
+                                  "is not supported: assign with t[index] = value instead")
     if is_grad_enabled() and not is_nondifferentiable(func) and _nested_tracked(args, kwargs):
         result = func(*_deep_unwrap(args), **_deep_unwrap(kwargs))
         if np.asarray(result).dtype.kind in "fc":
             raise NoDerivativeError(_missing_rule_message(func))
         return wrap_untracked(result)
     return wrap_untracked(func(*_deep_unwrap(args), **_deep_unwrap(kwargs)))
+
+
+_WRITERS = frozenset({np.copyto, np.put, np.place, np.putmask, np.fill_diagonal})
+
+
+def _put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> None:
+    """``arr[along_axis_index(arr.shape, indices, axis)] = values``: what NumPy does, here
+    recorded as ``index_put`` (repeated places keep the last value)."""
+    arr[along_axis_index(arr.shape, unwrap(indices), axis)] = values
 
 
 def _nested_tracked(*values: Any) -> bool:

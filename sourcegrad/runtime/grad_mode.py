@@ -194,20 +194,48 @@ def _async_generator_in_mode(fn: Callable[..., Any], mode: bool) -> Callable[...
 
 
 class no_grad(_GradMode):
-    """Record nothing: results of operations do not require grad."""
+    """Record nothing: results of operations do not require grad.
+
+    >>> x = sg.tensor([1.0], requires_grad=True)
+    >>> with sg.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad
+    False
+    >>> @sg.no_grad()
+    ... def doubled(t):
+    ...     return t * 2
+    >>> doubled(x).requires_grad
+    False
+    """
 
     mode = False
 
 
 class enable_grad(_GradMode):
-    """Record again, e.g. inside a function called under ``no_grad``."""
+    """Record again, e.g. inside a function called under ``no_grad``.
+
+    >>> x = sg.tensor([1.0], requires_grad=True)
+    >>> with sg.no_grad():
+    ...     with sg.enable_grad():
+    ...         y = x * 2
+    >>> y.requires_grad
+    True
+    """
 
     mode = True
 
 
 class set_grad_enabled(_GradMode):
     """Set grad mode to ``flag``. Like PyTorch, calling it as a plain function takes effect
-    at once; used in ``with`` or as a decorator, the previous mode comes back afterwards."""
+    at once; used in ``with`` or as a decorator, the previous mode comes back afterwards.
+
+    >>> x = sg.tensor([1.0], requires_grad=True)
+    >>> with sg.set_grad_enabled(False):
+    ...     (x * 2).requires_grad
+    False
+    >>> sg.is_grad_enabled()
+    True
+    """
 
     def __init__(self, flag: bool) -> None:
         self.mode = bool(flag)

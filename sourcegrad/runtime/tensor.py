@@ -49,12 +49,25 @@ ReductionResult = namedtuple("ReductionResult", ["values", "indices"])
 
 
 class Size(tuple):
-    """A shape; prints as ``sg.Size([2, 3])``."""
+    """A tensor's shape: a tuple of ints that prints as PyTorch's ``torch.Size``.
+
+    A shape; prints as ``sg.Size([2, 3])``.
+
+    >>> sg.zeros(2, 3).shape
+    sg.Size([2, 3])
+    >>> sg.zeros(2, 3).shape[1]
+    3
+    """
 
     def __repr__(self) -> str:
         return f"sg.Size({list(self)})"
 
     def numel(self) -> int:
+        """The number of elements of a tensor of this shape.
+
+        >>> sg.Size([2, 3]).numel()
+        6
+        """
         return int(np.prod(self, dtype=np.int64))
 
 
@@ -115,7 +128,20 @@ def _shape_args(shape: tuple) -> tuple:
 
 
 class Tensor:
-    """An ndarray with autograd: see the module docstring."""
+    """An ndarray with autograd: see the module docstring.
+
+    ``x.data`` is the ndarray it holds. ``d/dx sum(x * x) = 2x``:
+
+    >>> x = sg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    >>> y = (x * x).sum()
+    >>> y
+    tensor(14., grad_fn=<SumBackward0>)
+    >>> y.backward()
+    >>> x.grad
+    tensor([2., 4., 6.])
+    >>> x.data
+    array([1., 2., 3.], dtype=float32)
+    """
 
     __slots__ = ("data", "_grad_fn", "_output_nr", "_requires_grad", "_grad", "_accum",
                  "_retains_grad", "_vbox", "_view", "__weakref__")
@@ -145,7 +171,14 @@ class Tensor:
     @property
     def grad_fn(self) -> graph.Node | None:
         """The node that made this tensor (None for a leaf); a view's is made again after
-        its base changed in place (``views.refresh``)."""
+        its base changed in place (``views.refresh``).
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> x.grad_fn is None
+        True
+        >>> (x * 3).grad_fn.name()
+        'MulBackward0'
+        """
         if self._view is not None:
             views.refresh(self)
         return self._grad_fn
@@ -165,6 +198,15 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded (settable on a leaf).
+
+        >>> x = sg.tensor([1.0, 2.0])
+        >>> x.requires_grad
+        False
+        >>> x.requires_grad = True
+        >>> (x * 2).requires_grad
+        True
+        """
         return self._requires_grad or self.grad_fn is not None
 
     @requires_grad.setter
@@ -179,16 +221,40 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True, *, flag: bool | None = None) -> Tensor:
         """Set ``requires_grad`` on a leaf (``flag`` is the contract's name for the same
-        argument; PyTorch's is ``requires_grad``)."""
+        argument; PyTorch's is ``requires_grad``).
+
+        >>> x = sg.zeros(2).requires_grad_()
+        >>> x.requires_grad
+        True
+        """
         self.requires_grad = requires_grad if flag is None else flag
         return self
 
     @property
     def is_leaf(self) -> bool:
+        """Whether no recorded operation made this tensor (``grad_fn is None``).
+
+        >>> x = sg.tensor([1.0], requires_grad=True)
+        >>> x.is_leaf, (x + 1).is_leaf
+        (True, False)
+        """
         return self.grad_fn is None
 
     @property
     def grad(self) -> Tensor | None:
+        """The gradient accumulated by ``backward`` (a leaf's, or a non-leaf's after
+        ``retain_grad()``); ``None`` until then.
+
+        Gradients add up across calls of ``backward``:
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> x.grad is None
+        True
+        >>> (3 * x).sum().backward()
+        >>> (3 * x).sum().backward()
+        >>> x.grad
+        tensor([6., 6.])
+        """
         if self.grad_fn is not None and not self._retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
@@ -209,7 +275,19 @@ class Tensor:
     def backward(self, gradient: Any = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
         """Accumulate the gradient of this tensor (times ``gradient``) into the leaves, or
-        only into ``inputs`` when given."""
+        only into ``inputs`` when given.
+
+        ``d/dx sum(x**2) = 2x``; for a non-scalar output, ``gradient`` weighs each element:
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> (x ** 2).sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+        >>> x.grad = None
+        >>> (x ** 2).backward(gradient=sg.tensor([1.0, 0.5]))
+        >>> x.grad
+        tensor([2., 2.])
+        """
         if isinstance(inputs, Tensor):
             inputs = [inputs]
         graph.backward([self], [gradient], retain_graph, create_graph,
@@ -217,7 +295,13 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """The same data, cut from the graph (in-place changes to either are seen by both,
-        and by the graph's check of saved values)."""
+        and by the graph's check of saved values).
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = (x * 2).detach()
+        >>> y.requires_grad, y.is_leaf
+        (False, True)
+        """
         detached = Tensor(self.data)
         detached._vbox = self._vbox
         return detached
@@ -226,6 +310,14 @@ class Tensor:
         self._vbox[0] += 1
 
     def detach_(self) -> Tensor:
+        """Cut this tensor from the graph in place: it becomes a leaf that does not
+        require grad.
+
+        >>> x = sg.tensor([1.0], requires_grad=True)
+        >>> y = x * 2
+        >>> y.detach_().requires_grad, y.is_leaf
+        (False, True)
+        """
         if self._view is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
                                "using DistributedDataParallel (DDP) for training, and "
@@ -239,6 +331,17 @@ class Tensor:
         return self
 
     def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in ``.grad`` when ``backward`` runs.
+
+        ``d/dy sum(y**2) = 2y`` with ``y = 2x``:
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = 2 * x
+        >>> y.retain_grad()
+        >>> (y ** 2).sum().backward()
+        >>> y.grad
+        tensor([4., 8.])
+        """
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is not None and not self._retains_grad:
@@ -247,11 +350,31 @@ class Tensor:
 
     @property
     def retains_grad(self) -> bool:
+        """Whether ``retain_grad()`` was called on this non-leaf.
+
+        >>> x = sg.tensor([1.0], requires_grad=True)
+        >>> y = x * 2
+        >>> y.retains_grad
+        False
+        >>> y.retain_grad()
+        >>> y.retains_grad
+        True
+        """
         return self._retains_grad
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> graph.RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
-        replaces the gradient."""
+        replaces the gradient.
+
+        The hook sees ``d/dx sum(3x) = 3`` and doubles it:
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> handle = x.register_hook(lambda grad: grad * 2)
+        >>> (3 * x).sum().backward()
+        >>> x.grad
+        tensor([6., 6.])
+        >>> handle.remove()
+        """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node, nr = (self._accumulator(), 0) if self.grad_fn is None else (self.grad_fn,
@@ -261,7 +384,13 @@ class Tensor:
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
                                            ) -> graph.RemovableHandle:
         """Call ``hook(tensor)`` once a gradient has been accumulated into this leaf's
-        ``.grad`` (PyTorch's hook for optimizer steps during backward)."""
+        ``.grad`` (PyTorch's hook for optimizer steps during backward).
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> _ = x.register_post_accumulate_grad_hook(lambda t: print("grad:", t.grad))
+        >>> (3 * x).sum().backward()
+        grad: tensor([3., 3.])
+        """
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
@@ -272,33 +401,74 @@ class Tensor:
 
     @property
     def output_nr(self) -> int:
-        """Which output of its ``grad_fn`` this tensor is."""
+        """Which output of its ``grad_fn`` this tensor is.
+
+        >>> x = sg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> [piece.output_nr for piece in x.split(1)]
+        [0, 1, 2]
+        """
         return self._output_nr
 
     # ---------------------------------------------------------------- array attributes
 
     @property
     def shape(self) -> Size:
+        """The shape, as a ``sg.Size`` (a tuple).
+
+        >>> sg.zeros(2, 3).shape
+        sg.Size([2, 3])
+        """
         return Size(self.data.shape)
 
     def size(self, dim: int | None = None) -> Size | int:
+        """The shape, or the size of dimension ``dim``.
+
+        >>> x = sg.zeros(2, 3)
+        >>> x.size(), x.size(1), x.size(-1)
+        (sg.Size([2, 3]), 3, 3)
+        """
         return self.shape if dim is None else self.data.shape[dim]
 
     @property
     def dtype(self) -> np.dtype:
+        """The NumPy dtype of the data.
+
+        >>> sg.tensor([1.0]).dtype, sg.tensor([1]).dtype
+        (dtype('float32'), dtype('int64'))
+        """
         return self.data.dtype
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions.
+
+        >>> sg.zeros(2, 3).ndim
+        2
+        """
         return self.data.ndim
 
     def dim(self) -> int:
+        """The number of dimensions (``ndim``).
+
+        >>> sg.zeros(2, 3).dim()
+        2
+        """
         return self.data.ndim
 
     def numel(self) -> int:
+        """The number of elements.
+
+        >>> sg.zeros(2, 3).numel()
+        6
+        """
         return int(self.data.size)
 
     def item(self) -> Any:
+        """The value of a one-element tensor as a Python number.
+
+        >>> sg.tensor([2.5]).item()
+        2.5
+        """
         if self.data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
@@ -306,13 +476,23 @@ class Tensor:
 
     def numpy(self) -> np.ndarray:
         """The underlying array itself (shared memory, as in PyTorch); refused for a tensor
-        that requires grad unless grad mode is off."""
+        that requires grad unless grad mode is off.
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> x.detach().numpy()
+        array([1., 2.], dtype=float32)
+        """
         if self.requires_grad and is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         return self.data
 
     def tolist(self) -> Any:
+        """The data as (nested) Python lists of numbers.
+
+        >>> sg.tensor([[1.0, 2.0], [3.0, 4.0]]).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+        """
         return self.data.tolist()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
@@ -465,34 +645,90 @@ class Tensor:
         return self.pow_(other)
 
     def add_(self, other: Any, alpha: float = 1) -> Tensor:
+        """``self += alpha * other``, in place.
+
+        >>> x = sg.tensor([1.0, 2.0])
+        >>> x.add_(sg.tensor([1.0, 1.0]), alpha=10)
+        tensor([11., 12.])
+        """
         return in_place.apply(self, ADD, other if alpha == 1 else other * alpha)
 
     def sub_(self, other: Any, alpha: float = 1) -> Tensor:
+        """``self -= alpha * other``, in place.
+
+        >>> x = sg.tensor([1.0, 2.0])
+        >>> x.sub_(0.5)
+        tensor([0.5000, 1.5000])
+        """
         return in_place.apply(self, SUB, other if alpha == 1 else other * alpha)
 
     def mul_(self, other: Any) -> Tensor:
+        """``self *= other``, in place; recorded, so gradients flow through it.
+
+        ``y = 3x`` made in place on a copy of ``x``:
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x.clone()
+        >>> y.mul_(3)
+        tensor([3., 6.], grad_fn=<MulBackward0>)
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([3., 3.])
+        """
         return in_place.apply(self, MUL, other)
 
     def div_(self, other: Any) -> Tensor:
+        """``self /= other``, in place.
+
+        >>> sg.tensor([1.0, 2.0]).div_(4)
+        tensor([0.2500, 0.5000])
+        """
         return in_place.apply(self, DIV, other)
 
     def pow_(self, exponent: Any) -> Tensor:
+        """``self **= exponent``, in place.
+
+        >>> sg.tensor([2.0, 3.0]).pow_(2)
+        tensor([4., 9.])
+        """
         return in_place.apply(self, POW_TENSOR if isinstance(exponent, Tensor) else POW,
                               exponent)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        """``clamp`` in place (``clip_`` is the same).
+
+        >>> sg.tensor([-2.0, 0.5, 3.0]).clamp_(min=0.0, max=1.0)
+        tensor([0.0000, 0.5000, 1.0000])
+        """
         _check_clamp_bounds(min, max)
         return in_place.apply(self, CLAMP, min, max)
 
     clip_ = clamp_
 
     def zero_(self) -> Tensor:
+        """Fill with zeros, in place.
+
+        >>> sg.ones(3).zero_()
+        tensor([0., 0., 0.])
+        """
         return in_place.apply(self, ZERO, 0)
 
     def fill_(self, value: Any) -> Tensor:
+        """Fill with ``value``, in place.
+
+        >>> sg.zeros(3).fill_(7.0)
+        tensor([7., 7., 7.])
+        """
         return in_place.apply(self, FILL, value)
 
     def copy_(self, src: Any) -> Tensor:
+        """Copy ``src`` (broadcast to this shape) into this tensor, in place.
+
+        >>> x = sg.zeros(2, 2)
+        >>> x.copy_(sg.tensor([1.0, 2.0]))
+        tensor([[1., 2.],
+                [1., 2.]])
+        """
         return in_place.apply(self, COPY, src)
 
     # ---------------------------------------------------------------- methods
@@ -500,25 +736,74 @@ class Tensor:
     # and ``matmul`` are assigned below the class, as the operators are.)
 
     def pow(self, exponent: Any) -> Tensor:
-        """PyTorch names the node by the exponent: a number (0) or a tensor (1)."""
+        """``self ** exponent``, elementwise.
+
+        PyTorch names the node by the exponent: a number (0) or a tensor (1).
+
+        ``d/dx x**3 = 3x**2``:
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> x.pow(3).sum().backward()
+        >>> x.grad
+        tensor([ 3., 12.])
+        """
         return (POW_TENSOR if isinstance(exponent, Tensor) else POW).binary(self, exponent)
 
     def sum(self, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+        """The sum of all elements, or along ``dim`` (one or several).
+
+        >>> x = sg.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> x.sum(), x.sum(0), x.sum(dim=1, keepdim=True)
+        (tensor(10.), tensor([4., 6.]), tensor([[3.],
+                [7.]]))
+        """
         op = SUM if dim is None else SUM_DIM
         if dtype is None and not keepdim:
             return op.binary(self, _dim_args(dim))  # np.sum(a, axis)
         return op.positional(self, _dim_args(dim), dtype, None, keepdim)  # all positional
 
     def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        """The mean of all elements, or along ``dim``.
+
+        ``d/dx mean(x) = 1/n``:
+
+        >>> x = sg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> x.mean(1)
+        tensor([1.5000, 3.5000], grad_fn=<MeanBackward1>)
+        >>> x.mean().backward()
+        >>> x.grad
+        tensor([[0.2500, 0.2500],
+                [0.2500, 0.2500]])
+        """
         op = MEAN if dim is None else MEAN_DIM
         if not keepdim:
             return op.binary(self, _dim_args(dim))  # np.mean(a, axis)
         return op.positional(self, _dim_args(dim), None, None, keepdim)
 
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+        """The largest element; along ``dim``, ``(values, indices)``; given a tensor,
+        the elementwise maximum.
+
+        >>> x = sg.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> x.max()
+        tensor(5.)
+        >>> values, indices = x.max(dim=1)
+        >>> values, indices
+        (tensor([5., 4.]), tensor([1, 0]))
+        >>> x.max(sg.tensor([3.0, 3.0]))
+        tensor([[3., 5.],
+                [4., 3.]])
+        """
         return self._extreme(np.max, np.argmax, np.maximum, "Max", dim, keepdim)
 
     def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+        """The smallest element; along ``dim``, ``(values, indices)``; given a tensor,
+        the elementwise minimum.
+
+        >>> x = sg.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> x.min(), x.min(dim=0).values
+        (tensor(1.), tensor([1., 2.]))
+        """
         return self._extreme(np.min, np.argmin, np.minimum, "Min", dim, keepdim)
 
     def _extreme(self, reduce: Callable, arg: Callable, elementwise: Callable, stem: str,
@@ -535,33 +820,81 @@ class Tensor:
         return ReductionResult(values, indices)
 
     def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        """Whether every element (along ``dim``) is true: a bool tensor, never tracked."""
+        """Whether every element (along ``dim``) is true: a bool tensor, never tracked.
+
+        >>> x = sg.tensor([[1.0, 0.0], [2.0, 3.0]])
+        >>> (x > 0).all(), (x > 0).all(dim=1)
+        (tensor(False), tensor([False,  True]))
+        """
         return Tensor(np.asarray(np.all(self.data, axis=dim, keepdims=keepdim)))
 
     def any(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        """Whether some element (along ``dim``) is true: a bool tensor, never tracked."""
+        """Whether some element (along ``dim``) is true: a bool tensor, never tracked.
+
+        >>> x = sg.tensor([[1.0, 0.0], [2.0, 3.0]])
+        >>> (x > 2).any(), (x > 2).any(dim=0)
+        (tensor(True), tensor([False,  True]))
+        """
         return Tensor(np.asarray(np.any(self.data, axis=dim, keepdims=keepdim)))
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        """The index of the largest element (of the flattened tensor, or along ``dim``).
+
+        >>> x = sg.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> x.argmax(), x.argmax(dim=1)
+        (tensor(1), tensor([1, 0]))
+        """
         return Tensor(np.asarray(np.argmax(self.data, axis=dim, keepdims=keepdim)))
 
     def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        """The index of the smallest element (of the flattened tensor, or along ``dim``).
+
+        >>> x = sg.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> x.argmin(), x.argmin(dim=0)
+        (tensor(0), tensor([0, 1]))
+        """
         return Tensor(np.asarray(np.argmin(self.data, axis=dim, keepdims=keepdim)))
 
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002  (PyTorch's names)
+        """Each element limited to ``[min, max]`` (either may be omitted); ``clip`` is the
+        same. The gradient is 1 inside the range, 0 outside.
+
+        >>> x = sg.tensor([-2.0, 0.5, 3.0], requires_grad=True)
+        >>> x.clamp(min=0.0, max=1.0)
+        tensor([0.0000, 0.5000, 1.0000], grad_fn=<ClampBackward1>)
+        >>> x.clamp(0.0, 1.0).sum().backward()
+        >>> x.grad
+        tensor([0., 1., 0.])
+        """
         _check_clamp_bounds(min, max)
         return CLAMP.positional(self, min, max)
 
     clip = clamp
 
     def reshape(self, *shape: Any) -> Tensor:
-        """A view when the data allows one, a copy otherwise (PyTorch's node names)."""
+        """A view when the data allows one, a copy otherwise (PyTorch's node names).
+
+        >>> sg.arange(6).reshape(2, 3)
+        tensor([[0, 1, 2],
+                [3, 4, 5]])
+        >>> sg.arange(6).reshape(-1, 2).shape
+        sg.Size([3, 2])
+        """
         out = VIEW.binary(self, _shape_args(shape))
         if out._view is None and out.data.size and (out.requires_grad or self.requires_grad):
             return RESHAPE_COPY.binary(self, _shape_args(shape))
         return out
 
     def view(self, *shape: Any) -> Tensor:
+        """A view with another shape, sharing the data (PyTorch refuses it where the
+        data's layout does not allow one: ``reshape`` copies then).
+
+        >>> x = sg.zeros(4)
+        >>> v = x.view(2, 2)
+        >>> v[0, 1] = 5.0
+        >>> x
+        tensor([0., 5., 0., 0.])
+        """
         out = VIEW.binary(self, _shape_args(shape))
         if out._view is None and out.data.size:
             raise RuntimeError("view size is not compatible with input tensor's size and "
@@ -570,14 +903,30 @@ class Tensor:
         return out
 
     def view_as(self, other: Tensor) -> Tensor:
+        """``view`` with ``other``'s shape.
+
+        >>> sg.arange(4.0).view_as(sg.zeros(2, 2))
+        tensor([[0., 1.],
+                [2., 3.]])
+        """
         return self.view(other.shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
+        """``reshape`` to ``other``'s shape.
+
+        >>> sg.arange(4.0).reshape_as(sg.zeros(2, 2)).shape
+        sg.Size([2, 2])
+        """
         return self.reshape(other.shape)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         """Dimensions ``start_dim`` to ``end_dim`` as one; a tensor that already has them
-        as one is returned itself, as in PyTorch."""
+        as one is returned itself, as in PyTorch.
+
+        >>> x = sg.zeros(2, 3, 4)
+        >>> x.flatten().shape, x.flatten(1).shape, x.flatten(0, 1).shape
+        (sg.Size([24]), sg.Size([2, 12]), sg.Size([6, 4]))
+        """
         ndim = self.data.ndim
         if ndim == 0:
             return self.reshape(1)
@@ -588,15 +937,30 @@ class Tensor:
         return self.reshape(*shape[:start], -1, *shape[end + 1:])
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
+        """A view with dimensions ``dim0`` and ``dim1`` swapped (``swapaxes`` is the same).
+
+        >>> sg.zeros(2, 3, 4).transpose(0, 2).shape
+        sg.Size([4, 3, 2])
+        """
         return TRANSPOSE.positional(self, dim0, dim1)
 
     swapaxes = transpose
 
     def permute(self, *dims: Any) -> Tensor:
+        """A view with its dimensions in the order ``dims``.
+
+        >>> sg.zeros(2, 3, 4).permute(2, 0, 1).shape
+        sg.Size([4, 2, 3])
+        """
         return PERMUTE.binary(self, _shape_args(dims))
 
     def t(self) -> Tensor:
-        """The transpose of a matrix (a vector or a number: a view of itself)."""
+        """The transpose of a matrix (a vector or a number: a view of itself).
+
+        >>> sg.tensor([[1.0, 2.0], [3.0, 4.0]]).t()
+        tensor([[1., 3.],
+                [2., 4.]])
+        """
         if self.data.ndim > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                                f"{self.data.ndim}D")
@@ -604,6 +968,14 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        """The transpose: the dimensions reversed (PyTorch warns unless the tensor is
+        a matrix).
+
+        >>> sg.tensor([[1.0, 2.0, 3.0]]).T
+        tensor([[1.],
+                [2.],
+                [3.]])
+        """
         if self.data.ndim != 2:
             warnings.warn(T_OF_0D_WARNING if self.data.ndim == 0 else T_OF_ND_WARNING,
                           UserWarning, stacklevel=2)
@@ -611,21 +983,46 @@ class Tensor:
 
     @property
     def real(self) -> Tensor:
+        """The real part (a view of a real tensor itself).
+
+        >>> sg.tensor(np.array([1.0 + 2.0j])).real
+        tensor([1.], dtype=sg.float64)
+        """
         return np.real(self)
 
     @property
     def imag(self) -> Tensor:
+        """The imaginary part of a complex tensor.
+
+        >>> sg.tensor(np.array([1.0 + 2.0j])).imag
+        tensor([2.], dtype=sg.float64)
+        """
         return np.imag(self)
 
     def conj(self) -> Tensor:
+        """The complex conjugate (a real tensor: itself).
+
+        >>> sg.tensor(np.array([1.0 + 2.0j])).conj().imag
+        tensor([-2.], dtype=sg.float64)
+        """
         return np.conjugate(self)
 
     def unsqueeze(self, dim: int) -> Tensor:
+        """A view with a new dimension of size 1 at ``dim``.
+
+        >>> sg.zeros(2, 3).unsqueeze(1).shape
+        sg.Size([2, 1, 3])
+        """
         return UNSQUEEZE.binary(self, dim)
 
     def squeeze(self, dim: Any = None) -> Tensor:
         """PyTorch names the node by the argument (none, a dim, dims); a dim whose size is
-        not 1 is left alone."""
+        not 1 is left alone.
+
+        >>> x = sg.zeros(2, 1, 3, 1)
+        >>> x.squeeze().shape, x.squeeze(1).shape, x.squeeze(0).shape
+        (sg.Size([2, 3]), sg.Size([2, 3, 1]), sg.Size([2, 1, 3, 1]))
+        """
         if dim is None:
             return SQUEEZE.binary(self, None)
         dims = _dim_args(dim)
@@ -635,23 +1032,59 @@ class Tensor:
         return op.binary(self, ones)
 
     def expand(self, *sizes: Any) -> Tensor:
-        """A read-only view repeating size-1 dimensions (``-1`` keeps a size)."""
+        """A read-only view repeating size-1 dimensions (``-1`` keeps a size).
+
+        The gradient of the expanded tensor sums back over the repeats:
+
+        >>> x = sg.tensor([[1.0], [2.0]], requires_grad=True)
+        >>> x.expand(2, 3)
+        tensor([[1., 1., 1.],
+                [2., 2., 2.]], grad_fn=<ExpandBackward0>)
+        >>> x.expand(-1, 3).sum().backward()
+        >>> x.grad
+        tensor([[3.],
+                [3.]])
+        """
         return EXPAND.binary(self, _expanded_shape(self.data.shape, _shape_args(sizes)))
 
     def expand_as(self, other: Tensor) -> Tensor:
+        """``expand`` to ``other``'s shape.
+
+        >>> sg.tensor([1.0, 2.0]).expand_as(sg.zeros(2, 2))
+        tensor([[1., 2.],
+                [1., 2.]])
+        """
         return self.expand(other.shape)
 
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        """A view of ``length`` elements from ``start`` along ``dim``.
+
+        >>> sg.arange(6).reshape(2, 3).narrow(1, 1, 2)
+        tensor([[1, 2],
+                [4, 5]])
+        """
         dim %= self.data.ndim
         index = (slice(None),) * dim + (slice(start, start + length),)
         return INDEXING["SliceBackward0"].binary(self, index)
 
     def repeat(self, *sizes: Any) -> Tensor:
+        """The tensor tiled ``sizes`` times along each dimension (a copy).
+
+        >>> sg.tensor([1.0, 2.0]).repeat(2, 2)
+        tensor([[1., 2., 1., 2.],
+                [1., 2., 1., 2.]])
+        """
         return TILE.binary(self, _shape_args(sizes))
 
     def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
         """Views of consecutive pieces along ``dim``: of ``split_size`` each (the last one
-        smaller) or of the sizes listed."""
+        smaller) or of the sizes listed.
+
+        >>> sg.arange(5).split(2)
+        (tensor([0, 1]), tensor([2, 3]), tensor([4]))
+        >>> sg.arange(5).split([1, 4])
+        (tensor([0]), tensor([1, 2, 3, 4]))
+        """
         n = self.data.shape[dim]
         if isinstance(split_size_or_sections, int):
             size = split_size_or_sections
@@ -674,10 +1107,20 @@ class Tensor:
         return tuple(pieces)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        """``chunks`` pieces along ``dim`` (views), the last one possibly smaller.
+
+        >>> sg.arange(5).chunk(2)
+        (tensor([0, 1, 2]), tensor([3, 4]))
+        """
         n = self.data.shape[dim]
         return self.split(max(1, -(-n // chunks)), dim)
 
     def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
+        """The slices along ``dim``, as views, that dimension removed.
+
+        >>> sg.tensor([[1.0, 2.0], [3.0, 4.0]]).unbind(1)
+        (tensor([1., 3.]), tensor([2., 4.]))
+        """
         pieces = dispatch.call_named("UnbindBackward0", np.unstack, (self,), {"axis": dim},
                                      views_by_caller=True)
         lead = (slice(None),) * (dim % self.data.ndim)
@@ -689,30 +1132,73 @@ class Tensor:
     # ------------------------------------------------- arithmetic methods (``alpha=``)
 
     def add(self, other: Any, alpha: float = 1) -> Tensor:
+        """``self + alpha * other``.
+
+        >>> sg.tensor([1.0, 2.0]).add(sg.tensor([1.0, 1.0]), alpha=10)
+        tensor([11., 12.])
+        """
         return self + (other if alpha == 1 else other * alpha)
 
     def sub(self, other: Any, alpha: float = 1) -> Tensor:
+        """``self - alpha * other`` (``subtract`` is the same).
+
+        >>> sg.tensor([1.0, 2.0]).sub(1.0)
+        tensor([0., 1.])
+        """
         return self - (other if alpha == 1 else other * alpha)
 
     def mul(self, other: Any) -> Tensor:
+        """``self * other`` (``multiply`` is the same).
+
+        ``d/dx (x y) = y``:
+
+        >>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+        >>> x.mul(sg.tensor([3.0, 4.0])).sum().backward()
+        >>> x.grad
+        tensor([3., 4.])
+        """
         return self * other
 
     def div(self, other: Any) -> Tensor:
+        """``self / other`` (``divide`` is the same).
+
+        >>> sg.tensor([1.0, 2.0]).div(4)
+        tensor([0.2500, 0.5000])
+        """
         return self / other
 
     multiply, divide, subtract = mul, div, sub
 
     def float(self) -> Tensor:
+        """A float32 copy (this tensor itself if it is float32).
+
+        >>> sg.tensor([1, 2]).float()
+        tensor([1., 2.])
+        """
         return self.to(np.float32)
 
     def double(self) -> Tensor:
+        """A float64 copy (this tensor itself if it is float64).
+
+        >>> sg.tensor([1, 2]).double().dtype
+        dtype('float64')
+        """
         return self.to(np.float64)
 
     def long(self) -> Tensor:
+        """An int64 copy (decimals dropped).
+
+        >>> sg.tensor([1.5, -2.5]).long()
+        tensor([ 1, -2])
+        """
         return self.to(np.int64)
 
     def to(self, dtype: Any) -> Tensor:
-        """A copy in ``dtype`` (this tensor itself if it has that dtype already)."""
+        """A copy in ``dtype`` (this tensor itself if it has that dtype already).
+
+        >>> sg.tensor([1, 2]).to(sg.float64).dtype
+        dtype('float64')
+        """
         if self.data.dtype == np.dtype(dtype):
             return self
         return ASTYPE.binary(self, np.dtype(dtype))
@@ -867,15 +1353,51 @@ Tensor.sin, Tensor.cos = SIN.unary, COS.unary
 Tensor.sigmoid, Tensor.relu = SIGMOID.unary, RELU.unary
 
 
-def _in_place_method(op: dispatch.Op, name: str) -> Callable[[Tensor], Tensor]:
+def _in_place_method(op: dispatch.Op, name: str, data: str, printed: str
+                     ) -> Callable[[Tensor], Tensor]:
     def method(self: Tensor) -> Tensor:
         return in_place.apply(self, op)
 
     method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"``{name[:-1]}`` in place: the tensor itself, changed.\n\n"
+                      f">>> x = sg.tensor({data})\n>>> x.{name}()\n{printed}\n"
+                      f">>> x\n{printed}\n")
     return method
 
 
-for _op, _name in ((EXP, "exp_"), (LOG, "log_"), (SQRT, "sqrt_"), (TANH, "tanh_"),
-                   (SIN, "sin_"), (COS, "cos_"), (ABS, "abs_"), (NEG, "neg_"),
-                   (SIGMOID, "sigmoid_"), (RELU, "relu_")):
-    setattr(Tensor, _name, _in_place_method(_op, _name))
+# each in-place method, with the data of its example and what that prints
+for _op, _name, _data, _printed in (
+        (EXP, "exp_", "[0.0, 1.0]", "tensor([1.0000, 2.7183])"),
+        (LOG, "log_", "[1.0, 100.0]", "tensor([0.0000, 4.6052])"),
+        (SQRT, "sqrt_", "[1.0, 4.0]", "tensor([1., 2.])"),
+        (TANH, "tanh_", "[0.0, 1.0]", "tensor([0.0000, 0.7616])"),
+        (SIN, "sin_", "[0.0, np.pi / 2]", "tensor([0., 1.])"),
+        (COS, "cos_", "[0.0, np.pi]", "tensor([ 1., -1.])"),
+        (ABS, "abs_", "[-1.0, 2.0]", "tensor([1., 2.])"),
+        (NEG, "neg_", "[-1.0, 2.0]", "tensor([ 1., -2.])"),
+        (SIGMOID, "sigmoid_", "[0.0, np.log(3.0)]", "tensor([0.5000, 0.7500])"),
+        (RELU, "relu_", "[-1.0, 2.0]", "tensor([0., 2.])")):
+    setattr(Tensor, _name, _in_place_method(_op, _name, _data, _printed))
+
+Tensor.matmul.__doc__ = """The matrix product ``self @ other`` (NumPy's ``matmul`` rules).
+
+``d/dx (x @ w) = w`` for a vector ``x``:
+
+>>> w = sg.tensor([[1.0, 0.0], [3.0, 4.0]])
+>>> sg.tensor([1.0, 2.0]).matmul(w)
+tensor([7., 8.])
+>>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+>>> x.matmul(w).sum().backward()
+>>> x.grad
+tensor([1., 7.])
+"""
+Tensor.clone.__doc__ = """A copy of the data, recorded: gradients flow back to the original.
+
+>>> x = sg.tensor([1.0, 2.0], requires_grad=True)
+>>> y = x.clone()
+>>> y.data is x.data
+False
+>>> (3 * y).sum().backward()
+>>> x.grad
+tensor([3., 3.])
+"""

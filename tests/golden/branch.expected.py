@@ -13,8 +13,8 @@ def grad_branch(x):
     # if np.sum(x) > 0:
     if sum_x_gt_0:
         # y = x * 2.0
-        grad_x += grad_y * 2.0
+        grad_x = add_into(grad_x, grad_y * 2.0)
     else:
         # y = np.sin(x)
-        grad_x += grad_y * np.cos(x)
+        grad_x = add_into(grad_x, grad_y * np.cos(x))
     return as_gradient(grad_x, x)

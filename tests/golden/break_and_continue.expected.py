@@ -32,5 +32,7 @@ def grad_break_and_continue(x):
         if not i_eq_1:
             # total = total + np.sum(x ** i)
             grad_x_pow_i = unreduce(grad_total, x)
-            grad_x += np.where(i == 0, 0, grad_x_pow_i * i * np.where(i == 0, 1, x) ** (i - 1))
+            grad_x = add_into(grad_x,
+                              np.where(i == 0, 0,
+                                       grad_x_pow_i * i * np.where(i == 0, 1, x) ** (i - 1)))
     return as_gradient(grad_x, x)

@@ -24,7 +24,7 @@ def grad_layers_loss(params, x, y):
     h_minus_y = h - y
     grad_layers_loss_value = 1.0
     # return np.mean((h - y) ** 2)
-    grad_h_minus_y_sq = unreduce(grad_layers_loss_value / np.size(h_minus_y), h_minus_y)
+    grad_h_minus_y_sq = unreduce(grad_layers_loss_value / element_count(h_minus_y), h_minus_y)
     grad_h_minus_y = grad_h_minus_y_sq * 2 * h_minus_y
     del h_minus_y
     grad_h = unbroadcast(grad_h_minus_y, h)

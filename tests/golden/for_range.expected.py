@@ -19,5 +19,5 @@ def grad_for_range(x, n):
         # acc = acc + np.sum(np.sin(x * i))
         grad_sin_x_times_i = unreduce(grad_acc, x)
         grad_x_times_i = grad_sin_x_times_i * np.cos(x_times_i)
-        grad_x += grad_x_times_i * i
+        grad_x = add_into(grad_x, grad_x_times_i * i)
     return as_gradient(grad_x, x)

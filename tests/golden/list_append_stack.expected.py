@@ -25,7 +25,7 @@ def grad_list_append_stack(x):
     for _ in reversed(range(3)):
         tanh_h = tanh_h_stack.pop()
         # hs.append(h)
-        grad_h += grad_hs.pop()
+        grad_h = add_into(grad_h, grad_hs.pop())
         # h = np.tanh(h)
         grad_h = grad_h * (1 - tanh_h ** 2)
     del grad_hs

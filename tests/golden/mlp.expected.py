@@ -28,7 +28,8 @@ def grad_mlp_loss(W1, b1, W2, b2, X, Y):
     # return -np.mean(np.sum(Y * log_probs, axis=1))
     grad_mean_sum_Y_times_log = -grad_mlp_loss_value
     grad_sum_Y_times_log_probs = unreduce(grad_mean_sum_Y_times_log
-                                          / np.size(sum_Y_times_log_probs), sum_Y_times_log_probs)
+                                          / element_count(sum_Y_times_log_probs),
+                                          sum_Y_times_log_probs)
     grad_Y_times_log_probs = unreduce(grad_sum_Y_times_log_probs, Y_times_log_probs, axis=1)
     grad_log_probs = unbroadcast(grad_Y_times_log_probs * Y, log_probs)
     # log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))

@@ -12,8 +12,8 @@ def grad_affine_loss(p, x, y):
     x_at_p_w = shape_only(x_at_p_w)
     grad_affine_loss_value = 1.0
     # return np.mean((prediction - y) ** 2)
-    grad_prediction_minus_y_sq = unreduce(grad_affine_loss_value / np.size(prediction_minus_y),
-                                          prediction_minus_y)
+    grad_prediction_minus_y_sq = unreduce(grad_affine_loss_value
+                                          / element_count(prediction_minus_y), prediction_minus_y)
     grad_prediction_minus_y = grad_prediction_minus_y_sq * 2 * prediction_minus_y
     del prediction_minus_y
     grad_prediction = unbroadcast(grad_prediction_minus_y, prediction)

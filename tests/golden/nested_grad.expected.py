@@ -48,8 +48,9 @@ def backward_grad_energy(grad_grad_energy_value_2, saved):
     grad_tanh_x_at_w_2 = grad_tanh_x_at_w_sq_2 * 2 * tanh_x_at_w
     del grad_tanh_x_at_w_sq_2
     # grad_tanh_x_at_w = grad_tanh_x_at_w_sq * 2 * tanh_x_at_w
-    grad_tanh_x_at_w_2 += unbroadcast(grad_grad_tanh_x_at_w * (grad_tanh_x_at_w_sq * 2),
-                                      tanh_x_at_w)
+    grad_tanh_x_at_w_2 = add_into(grad_tanh_x_at_w_2,
+                                  unbroadcast(grad_grad_tanh_x_at_w * (grad_tanh_x_at_w_sq * 2),
+                                              tanh_x_at_w))
     del grad_grad_tanh_x_at_w
     # tanh_x_at_w = np.tanh(x @ w)
     grad_x_at_w_2 = grad_tanh_x_at_w_2 * (1 - tanh_x_at_w ** 2)

@@ -14,8 +14,8 @@ def grad_reassign(x):
     grad_x_3_times_x_3 = grad_x_3_times_x_3_times_x_3 * x_3
     grad_x_3 = grad_x_3_times_x_3_times_x_3 * x_3_times_x_3
     del x_3_times_x_3
-    grad_x_3 += grad_x_3_times_x_3 * x_3
-    grad_x_3 += grad_x_3_times_x_3 * x_3
+    grad_x_3 = add_into(grad_x_3, grad_x_3_times_x_3 * x_3)
+    grad_x_3 = add_into(grad_x_3, grad_x_3_times_x_3 * x_3)
     del grad_x_3_times_x_3
     # x = x / np.sqrt(np.mean(x * x) + 1.0)
     grad_x_2 = grad_x_3 / sqrt_mean_x_2_times_x_2
@@ -24,8 +24,8 @@ def grad_reassign(x):
     del grad_x_3, x_3
     grad_mean_x_2_times_x_2 = grad_sqrt_mean_x_2_times_x_2 / (2 * sqrt_mean_x_2_times_x_2)
     grad_x_2_times_x_2 = unreduce(grad_mean_x_2_times_x_2 / reduced_count(x, mean_x_2_times_x_2), x)
-    grad_x_2 += grad_x_2_times_x_2 * x_2
-    grad_x_2 += grad_x_2_times_x_2 * x_2
+    grad_x_2 = add_into(grad_x_2, grad_x_2_times_x_2 * x_2)
+    grad_x_2 = add_into(grad_x_2, grad_x_2_times_x_2 * x_2)
     del x_2
     # x = x - np.mean(x)
     grad_x = grad_x_2

@@ -50,7 +50,7 @@ def grad_return_in_loop(x):
             grad_acc_times_x = unreduce(grad_result, x)
             result = result_stack.pop()
             grad_acc = grad_acc + grad_acc_times_x * x
-            grad_x += grad_acc_times_x * acc
+            grad_x = add_into(grad_x, grad_acc_times_x * acc)
             grad_result = zeros_like_grad(result)
         # acc = acc * 1.1
         grad_acc_times_c = grad_acc
@@ -58,5 +58,5 @@ def grad_return_in_loop(x):
         grad_acc = grad_acc_times_c * 1.1
     del acc
     # acc = x
-    grad_x += grad_acc
+    grad_x = add_into(grad_x, grad_acc)
     return as_gradient(grad_x, x)

@@ -24,15 +24,15 @@ def grad_scalar_math(x, y):
         # z = z * 0.9 + math.tanh(z)
         grad_z_times_c = grad_z
         grad_z = grad_z * (1 - tanh_z * tanh_z)
-        grad_z += grad_z_times_c * 0.9
+        grad_z = add_into(grad_z, grad_z_times_c * 0.9)
     # z = math.sin(x) * math.exp(y) + math.sqrt(x * x + 1.0)
     grad_sin_x_times_exp_y = grad_z
     grad_x_times_x = grad_z / (2 * sqrt_x_times_x_plus_1)
     grad_x = grad_x_times_x * x
-    grad_x += grad_x_times_x * x
+    grad_x = add_into(grad_x, grad_x_times_x * x)
     del grad_x_times_x
     grad_sin_x = grad_sin_x_times_exp_y * exp_y
     grad_exp_y = grad_sin_x_times_exp_y * sin_x
     grad_y = grad_exp_y * exp_y
-    grad_x += grad_sin_x * math.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x * math.cos(x))
     return as_gradient(grad_x, x), as_gradient(grad_y, y)

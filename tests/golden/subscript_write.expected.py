@@ -8,7 +8,8 @@ def grad_subscript_write(x):
     x_slice_sq = x_slice ** 2
     y[1:3] = x_slice_sq
     # y[3] = y[0] + x[2]
-    y_0 = y[0]
+    y_0_view = y[0]
+    y_0 = np.copy(y_0_view)
     x_2 = x[2]
     y_0_plus_x_2 = y_0 + x_2
     y[3] = y_0_plus_x_2
@@ -24,7 +25,7 @@ def grad_subscript_write(x):
     # return np.sum(y * y)
     grad_y_times_y = unreduce(grad_subscript_write_value, y_times_y)
     grad_y = unbroadcast(grad_y_times_y * y, y)
-    grad_y += unbroadcast(grad_y_times_y * y, y)
+    grad_y = add_into(grad_y, unbroadcast(grad_y_times_y * y, y))
     del y
     # y[3] = y[0] + x[2]
     grad_y_0_plus_x_2 = unbroadcast(np.copy(grad_y[3]), y_0_plus_x_2)
@@ -35,8 +36,10 @@ def grad_subscript_write(x):
     grad_x = zeros_like_grad(x)
     grad_x[2] = grad_x[2] + grad_x_2
     del grad_x_2
-    grad_y[0] = grad_y[0] + grad_y_0
-    del grad_y_0
+    grad_y_0_view = unstack_like(grad_y_0, y_0_view)
+    del grad_y_0, y_0_view
+    grad_y[0] = add_grads(grad_y[0], grad_y_0_view)
+    del grad_y_0_view
     # y[1:3] = x[0:2] ** 2
     grad_x_slice_sq = unbroadcast(np.copy(grad_y[1:3]), x_slice_sq)
     grad_y[1:3] = 0.0

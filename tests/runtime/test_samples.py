@@ -10,7 +10,9 @@ import pytest
 import sourcegrad as sg
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
-SCRIPTS = sorted(p.name for p in SAMPLES.glob("*.py") if p.name != "__init__.py")
+# the Dask sample fits 3.2 GB by default: tests/test_samples.py runs it at a tiny size
+SCRIPTS = sorted(p.name for p in SAMPLES.glob("*.py")
+                 if p.name not in ("__init__.py", "dask_logistic_regression.py"))
 
 
 def load(name):

@@ -406,7 +406,7 @@ def grad_f(x, y):
         grad_v39_times_c = unbroadcast(grad_v39, v39_times_c)
         grad_sqrt_v31_sq_plus_1 = unbroadcast(grad_v39, sqrt_v31_sq_plus_1)
         grad_v31_sq = grad_sqrt_v31_sq_plus_1 / (2 * sqrt_v31_sq_plus_1)
-        grad_v31 += grad_v31_sq * 2 * v31
+        grad_v31 = add_into(grad_v31, grad_v31_sq * 2 * v31)
         grad_v39 = grad_v39_times_c * 1.3
     # v39 = x
     grad_x = grad_v39
@@ -461,7 +461,7 @@ def grad_f(x, y):
         v36_times_c = v36_times_c_stack.pop()
         # v36 = v36 * 1.3 + v34
         grad_v36_times_c = unbroadcast(grad_v36, v36_times_c)
-        grad_v34 += unbroadcast(grad_v36, v34)
+        grad_v34 = add_into(grad_v34, unbroadcast(grad_v36, v34))
         grad_v36 = grad_v36_times_c * 1.3
     # v36 = x
     grad_x = grad_x + grad_v36
@@ -489,7 +489,7 @@ def grad_f(x, y):
         grad_v3 = grad_v32
     else:
         # v32 = x
-        grad_x += grad_v32
+        grad_x = add_into(grad_x, grad_v32)
         grad_v3 = zeros_like_grad(v3)
     del grad_v32
     # v31 = np.min(np.clip((v14) * (v15), -0.9, 0.8), axis=-1)
@@ -501,7 +501,7 @@ def grad_f(x, y):
                              & (v14_times_v15 <= upper_bound(0.8))))
     del grad_clip_v14_times_v15, v14_times_v15
     grad_v14 = unbroadcast(grad_v14_times_v15 * v15, v14)
-    grad_v15 += unbroadcast(grad_v14_times_v15 * v14, v15)
+    grad_v15 = add_into(grad_v15, unbroadcast(grad_v14_times_v15 * v14, v15))
     del grad_v14_times_v15
     # for _ in range(2):
     for _ in reversed(range(2)):
@@ -509,7 +509,7 @@ def grad_f(x, y):
         grad_v23_plus_v6 = grad_v23
         v23 = v23_stack.pop()
         grad_v23 = unbroadcast(grad_v23_plus_v6, v23)
-        grad_v6 += unbroadcast(grad_v23_plus_v6, v6)
+        grad_v6 = add_into(grad_v6, unbroadcast(grad_v23_plus_v6, v6))
     del v23
     # v23 = y * 1.0
     grad_y = grad_v23
@@ -532,14 +532,14 @@ def grad_f(x, y):
         grad_neg_twice_v16 = unbroadcast(grad_neg_twice_v16_times_i * (i + 1.0), neg_twice_v16)
         grad_twice_v16 = -grad_neg_twice_v16
         twice_v16_saved = twice_v16_saved_stack.pop()
-        grad_v16 += backward_twice(grad_twice_v16, twice_v16_saved)[0]
+        grad_v16 = add_into(grad_v16, backward_twice(grad_twice_v16, twice_v16_saved)[0])
     del grad_parts_2
     # v16 = np.cumprod(np.tanh(np.where((y) > (v3), v15, v8)), axis=0)
     grad_tanh_where_y_gt_v3 = cumprod_vjp(grad_v16, tanh_where_y_gt_v3, v16, axis=0)
     del grad_v16, v16
     grad_where_y_gt_v3 = grad_tanh_where_y_gt_v3 * (1 - tanh_where_y_gt_v3 ** 2)
     del grad_tanh_where_y_gt_v3, tanh_where_y_gt_v3
-    grad_v15 += unbroadcast(np.where(y > v3, grad_where_y_gt_v3, 0), v15)
+    grad_v15 = add_into(grad_v15, unbroadcast(np.where(y > v3, grad_where_y_gt_v3, 0), v15))
     del v15
     grad_v8 = unbroadcast(np.where(y > v3, 0, grad_where_y_gt_v3), v8)
     del grad_where_y_gt_v3
@@ -576,7 +576,7 @@ def grad_f(x, y):
         grad_v14 = zeros_like_grad(v14)
     del choice_3, v14
     # v14 = x
-    grad_x += grad_v14
+    grad_x = add_into(grad_x, grad_v14)
     del grad_v14
     # while np.sum(v11 * v11) < 20.0 and n < 3:
     grad_v9 = zeros_like_grad(v9)
@@ -587,10 +587,10 @@ def grad_f(x, y):
         grad_v11_times_c = unbroadcast(grad_v11, v11_times_c)
         grad_helper_v9 = unbroadcast(grad_v11, helper_v9)
         helper_v9_saved = helper_v9_saved_stack.pop()
-        grad_v9 += backward_helper(grad_helper_v9, helper_v9_saved)[0]
+        grad_v9 = add_into(grad_v9, backward_helper(grad_helper_v9, helper_v9_saved)[0])
         grad_v11 = grad_v11_times_c * 1.3
     # v11 = x
-    grad_x += grad_v11
+    grad_x = add_into(grad_x, grad_v11)
     # if np.sum(v5) > 0:
     if sum_v5_gt_0:
         # v9 = np.cumsum(helper(y, v2), axis=-1)
@@ -607,7 +607,7 @@ def grad_f(x, y):
         grad_v5 = -grad_cos_v5 * np.sin(v5)
         grad_v1_plus_x = grad_v1_plus_x_times_c * 0.5
         grad_v1 = grad_v1 + unbroadcast(grad_v1_plus_x, v1)
-        grad_x += unbroadcast(grad_v1_plus_x, x)
+        grad_x = add_into(grad_x, unbroadcast(grad_v1_plus_x, x))
     del grad_v9
     # while np.sum(v8 * v8) < 20.0 and n < 3:
     for _ in range(n_iterations_4):
@@ -624,18 +624,19 @@ def grad_f(x, y):
         grad_abs_v5 = unbroadcast(grad_clip_v2
                                   * (np.maximum(v2, lower_bound(-1.0)) > abs_v5_plus_c),
                                   abs_v5_plus_c)
-        grad_v5 += abs_vjp(grad_abs_v5, v5)
+        grad_v5 = add_into(grad_v5, abs_vjp(grad_abs_v5, v5))
         grad_v8 = grad_v8_times_c * 1.3
     del v5
     # v8 = x
-    grad_x += grad_v8
+    grad_x = add_into(grad_x, grad_v8)
     del grad_v8
     # v6 = np.minimum((twice(x)) if np.sum(np.where((v0) > (y), 1.5, v2)) > 0 else (y), x)
     grad_choice_2 = unbroadcast(grad_v6 * (choice_2 < x) + grad_v6 * (choice_2 == x) / 2, choice_2)
-    grad_x += unbroadcast(grad_v6 * (x < choice_2) + grad_v6 * (choice_2 == x) / 2, x)
+    grad_x = add_into(grad_x,
+                      unbroadcast(grad_v6 * (x < choice_2) + grad_v6 * (choice_2 == x) / 2, x))
     if sum_where_v0_gt_y_gt_0:
         # v6 = np.minimum((twice(x)) if np.sum(np.where((v0) > (y), 1.5, v2)) > 0 else (y), x)
-        grad_x += backward_twice(grad_choice_2, choice_2_saved)[0]
+        grad_x = add_into(grad_x, backward_twice(grad_choice_2, choice_2_saved)[0])
     else:
         # v6 = np.minimum((twice(x)) if np.sum(np.where((v0) > (y), 1.5, v2)) > 0 else (y), x)
         grad_y = grad_y + grad_choice_2
@@ -652,8 +653,12 @@ def grad_f(x, y):
     del grad_pair_minimum_v0, pair_minimum_v0_saved
     grad_v1 = grad_v1 + grad_clip_v1 * ((v1 >= lower_bound(-0.9)) & (v1 <= upper_bound(0.8)))
     del grad_clip_v1
-    grad_v0 += unbroadcast(grad_minimum_v0 * (v0 < v1) + grad_minimum_v0 * (v0 == v1) / 2, x)
-    grad_v1 += unbroadcast(grad_minimum_v0 * (v1 < v0) + grad_minimum_v0 * (v0 == v1) / 2, v1)
+    grad_v0 = add_into(grad_v0,
+                       unbroadcast(grad_minimum_v0 * (v0 < v1) + grad_minimum_v0 * (v0 == v1) / 2,
+                                   x))
+    grad_v1 = add_into(grad_v1,
+                       unbroadcast(grad_minimum_v0 * (v1 < v0) + grad_minimum_v0 * (v0 == v1) / 2,
+                                   v1))
     del grad_minimum_v0
     # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > (v2 ...
     grad_v3 = grad_v3 + unbroadcast(grad_v4 / choice_sq_plus_1, v3)
@@ -670,10 +675,10 @@ def grad_f(x, y):
         # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1.5) > ...
         if sum_v1_gt_0_3:
             # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1. ...
-            grad_v0 += grad_choice
+            grad_v0 = add_into(grad_v0, grad_choice)
         else:
             # v4 = (v3) / (((np.prod(np.tanh(y), axis=-1, keepdims=True)) if np.sum(np.where((1. ...
-            grad_v0 += grad_choice
+            grad_v0 = add_into(grad_v0, grad_choice)
     del grad_choice
     # for i in range(3):
     for _ in range(n_iterations_5):
@@ -696,13 +701,13 @@ def grad_f(x, y):
             grad_v2_sq = unbroadcast(-grad_arctan2_y * y / (y ** 2 + v2_sq_plus_1 ** 2),
                                      v2_sq_plus_1)
             grad_v2 = grad_v2 + grad_v2_sq * 2 * v2
-            grad_v0 += grad_hypot_v0 * v0 / hypot_v0
-            grad_x += grad_hypot_v0 * x / hypot_v0
+            grad_v0 = add_into(grad_v0, grad_hypot_v0 * v0 / hypot_v0)
+            grad_x = add_into(grad_x, grad_hypot_v0 * x / hypot_v0)
             hypot_v0 = hypot_v0_stack.pop()
             grad_v3 = zeros_like_grad(v3)
     del hypot_v0, v2, v3
     # v3 = v0 * 1.0
-    grad_v0 += grad_v3
+    grad_v0 = add_into(grad_v0, grad_v3)
     del grad_v3
     # v2 = parts[0] + parts[1]
     grad_parts_0 = unbroadcast(grad_v2, parts_0)
@@ -723,15 +728,15 @@ def grad_f(x, y):
         helper_where_x_gt_y_2_2 = helper_where_x_gt_y_2_2_stack.pop()
         grad_where_x_gt_y, grad_hypot_c = backward_helper_2(grad_helper_where_x_gt_y_2,
                                                             helper_where_x_gt_y_2_2)
-        grad_v1 += grad_hypot_c * v1 / hypot_c
-        grad_v0 += unbroadcast(np.where(x > y, grad_where_x_gt_y, 0), x)
-        grad_x += unbroadcast(np.where(x > y, 0, grad_where_x_gt_y), x)
+        grad_v1 = add_into(grad_v1, grad_hypot_c * v1 / hypot_c)
+        grad_v0 = add_into(grad_v0, unbroadcast(np.where(x > y, grad_where_x_gt_y, 0), x))
+        grad_x = add_into(grad_x, unbroadcast(np.where(x > y, 0, grad_where_x_gt_y), x))
     del grad_parts
     # if np.sum(y) > 0:
     if sum_y_gt_0:
         # v1 = (np.sin(x)) ** 2
         grad_sin_x = grad_v1 * 2 * sin_x
-        grad_x += grad_sin_x * np.cos(x)
+        grad_x = add_into(grad_x, grad_sin_x * np.cos(x))
     else:
         # v1 = np.sqrt((np.where((y) > (1.5), 1.5, y)) ** 2 + 1.0)
         grad_where_y_gt_c_sq = grad_v1 / (2 * v1)
@@ -748,13 +753,13 @@ def grad_f(x, y):
         grad_minimum_c_sq_plus_1 = -grad_v0 * v0 / minimum_c_sq_plus_1
         v0 = v0_stack.pop()
         grad_minimum_c = grad_minimum_c_sq_plus_1 * 2 * minimum_c
-        grad_x += grad_minimum_c * (x < 1.5) + grad_minimum_c * (1.5 == x) / 2
+        grad_x = add_into(grad_x, grad_minimum_c * (x < 1.5) + grad_minimum_c * (1.5 == x) / 2)
         grad_x_sq = grad_sqrt_x_sq_plus_1 / (2 * sqrt_x_sq_plus_1)
-        grad_x += grad_x_sq * 2 * x
+        grad_x = add_into(grad_x, grad_x_sq * 2 * x)
         grad_v0 = zeros_like_grad(v0)
     del v0
     # v0 = x
-    grad_x += grad_v0
+    grad_x = add_into(grad_x, grad_v0)
     return as_gradient(grad_x, x), as_gradient(grad_y, y)
 
 
@@ -801,7 +806,7 @@ def backward_twice(grad_twice_value, saved):
     grad_a = grad_a + grads_helper[0]
     grad_a_times_c = grads_helper[1]
     del grads_helper
-    grad_a += grad_a_times_c * 0.5
+    grad_a = add_into(grad_a, grad_a_times_c * 0.5)
     return grad_a,
 
 
@@ -846,5 +851,5 @@ def backward_pair(grad_result, saved):
     grad_b = grad_tanh_b * (1 - tanh_b ** 2)
     del grad_tanh_b, tanh_b
     grad_a = grad_a + unbroadcast(grad_a_times_b * b, a)
-    grad_b += unbroadcast(grad_a_times_b * a, b)
+    grad_b = add_into(grad_b, unbroadcast(grad_a_times_b * a, b))
     return grad_a, grad_b

@@ -46,7 +46,8 @@ def grad_f(x, y):
     min_x = np.min(x, axis=0, keepdims=True)
     v9 = np.copy(min_x)
     # v9[-1] -= np.tanh(v9[0])
-    tanh_v9_0 = np.tanh(v9[0])
+    v9_0_view = v9[0]
+    tanh_v9_0 = np.tanh(np.copy(v9_0_view))
     v9[-1] -= tanh_v9_0
     # v9[..., ::2] *= 0.5
     v9_slice_times_c = v9[..., ::2] * 0.5
@@ -288,7 +289,7 @@ def grad_f(x, y):
         grad_neg_neg_v24_times_i_plus = grad_parts_5.pop()
         grad_neg_neg_v24 = unbroadcast(grad_neg_neg_v24_times_i_plus * (i + 1.0), neg_neg_v24)
         grad_neg_v24 = -grad_neg_neg_v24
-        grad_v24 += -grad_neg_v24
+        grad_v24 = add_into(grad_v24, -grad_neg_v24)
     del grad_parts_5
     # v37 = parts[0] + parts[1]
     grad_parts_4_0 = unbroadcast(grad_v37, parts_4_0)
@@ -319,15 +320,17 @@ def grad_f(x, y):
                                                / (maximum_v13 ** 2 + where_v16_gt_v28_sq_plus ** 2),
                                                where_v16_gt_v28_sq_plus)
         grad_where_v16_gt_v28 = grad_where_v16_gt_v28_sq * 2 * where_v16_gt_v28
-        grad_v7 += unbroadcast(np.where(v16 > v28, grad_where_v16_gt_v28, 0), v7)
-        grad_v21 += unbroadcast(np.where(v16 > v28, 0, grad_where_v16_gt_v28), v21)
-        grad_v13 += grad_maximum_v13 * (v13 > 0.2) + grad_maximum_v13 * (v13 == 0.2) / 2
+        grad_v7 = add_into(grad_v7, unbroadcast(np.where(v16 > v28, grad_where_v16_gt_v28, 0), v7))
+        grad_v21 = add_into(grad_v21,
+                            unbroadcast(np.where(v16 > v28, 0, grad_where_v16_gt_v28), v21))
+        grad_v13 = add_into(grad_v13,
+                            grad_maximum_v13 * (v13 > 0.2) + grad_maximum_v13 * (v13 == 0.2) / 2)
     del grad_parts_4, v13, v16, v28
     # for _ in range(0):
     grad_v8 = zeros_like_grad(v8)
     for _ in reversed(range(0)):
         # v36 = v8
-        grad_v8 += grad_v36
+        grad_v8 = add_into(grad_v8, grad_v36)
         v36 = v36_stack.pop()
         grad_v36 = zeros_like_grad(v36)
     # v36 = x
@@ -346,7 +349,7 @@ def grad_f(x, y):
             grad_sqrt_v21_sq_plus_1 = unbroadcast(grad_sqrt_v21_sq_plus_1_times * (i - j + 0.5),
                                                   sqrt_v21_sq_plus_1)
             grad_v21_sq = grad_sqrt_v21_sq_plus_1 / (2 * sqrt_v21_sq_plus_1)
-            grad_v21 += grad_v21_sq * 2 * v21
+            grad_v21 = add_into(grad_v21, grad_v21_sq * 2 * v21)
             grad_v24 = grad_v24_times_c * 0.5
     # v24 = v12 * 1.0
     grad_v12 = grad_v24
@@ -388,11 +391,11 @@ def grad_f(x, y):
     del cos_y, grad_minimum_v8_times_x, v8_times_x
     grad_y = -grad_cos_y * np.sin(y)
     del grad_cos_y
-    grad_v8 += unbroadcast(grad_v8_times_x * x, v8)
-    grad_x += grad_v8_times_x * v8
+    grad_v8 = add_into(grad_v8, unbroadcast(grad_v8_times_x * x, v8))
+    grad_x = add_into(grad_x, grad_v8_times_x * v8)
     del grad_v8_times_x
     # v11 = v7
-    grad_v7 += grad_v11
+    grad_v7 = add_into(grad_v7, grad_v11)
     # v9[..., ::2] *= 0.5
     grad_v9_slice_times_c = unbroadcast(np.copy(grad_v9[..., ::2]), v9_slice_times_c)
     grad_v9 = private_copy(grad_v9)
@@ -405,23 +408,26 @@ def grad_f(x, y):
     grad_tanh_v9_0 = -unbroadcast(grad_v9[-1], tanh_v9_0)
     grad_v9_0 = grad_tanh_v9_0 * (1 - tanh_v9_0 ** 2)
     del grad_tanh_v9_0, tanh_v9_0
-    grad_v9[0] = grad_v9[0] + grad_v9_0
-    del grad_v9_0
+    grad_v9_0_view = unstack_like(grad_v9_0, v9_0_view)
+    del grad_v9_0, v9_0_view
+    grad_v9[0] = add_grads(grad_v9[0], grad_v9_0_view)
+    del grad_v9_0_view
     # v9 = np.copy(np.min(x, axis=0, keepdims=True))
     grad_min_x = unstack_like(grad_v9, min_x)
     del grad_v9
-    grad_x += (unreduce(grad_min_x, x, axis=0, keepdims=True)
-               * tie_weights(x, min_x, axis=0, keepdims=True))
+    grad_x = add_into(grad_x,
+                      unreduce(grad_min_x, x, axis=0, keepdims=True)
+                      * tie_weights(x, min_x, axis=0, keepdims=True))
     del grad_min_x, min_x
     # if np.sum(v0) > 0:
     if sum_v0_gt_0:
         # v8 = np.cos(math.tanh(np.mean(x)))
         grad_tanh_mean_x = -grad_v8 * np.sin(tanh_mean_x)
         grad_mean_x = grad_tanh_mean_x * (1 - tanh_mean_x * tanh_mean_x)
-        grad_x += unreduce(grad_mean_x / reduced_count(x, mean_x), x)
+        grad_x = add_into(grad_x, unreduce(grad_mean_x / reduced_count(x, mean_x), x))
     else:
         # v8 = np.tanh(v7)
-        grad_v7 += grad_v8 * (1 - v8 ** 2)
+        grad_v7 = add_into(grad_v7, grad_v8 * (1 - v8 ** 2))
     # v7 = np.mean(x)
-    grad_x += unreduce(grad_v7 / reduced_count(x, v7), x)
+    grad_x = add_into(grad_x, unreduce(grad_v7 / reduced_count(x, v7), x))
     return as_gradient(grad_x, x), as_gradient(grad_y, y)

@@ -266,7 +266,8 @@ def grad_f(x, y):
     tanh_v17 = np.tanh(v17)
     v27 = np.copy(tanh_v17)
     # v27[-1] -= np.tanh(v27[0])
-    tanh_v27_0 = np.tanh(v27[0])
+    v27_0_view = v27[0]
+    tanh_v27_0 = np.tanh(np.copy(v27_0_view))
     v27[-1] -= tanh_v27_0
     # v27[0] = v27[-1] * 2.0
     v27_neg_1_times_2 = v27[-1] * 2.0
@@ -554,7 +555,9 @@ def grad_f(x, y):
             grad_c_times_clip_v37 = grad_v59 * v59
             v59 = v59_stack.pop()
             grad_clip_v37 = grad_c_times_clip_v37 * 0.3
-            grad_v37 += grad_clip_v37 * ((v37 >= lower_bound(-0.9)) & (v37 <= upper_bound(0.8)))
+            grad_v37 = add_into(grad_v37,
+                                grad_clip_v37
+                                * ((v37 >= lower_bound(-0.9)) & (v37 <= upper_bound(0.8))))
             grad_v59 = zeros_like_grad(v59)
     del v59
     # v59 = v5 * 1.0
@@ -567,7 +570,7 @@ def grad_f(x, y):
         sum_v58_gt_c = sum_v58_gt_c_stack.pop()
         if not sum_v58_gt_c:
             # v58 = v50
-            grad_v50 += grad_v58
+            grad_v50 = add_into(grad_v50, grad_v58)
             v58 = v58_stack.pop()
             grad_v58 = zeros_like_grad(v58)
     # v58 = v10 * 1.0
@@ -658,9 +661,9 @@ def grad_f(x, y):
         v50_times_c = v50_times_c_stack.pop()
         # v50 = v50 * 1.3 + (v28) + (v30)
         grad_v50_times_c_plus_v28 = grad_v50
-        grad_v30 += unbroadcast(grad_v50, v30)
+        grad_v30 = add_into(grad_v30, unbroadcast(grad_v50, v30))
         grad_v50_times_c = unbroadcast(grad_v50_times_c_plus_v28, v50_times_c)
-        grad_v28 += unbroadcast(grad_v50_times_c_plus_v28, v28)
+        grad_v28 = add_into(grad_v28, unbroadcast(grad_v50_times_c_plus_v28, v28))
         grad_v50 = grad_v50_times_c * 1.3
     # v50 = x
     grad_x = grad_v50
@@ -694,7 +697,7 @@ def grad_f(x, y):
                                         + grad_v41 * (exp_c_times_v23 == v27_plus_v12) / 2,
                                         v27_plus_v12)
         grad_v27 = unbroadcast(grad_v27_plus_v12, v27)
-        grad_v12 += unbroadcast(grad_v27_plus_v12, v12)
+        grad_v12 = add_into(grad_v12, unbroadcast(grad_v27_plus_v12, v12))
         grad_c_times_v23 = grad_exp_c_times_v23 * exp_c_times_v23
         grad_v23 = grad_c_times_v23 * 0.3
         grad_v13 = zeros_like_grad(v13)
@@ -709,7 +712,7 @@ def grad_f(x, y):
                                            v9_times_v37_sq_plus_1)
         grad_v9_times_v37 = grad_v9_times_v37_sq * 2 * v9_times_v37
         grad_v9 = grad_v9 + grad_v9_times_v37 * v37
-        grad_v37 += unbroadcast(grad_v9_times_v37 * v9, v37)
+        grad_v37 = add_into(grad_v37, unbroadcast(grad_v9_times_v37 * v9, v37))
         grad_v14 = unbroadcast(grad_maximum_v14 * (v14 > v13) + grad_maximum_v14 * (v14 == v13) / 2,
                                v14)
         grad_v13 = unbroadcast(grad_maximum_v14 * (v13 > v14) + grad_maximum_v14 * (v14 == v13) / 2,
@@ -720,17 +723,18 @@ def grad_f(x, y):
     # v39 = np.minimum(helper(np.abs(v28), math.tanh(np.mean(v21))), v28)
     grad_helper_abs_v28 = unbroadcast(grad_v39 * (helper_abs_v28 < v28)
                                       + grad_v39 * (helper_abs_v28 == v28) / 2, helper_abs_v28)
-    grad_v28 += unbroadcast(grad_v39 * (v28 < helper_abs_v28)
-                            + grad_v39 * (helper_abs_v28 == v28) / 2, v28)
+    grad_v28 = add_into(grad_v28,
+                        unbroadcast(grad_v39 * (v28 < helper_abs_v28)
+                                    + grad_v39 * (helper_abs_v28 == v28) / 2, v28))
     del grad_v39, helper_abs_v28
     grad_abs_v28, grad_tanh_mean_v21 = backward_helper(grad_helper_abs_v28, helper_abs_v28_saved)
     del grad_helper_abs_v28, helper_abs_v28_saved
     grad_mean_v21 = grad_tanh_mean_v21 * (1 - tanh_mean_v21 * tanh_mean_v21)
     grad_v21 = unreduce(grad_mean_v21 / reduced_count(v21, mean_v21), v21)
-    grad_v28 += abs_vjp(grad_abs_v28, v28)
+    grad_v28 = add_into(grad_v28, abs_vjp(grad_abs_v28, v28))
     del grad_abs_v28
     # v37 = v30
-    grad_v30 += grad_v37
+    grad_v30 = add_into(grad_v30, grad_v37)
     # for row, other in zip(v9, v6):
     for i_4 in reversed(range(min(len(v9), len(v6)))):
         # for row, other in zip(v9, v6):
@@ -751,7 +755,7 @@ def grad_f(x, y):
     del grad_exp_c_times_v4_times_c_2
     grad_c_times_v4 = grad_exp_c_times_v4 * exp_c_times_v4
     del exp_c_times_v4, grad_exp_c_times_v4
-    grad_v4 += grad_c_times_v4 * 0.3
+    grad_v4 = add_into(grad_v4, grad_c_times_v4 * 0.3)
     del grad_c_times_v4
     # v29 = np.linalg.norm(np.max(np.hypot(v22, v4), axis=-1, keepdims=True)) * 0.5
     grad_norm_max_hypot_v22 = grad_v29 * 0.5
@@ -762,7 +766,7 @@ def grad_f(x, y):
     del grad_max_hypot_v22, max_hypot_v22
     grad_v22 = unbroadcast(grad_hypot_v22 * v22 / hypot_v22, v22)
     del v22
-    grad_v4 += unbroadcast(grad_hypot_v22 * v4 / hypot_v22, v4)
+    grad_v4 = add_into(grad_v4, unbroadcast(grad_hypot_v22 * v4 / hypot_v22, v4))
     del grad_hypot_v22, hypot_v22
     # for _ in range(2):
     grad_v6 = zeros_like_grad(v6)
@@ -773,8 +777,9 @@ def grad_f(x, y):
         v28 = v28_stack.pop()
         grad_v28 = unbroadcast(grad_v28_plus_sort_v6, v28)
         grad_sort_v6 = unbroadcast(grad_v28_plus_sort_v6, sort_v6)
-        grad_v6 += untake_along_axis(grad_sort_v6, v6, np.argsort(v6, axis=-1, kind='stable'),
-                                     axis=-1)
+        grad_v6 = add_into(grad_v6,
+                           untake_along_axis(grad_sort_v6, v6,
+                                             np.argsort(v6, axis=-1, kind='stable'), axis=-1))
     del v28
     # v28 = y * 1.0
     grad_y = grad_v28
@@ -791,8 +796,10 @@ def grad_f(x, y):
     grad_tanh_v27_0 = -unbroadcast(grad_v27[-1], tanh_v27_0)
     grad_v27_0 = grad_tanh_v27_0 * (1 - tanh_v27_0 ** 2)
     del grad_tanh_v27_0, tanh_v27_0
-    grad_v27[0] = grad_v27[0] + grad_v27_0
-    del grad_v27_0
+    grad_v27_0_view = unstack_like(grad_v27_0, v27_0_view)
+    del grad_v27_0, v27_0_view
+    grad_v27[0] = add_grads(grad_v27[0], grad_v27_0_view)
+    del grad_v27_0_view
     # v27 = np.copy(np.tanh(v17))
     grad_tanh_v17 = unstack_like(grad_v27, tanh_v17)
     del grad_v27
@@ -806,7 +813,7 @@ def grad_f(x, y):
     # if np.sum(v13) > 0:
     if sum_v13_gt_0:
         # v23 = np.maximum(v2, y)
-        grad_v2 += unbroadcast(grad_v23 * (v2 > y) + grad_v23 * (v2 == y) / 2, v2)
+        grad_v2 = add_into(grad_v2, unbroadcast(grad_v23 * (v2 > y) + grad_v23 * (v2 == y) / 2, v2))
         grad_y = grad_y + unbroadcast(grad_v23 * (y > v2) + grad_v23 * (v2 == y) / 2, y)
     else:
         # v23 = y
@@ -824,16 +831,16 @@ def grad_f(x, y):
     grad_tanh_v14 = (unreduce(grad_prod_tanh_v14, tanh_v14, axis=-1, keepdims=True)
                      * product_of_others(tanh_v14, axis=-1))
     del grad_prod_tanh_v14
-    grad_v14 += grad_tanh_v14 * (1 - tanh_v14 ** 2)
+    grad_v14 = add_into(grad_v14, grad_tanh_v14 * (1 - tanh_v14 ** 2))
     del grad_tanh_v14, tanh_v14
     grad_norm_log_v6_sq_plus_1_2 = grad_norm_log_v6_sq_plus_1 * 0.5
     grad_log_v6_sq_plus_1 = (unreduce(grad_norm_log_v6_sq_plus_1_2, log_v6_sq_plus_1)
                              * norm_derivative(log_v6_sq_plus_1, norm_log_v6_sq_plus_1_2))
     grad_v6_sq = grad_log_v6_sq_plus_1 / v6_sq_plus_1
-    grad_v6 += grad_v6_sq * 2 * v6
+    grad_v6 = add_into(grad_v6, grad_v6_sq * 2 * v6)
     if sum_y_gt_0:
         # v22 = (np.linalg.norm(np.log((v6) ** 2 + 1.0)) * 0.5) + (np.maximum((v10) if np.sum(y) ...
-        grad_v10 += grad_choice_3
+        grad_v10 = add_into(grad_v10, grad_choice_3)
     del grad_choice_3
     # for i in range(2):
     for i in reversed(range(2)):
@@ -847,7 +854,7 @@ def grad_f(x, y):
             grad_where_v2_gt_0_times_i = unbroadcast(grad_v21, where_v2_gt_0_times_i)
             grad_where_v2_gt_0 = unbroadcast(grad_where_v2_gt_0_times_i * (i - j + 0.5),
                                              where_v2_gt_0)
-            grad_v6 += unbroadcast(np.where(v2 > 0, grad_where_v2_gt_0, 0), v6)
+            grad_v6 = add_into(grad_v6, unbroadcast(np.where(v2 > 0, grad_where_v2_gt_0, 0), v6))
             grad_v21 = grad_v21_times_c * 0.5
     del v2
     # v21 = v11 * 1.0
@@ -862,14 +869,16 @@ def grad_f(x, y):
     grad_minimum_v16 = grad_tanh_minimum_v16 * (1 - tanh_minimum_v16 ** 2)
     del grad_tanh_minimum_v16, tanh_minimum_v16
     grad_v16 = unbroadcast(grad_minimum_v16 * (v16 < y) + grad_minimum_v16 * (v16 == y) / 2, v16)
-    grad_y += unbroadcast(grad_minimum_v16 * (y < v16) + grad_minimum_v16 * (v16 == y) / 2, y)
+    grad_y = add_into(grad_y,
+                      unbroadcast(grad_minimum_v16 * (y < v16) + grad_minimum_v16 * (v16 == y) / 2,
+                                  y))
     del grad_minimum_v16
     # v17 = np.mean((np.sqrt((v8) ** 2 + 1.0)) * 0.5 + ((v6) * (v8)), axis=-1, keepdims=True)
     grad_sqrt_v8_sq_plus_1_times = unreduce(grad_v17 / reduced_count(sqrt_v8_sq_plus_1_times, v17),
                                             sqrt_v8_sq_plus_1_times, axis=-1, keepdims=True)
     del grad_v17
     grad_v6_times_v8 = unbroadcast(grad_sqrt_v8_sq_plus_1_times, v6_times_v8)
-    grad_v6 += unbroadcast(grad_v6_times_v8 * v8, v6)
+    grad_v6 = add_into(grad_v6, unbroadcast(grad_v6_times_v8 * v8, v6))
     grad_v8 = grad_v6_times_v8 * v6
     del grad_v6_times_v8
     grad_sqrt_v8_sq_plus_1_times_2 = unbroadcast(grad_sqrt_v8_sq_plus_1_times,
@@ -878,7 +887,7 @@ def grad_f(x, y):
     del grad_sqrt_v8_sq_plus_1_times_2
     grad_v8_sq = grad_sqrt_v8_sq_plus_1 / (2 * sqrt_v8_sq_plus_1)
     del grad_sqrt_v8_sq_plus_1, sqrt_v8_sq_plus_1
-    grad_v8 += grad_v8_sq * 2 * v8
+    grad_v8 = add_into(grad_v8, grad_v8_sq * 2 * v8)
     del grad_v8_sq
     # for _ in range(1):
     grad_v3 = zeros_like_grad(v3)
@@ -891,14 +900,14 @@ def grad_f(x, y):
         v16 = v16_stack.pop()
         grad_v16 = unbroadcast(grad_v16_plus_v8_minus_v12, v16)
         grad_v8_minus_v12_times_c = unbroadcast(grad_v16_plus_v8_minus_v12, v8_minus_v12_times_c)
-        grad_v8 += unbroadcast(grad_v8_minus_v12_times_c, v8)
+        grad_v8 = add_into(grad_v8, unbroadcast(grad_v8_minus_v12_times_c, v8))
         grad_v12_times_c_plus_v3 = unbroadcast(-grad_v8_minus_v12_times_c, v12_times_c_plus_v3)
         grad_v12_times_c = unbroadcast(grad_v12_times_c_plus_v3, v12_times_c)
-        grad_v3 += unbroadcast(grad_v12_times_c_plus_v3, v3)
-        grad_v12 += grad_v12_times_c * 0.5
+        grad_v3 = add_into(grad_v3, unbroadcast(grad_v12_times_c_plus_v3, v3))
+        grad_v12 = add_into(grad_v12, grad_v12_times_c * 0.5)
     del v16
     # v16 = y * 1.0
-    grad_y += grad_v16
+    grad_y = add_into(grad_y, grad_v16)
     del grad_v16
     # for _ in range(2):
     for _ in reversed(range(2)):
@@ -913,7 +922,7 @@ def grad_f(x, y):
                                        axis=-1), np.shape(x)))
     del v14
     # v14 = y * 1.0
-    grad_y += grad_v14
+    grad_y = add_into(grad_y, grad_v14)
     del grad_v14
     # while np.sum(v13 * v13) < 20.0 and n < 3:
     for _ in range(n_iterations_2):
@@ -928,7 +937,7 @@ def grad_f(x, y):
     # v13 = x
     grad_x = grad_x + grad_v13
     # v12 = v3
-    grad_v3 += grad_v12
+    grad_v3 = add_into(grad_v3, grad_v12)
     del grad_v12
     # for i in range(3):
     for i in reversed(range(3)):
@@ -936,7 +945,7 @@ def grad_f(x, y):
         sum_v11_gt_c = sum_v11_gt_c_stack.pop()
         if not sum_v11_gt_c:
             # v11 = x
-            grad_x += grad_v11
+            grad_x = add_into(grad_x, grad_v11)
             v11 = v11_stack.pop()
             grad_v11 = zeros_like_grad(v11)
     # v11 = v7 * 1.0
@@ -990,8 +999,8 @@ def grad_f(x, y):
     del grad_helper_v6_sq, helper_v6
     grads_helper = backward_helper(grad_helper_v6, helper_v6_saved)
     del grad_helper_v6, helper_v6_saved
-    grad_v6 += grads_helper[0]
-    grad_v2 += grads_helper[1]
+    grad_v6 = add_into(grad_v6, grads_helper[0])
+    grad_v2 = add_into(grad_v2, grads_helper[1])
     del grads_helper
     grad_v1 = grad_v1 + grad_hypot_c * v1 / hypot_c
     del grad_hypot_c, hypot_c
@@ -1001,7 +1010,9 @@ def grad_f(x, y):
     grad_minimum_v4 = (grad_clip_minimum_v4
                        * ((minimum_v4 >= lower_bound(-0.9)) & (minimum_v4 <= upper_bound(0.8))))
     del grad_clip_minimum_v4, minimum_v4
-    grad_v4 += unbroadcast(grad_minimum_v4 * (v4 < v5) + grad_minimum_v4 * (v4 == v5) / 2, v4)
+    grad_v4 = add_into(grad_v4,
+                       unbroadcast(grad_minimum_v4 * (v4 < v5) + grad_minimum_v4 * (v4 == v5) / 2,
+                                   v4))
     grad_v5 = (grad_v5
                + unbroadcast(grad_minimum_v4 * (v5 < v4) + grad_minimum_v4 * (v4 == v5) / 2, v5))
     del grad_minimum_v4, v5
@@ -1010,21 +1021,21 @@ def grad_f(x, y):
         # v7 = helper(helper(x, y), v6)
         grads_helper_2 = backward_helper(grad_v7, v7_saved)
         grad_helper_x = grads_helper_2[0]
-        grad_v6 += grads_helper_2[1]
+        grad_v6 = add_into(grad_v6, grads_helper_2[1])
         grads_helper_3 = backward_helper(grad_helper_x, helper_x_saved)
-        grad_x += grads_helper_3[0]
-        grad_y += grads_helper_3[1]
+        grad_x = add_into(grad_x, grads_helper_3[0])
+        grad_y = add_into(grad_y, grads_helper_3[1])
     else:
         # v7 = v1
-        grad_v1 += grad_v7
+        grad_v1 = add_into(grad_v1, grad_v7)
     del grad_v7
     # v6 = np.mean(helper((x) - (x), 0.7))
     grad_helper_x_minus_x = unreduce(grad_v6 / reduced_count(helper_x_minus_x, v6),
                                      helper_x_minus_x)
     grad_x_minus_x = backward_helper_2(grad_helper_x_minus_x, helper_x_minus_x_saved)[0]
     del helper_x_minus_x_saved
-    grad_x += grad_x_minus_x
-    grad_x += -grad_x_minus_x
+    grad_x = add_into(grad_x, grad_x_minus_x)
+    grad_x = add_into(grad_x, -grad_x_minus_x)
     del grad_x_minus_x
     # v5 = p * 0.5 + q
     grad_p_times_c = unbroadcast(grad_v5, p_times_c)
@@ -1039,8 +1050,8 @@ def grad_f(x, y):
     del grad_pair_helper_v2, pair_helper_v2_saved
     grads_helper_4 = backward_helper(grad_helper_v2, helper_v2_saved)
     del grad_helper_v2, helper_v2_saved
-    grad_v2 += grads_helper_4[0]
-    grad_y += grads_helper_4[1]
+    grad_v2 = add_into(grad_v2, grads_helper_4[0])
+    grad_y = add_into(grad_y, grads_helper_4[1])
     del grads_helper_4
     # if np.sum(v3) > 0:
     if sum_v3_gt_0_3:
@@ -1048,18 +1059,20 @@ def grad_f(x, y):
         grad_tanh_mean_v1 = unbroadcast(grad_v4 * (tanh_mean_v1 > clip_x)
                                         + grad_v4 * (tanh_mean_v1 == clip_x) / 2, tanh_mean_v1)
         grad_clip_x = grad_v4 * (clip_x > tanh_mean_v1) + grad_v4 * (tanh_mean_v1 == clip_x) / 2
-        grad_x += grad_clip_x * ((x >= lower_bound(-1.0)) & (x <= upper_bound(abs_c_plus_c)))
+        grad_x = add_into(grad_x,
+                          grad_clip_x
+                          * ((x >= lower_bound(-1.0)) & (x <= upper_bound(abs_c_plus_c))))
         grad_mean_v1 = grad_tanh_mean_v1 * (1 - tanh_mean_v1 * tanh_mean_v1)
-        grad_v1 += unreduce(grad_mean_v1 / reduced_count(v1, mean_v1), v1)
+        grad_v1 = add_into(grad_v1, unreduce(grad_mean_v1 / reduced_count(v1, mean_v1), v1))
     else:
         # v4 = np.hypot(1.5, (v2) if np.sum(x) > 0 else (v3))
         grad_choice = grad_v4 * choice / v4
         if sum_x_gt_0:
             # v4 = np.hypot(1.5, (v2) if np.sum(x) > 0 else (v3))
-            grad_v2 += grad_choice
+            grad_v2 = add_into(grad_v2, grad_choice)
         else:
             # v4 = np.hypot(1.5, (v2) if np.sum(x) > 0 else (v3))
-            grad_v3 += grad_choice
+            grad_v3 = add_into(grad_v3, grad_choice)
     del grad_v4
     # for i in range(4):
     for i in reversed(range(4)):
@@ -1072,29 +1085,29 @@ def grad_f(x, y):
             v3 = v3_stack.pop()
             grad_neg_v1 = unbroadcast(grad_neg_v1_times_v3 * v3, neg_v1)
             grad_v3 = unbroadcast(grad_neg_v1_times_v3 * neg_v1, v3)
-            grad_v1 += -grad_neg_v1
+            grad_v1 = add_into(grad_v1, -grad_neg_v1)
     del v3
     # v3 = v1 * 1.0
-    grad_v1 += grad_v3
+    grad_v1 = add_into(grad_v1, grad_v3)
     del grad_v3
     # while np.sum(v2 * v2) < 20.0 and n < 3:
     for _ in range(n_iterations_3):
         v2_times_c = v2_times_c_stack.pop()
         # v2 = v2 * 1.3 + v0
         grad_v2_times_c = unbroadcast(grad_v2, v2_times_c)
-        grad_v0 += unbroadcast(grad_v2, v0)
+        grad_v0 = add_into(grad_v0, unbroadcast(grad_v2, v0))
         grad_v2 = grad_v2_times_c * 1.3
     # v2 = x
-    grad_x += grad_v2
+    grad_x = add_into(grad_x, grad_v2)
     del grad_v2
     # if np.sum(x) > 0:
     if sum_x_gt_0_2:
         # v1 = y
-        grad_y += grad_v1
+        grad_y = add_into(grad_y, grad_v1)
     else:
         # v1 = np.hypot(x, x)
-        grad_x += grad_v1 * x / v1
-        grad_x += grad_v1 * x / v1
+        grad_x = add_into(grad_x, grad_v1 * x / v1)
+        grad_x = add_into(grad_x, grad_v1 * x / v1)
     del grad_v1
     # for _ in range(1):
     for _ in reversed(range(1)):
@@ -1112,7 +1125,7 @@ def grad_f(x, y):
         grad_v0 = grad_v0 + (grad_maximum_c * (v0 > 1.5) + grad_maximum_c * (1.5 == v0) / 2)
     del v0
     # v0 = y * 1.0
-    grad_y += grad_v0
+    grad_y = add_into(grad_y, grad_v0)
     return as_gradient(grad_x, x), as_gradient(grad_y, y)
 
 
@@ -1135,7 +1148,7 @@ def backward_pair(grad_result, saved):
     grad_b = grad_tanh_b * (1 - tanh_b ** 2)
     del grad_tanh_b, tanh_b
     grad_a = grad_a + unbroadcast(grad_a_times_b * b, a)
-    grad_b += unbroadcast(grad_a_times_b * a, b)
+    grad_b = add_into(grad_b, unbroadcast(grad_a_times_b * a, b))
     return grad_a, grad_b
 
 

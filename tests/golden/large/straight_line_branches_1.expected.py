@@ -634,7 +634,7 @@ def grad_f(x, y):
     h = h_old
     del h_old
     grad_sin_c_26 = unbroadcast(grad_h, sin_c_26)
-    grad_c += grad_sin_c_26 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_26 * np.cos(c))
     del grad_sin_c_26
     grad_tanh_h_16 = unbroadcast(grad_h, tanh_h_16)
     grad_h = grad_tanh_h_16 * (1 - tanh_h_16 ** 2)
@@ -672,19 +672,19 @@ def grad_f(x, y):
     del grad_t44
     grad_t43 = -grad_cos_t43 * np.sin(t43)
     del grad_cos_t43, t43
-    grad_h += grad_tanh_h_14 * (1 - tanh_h_14 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_14 * (1 - tanh_h_14 ** 2))
     del grad_tanh_h_14, tanh_h_14
     # t43 = np.tanh(x) + np.tanh(x)
-    grad_x += grad_t43 * (1 - tanh_x_7 ** 2)
+    grad_x = add_into(grad_x, grad_t43 * (1 - tanh_x_7 ** 2))
     del tanh_x_7
-    grad_x += grad_t43 * (1 - tanh_x_6 ** 2)
+    grad_x = add_into(grad_x, grad_t43 * (1 - tanh_x_6 ** 2))
     del grad_t43, tanh_x_6
     # if np.sum(x) > np.sum(t42):
     if sum_x_gt_sum_t42:
         # c = np.tanh(c) + np.tanh(y)
         c = c_old_3
         grad_tanh_y_12 = unbroadcast(grad_c, y)
-        grad_y += grad_tanh_y_12 * (1 - tanh_y_12 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_12 * (1 - tanh_y_12 ** 2))
         grad_tanh_c_21 = unbroadcast(grad_c, tanh_c_21)
         grad_c = grad_tanh_c_21 * (1 - tanh_c_21 ** 2)
     else:
@@ -692,7 +692,7 @@ def grad_f(x, y):
         grad_cos_c_28 = unbroadcast(grad_c, cos_c_28)
         c = c_old_4
         grad_cos_y_12 = unbroadcast(grad_c, y)
-        grad_y += -grad_cos_y_12 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_12 * np.sin(y))
         grad_c = -grad_cos_c_28 * np.sin(c)
     # h = np.sin(h) - np.sin(t41)
     h = h_old_3
@@ -707,9 +707,9 @@ def grad_f(x, y):
     grad_tanh_y_11 = unbroadcast(grad_t41 * tanh_x_5, y)
     grad_tanh_x_5 = unbroadcast(grad_t41 * tanh_y_11, x)
     del grad_t41
-    grad_x += grad_tanh_x_5 * (1 - tanh_x_5 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_5 * (1 - tanh_x_5 ** 2))
     del grad_tanh_x_5, tanh_x_5
-    grad_y += grad_tanh_y_11 * (1 - tanh_y_11 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_11 * (1 - tanh_y_11 ** 2))
     del grad_tanh_y_11, tanh_y_11
     # c = np.sin(c) + np.sin(t40)
     c = c_old_5
@@ -751,7 +751,7 @@ def grad_f(x, y):
         # h = np.tanh(h) - np.sin(x)
         h = h_old_6
         grad_sin_x_7 = unbroadcast(-grad_h, x)
-        grad_x += grad_sin_x_7 * np.cos(x)
+        grad_x = add_into(grad_x, grad_sin_x_7 * np.cos(x))
         grad_tanh_h_12 = unbroadcast(grad_h, tanh_h_12)
         grad_h = grad_tanh_h_12 * (1 - tanh_h_12 ** 2)
         grad_t37 = zeros_like_grad(t37)
@@ -760,7 +760,7 @@ def grad_f(x, y):
     grad_tanh_t36 = unbroadcast(grad_t40, tanh_t36)
     grad_tanh_y_10 = unbroadcast(-grad_t40, y)
     del grad_t40
-    grad_y += grad_tanh_y_10 * (1 - tanh_y_10 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_10 * (1 - tanh_y_10 ** 2))
     del grad_tanh_y_10, tanh_y_10
     grad_t36 = grad_tanh_t36 * (1 - tanh_t36 ** 2)
     del grad_tanh_t36, tanh_t36
@@ -768,33 +768,33 @@ def grad_f(x, y):
     grad_cos_y_11 = unbroadcast(grad_t39, y)
     grad_cos_h_18 = unbroadcast(-grad_t39, cos_h_18)
     del grad_t39
-    grad_h += -grad_cos_h_18 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_18 * np.sin(h))
     del grad_cos_h_18
-    grad_y += -grad_cos_y_11 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_11 * np.sin(y))
     del grad_cos_y_11
     # t38 = np.cos(c) * np.cos(c)
     grad_cos_c_25 = unbroadcast(grad_t38 * cos_c_26, cos_c_25)
     grad_cos_c_26 = unbroadcast(grad_t38 * cos_c_25, cos_c_26)
     del cos_c_25, cos_c_26, grad_t38
-    grad_c += -grad_cos_c_26 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_26 * np.sin(c))
     del grad_cos_c_26
-    grad_c += -grad_cos_c_25 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_25 * np.sin(c))
     del grad_cos_c_25
     # t37 = np.cos(c) * np.tanh(y)
     grad_cos_c_24 = unbroadcast(grad_t37 * tanh_y_9, cos_c_24)
     grad_tanh_y_9 = unbroadcast(grad_t37 * cos_c_24, y)
     del cos_c_24
-    grad_y += grad_tanh_y_9 * (1 - tanh_y_9 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_9 * (1 - tanh_y_9 ** 2))
     del grad_tanh_y_9, tanh_y_9
-    grad_c += -grad_cos_c_24 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_24 * np.sin(c))
     del grad_cos_c_24
     # t36 = np.cos(y) + np.cos(h)
     grad_cos_y_10 = unbroadcast(grad_t36, y)
     grad_cos_h_17 = unbroadcast(grad_t36, cos_h_17)
     del grad_t36
-    grad_h += -grad_cos_h_17 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_17 * np.sin(h))
     del grad_cos_h_17
-    grad_y += -grad_cos_y_10 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_10 * np.sin(y))
     del grad_cos_y_10
     # c = np.cos(c) * np.sin(y)
     grad_cos_c_23 = unbroadcast(grad_c * sin_y_8, cos_c_23)
@@ -803,7 +803,7 @@ def grad_f(x, y):
     del cos_c_23
     c = c_old_7
     del c_old_7
-    grad_y += grad_sin_y_8 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_8 * np.cos(y))
     del grad_sin_y_8
     grad_c = -grad_cos_c_23 * np.sin(c)
     del grad_cos_c_23
@@ -812,7 +812,7 @@ def grad_f(x, y):
         # c = np.tanh(c) - np.sin(h)
         grad_sin_h_16 = unbroadcast(-grad_c, sin_h_16)
         c = c_old_8
-        grad_h += grad_sin_h_16 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_16 * np.cos(h))
         grad_tanh_c_20 = unbroadcast(grad_c, tanh_c_20)
         grad_c = grad_tanh_c_20 * (1 - tanh_c_20 ** 2)
     else:
@@ -820,13 +820,13 @@ def grad_f(x, y):
         grad_cos_c_22 = unbroadcast(grad_c * cos_y_9, cos_c_22)
         grad_cos_y_9 = unbroadcast(grad_c * cos_c_22, y)
         c = c_old_9
-        grad_y += -grad_cos_y_9 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_9 * np.sin(y))
         grad_c = -grad_cos_c_22 * np.sin(c)
     # h = np.tanh(h) - np.cos(y)
     h = h_old_7
     del h_old_7
     grad_cos_y_8 = unbroadcast(-grad_h, y)
-    grad_y += -grad_cos_y_8 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_8 * np.sin(y))
     del grad_cos_y_8
     grad_tanh_h_11 = unbroadcast(grad_h, tanh_h_11)
     grad_h = grad_tanh_h_11 * (1 - tanh_h_11 ** 2)
@@ -835,7 +835,7 @@ def grad_f(x, y):
     h = h_old_8
     del h_old_8
     grad_tanh_x_4 = unbroadcast(-grad_h, x)
-    grad_x += grad_tanh_x_4 * (1 - tanh_x_4 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_4 * (1 - tanh_x_4 ** 2))
     del grad_tanh_x_4, tanh_x_4
     grad_cos_h_16 = unbroadcast(grad_h, cos_h_16)
     grad_h = -grad_cos_h_16 * np.sin(h)
@@ -844,7 +844,7 @@ def grad_f(x, y):
     h = h_old_9
     del h_old_9
     grad_cos_c_21 = unbroadcast(grad_h, cos_c_21)
-    grad_c += -grad_cos_c_21 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_21 * np.sin(c))
     del grad_cos_c_21
     grad_cos_h_15 = unbroadcast(grad_h, cos_h_15)
     grad_h = -grad_cos_h_15 * np.sin(h)
@@ -862,13 +862,13 @@ def grad_f(x, y):
         grad_sin_c_23 = unbroadcast(grad_c, sin_c_23)
         c = c_old_11
         grad_tanh_y_8 = unbroadcast(grad_c, y)
-        grad_y += grad_tanh_y_8 * (1 - tanh_y_8 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_8 * (1 - tanh_y_8 ** 2))
         grad_c = grad_sin_c_23 * np.cos(c)
         grad_t32 = zeros_like_grad(t32)
     # t32 = np.tanh(t31) - np.sin(c)
     grad_tanh_t31 = unbroadcast(grad_t32, tanh_t31)
     grad_sin_c_22 = unbroadcast(-grad_t32, sin_c_22)
-    grad_c += grad_sin_c_22 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_22 * np.cos(c))
     del grad_sin_c_22
     grad_t31 = grad_tanh_t31 * (1 - tanh_t31 ** 2)
     del grad_tanh_t31, tanh_t31
@@ -876,7 +876,7 @@ def grad_f(x, y):
     grad_cos_t30 = unbroadcast(grad_t31, cos_t30)
     grad_sin_y_7 = unbroadcast(-grad_t31, y)
     del grad_t31
-    grad_y += grad_sin_y_7 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_7 * np.cos(y))
     del grad_sin_y_7
     grad_t30 = -grad_cos_t30 * np.sin(t30)
     del grad_cos_t30, t30
@@ -884,7 +884,7 @@ def grad_f(x, y):
     grad_sin_t29 = unbroadcast(grad_t30 * cos_h_14, sin_t29)
     grad_cos_h_14 = unbroadcast(grad_t30 * sin_t29, cos_h_14)
     del cos_h_14, grad_t30, sin_t29
-    grad_h += -grad_cos_h_14 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_14 * np.sin(h))
     del grad_cos_h_14
     grad_t29 = grad_sin_t29 * np.cos(t29)
     del grad_sin_t29, t29
@@ -892,7 +892,7 @@ def grad_f(x, y):
     grad_sin_t28 = unbroadcast(grad_t29, sin_t28)
     grad_cos_h_13 = unbroadcast(-grad_t29, cos_h_13)
     del grad_t29
-    grad_h += -grad_cos_h_13 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_13 * np.sin(h))
     del grad_cos_h_13
     grad_t28 = grad_sin_t28 * np.cos(t28)
     del grad_sin_t28, t28
@@ -900,9 +900,9 @@ def grad_f(x, y):
     grad_cos_x_8 = unbroadcast(grad_t28 * tanh_c_19, x)
     grad_tanh_c_19 = unbroadcast(grad_t28 * cos_x_8, tanh_c_19)
     del cos_x_8, grad_t28
-    grad_c += grad_tanh_c_19 * (1 - tanh_c_19 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_19 * (1 - tanh_c_19 ** 2))
     del grad_tanh_c_19, tanh_c_19
-    grad_x += -grad_cos_x_8 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_8 * np.sin(x))
     del grad_cos_x_8
     # c = np.sin(c) * np.cos(h)
     grad_sin_c_21 = unbroadcast(grad_c * cos_h_12, sin_c_21)
@@ -910,7 +910,7 @@ def grad_f(x, y):
     del cos_h_12, sin_c_21
     c = c_old_12
     del c_old_12
-    grad_h += -grad_cos_h_12 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_12 * np.sin(h))
     del grad_cos_h_12
     grad_c = grad_sin_c_21 * np.cos(c)
     del grad_sin_c_21
@@ -927,7 +927,7 @@ def grad_f(x, y):
         grad_sin_c_20 = unbroadcast(grad_c * sin_y_6, sin_c_20)
         grad_sin_y_6 = unbroadcast(grad_c * sin_c_20, y)
         c = c_old_14
-        grad_y += grad_sin_y_6 * np.cos(y)
+        grad_y = add_into(grad_y, grad_sin_y_6 * np.cos(y))
         grad_c = grad_sin_c_20 * np.cos(c)
         grad_t27 = zeros_like_grad(t27)
     del t27
@@ -935,9 +935,9 @@ def grad_f(x, y):
     grad_sin_x_6 = unbroadcast(grad_t27 * cos_c_19, x)
     grad_cos_c_19 = unbroadcast(grad_t27 * sin_x_6, cos_c_19)
     del cos_c_19, sin_x_6
-    grad_c += -grad_cos_c_19 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_19 * np.sin(c))
     del grad_cos_c_19
-    grad_x += grad_sin_x_6 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_6 * np.cos(x))
     del grad_sin_x_6
     # c = np.sin(c) * np.tanh(t25)
     grad_sin_c_19 = unbroadcast(grad_c * tanh_t25, sin_c_19)
@@ -957,21 +957,21 @@ def grad_f(x, y):
     del c_old_16
     grad_c = -grad_cos_c_18 * np.sin(c)
     del grad_cos_c_18
-    grad_c += grad_tanh_c_17 * (1 - tanh_c_17 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_17 * (1 - tanh_c_17 ** 2))
     del grad_tanh_c_17, tanh_c_17
     # t25 = np.cos(c) + np.tanh(c)
     grad_cos_c_17 = unbroadcast(grad_t25, cos_c_17)
     grad_tanh_c_16 = unbroadcast(grad_t25, tanh_c_16)
     del grad_t25
-    grad_c += grad_tanh_c_16 * (1 - tanh_c_16 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_16 * (1 - tanh_c_16 ** 2))
     del grad_tanh_c_16, tanh_c_16
-    grad_c += -grad_cos_c_17 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_17 * np.sin(c))
     del grad_cos_c_17
     # c = np.cos(c) - np.sin(y)
     c = c_old_17
     del c_old_17
     grad_sin_y_5 = unbroadcast(-grad_c, y)
-    grad_y += grad_sin_y_5 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_5 * np.cos(y))
     del grad_sin_y_5
     grad_cos_c_16 = unbroadcast(grad_c, cos_c_16)
     grad_c = -grad_cos_c_16 * np.sin(c)
@@ -981,7 +981,7 @@ def grad_f(x, y):
         # c = np.tanh(c) + np.tanh(h)
         c = c_old_18
         grad_tanh_h_10 = unbroadcast(grad_c, tanh_h_10)
-        grad_h += grad_tanh_h_10 * (1 - tanh_h_10 ** 2)
+        grad_h = add_into(grad_h, grad_tanh_h_10 * (1 - tanh_h_10 ** 2))
         grad_tanh_c_14 = unbroadcast(grad_c, tanh_c_14)
         grad_c = grad_tanh_c_14 * (1 - tanh_c_14 ** 2)
     else:
@@ -990,7 +990,7 @@ def grad_f(x, y):
         grad_tanh_c_15 = unbroadcast(grad_c * cos_c_15, tanh_c_15)
         c = c_old_19
         grad_c = grad_tanh_c_15 * (1 - tanh_c_15 ** 2)
-        grad_c += -grad_cos_c_15 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_15 * np.sin(c))
     # c = np.sin(c) - np.cos(c)
     grad_sin_c_18 = unbroadcast(grad_c, sin_c_18)
     c = c_old_20
@@ -998,7 +998,7 @@ def grad_f(x, y):
     grad_cos_c_14 = unbroadcast(-grad_c, cos_c_14)
     grad_c = -grad_cos_c_14 * np.sin(c)
     del grad_cos_c_14
-    grad_c += grad_sin_c_18 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_18 * np.cos(c))
     del grad_sin_c_18
     # h = np.sin(h) * np.cos(c)
     grad_sin_h_15 = unbroadcast(grad_h * cos_c_13, sin_h_15)
@@ -1006,7 +1006,7 @@ def grad_f(x, y):
     del cos_c_13, sin_h_15
     h = h_old_10
     del h_old_10
-    grad_c += -grad_cos_c_13 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_13 * np.sin(c))
     del grad_cos_c_13
     grad_h = grad_sin_h_15 * np.cos(h)
     del grad_sin_h_15
@@ -1018,7 +1018,7 @@ def grad_f(x, y):
     del c_old_21
     grad_c = grad_sin_c_17 * np.cos(c)
     del grad_sin_c_17
-    grad_c += grad_tanh_c_13 * (1 - tanh_c_13 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_13 * (1 - tanh_c_13 ** 2))
     del grad_tanh_c_13, tanh_c_13
     # c = np.sin(c) + np.tanh(t23)
     c = c_old_22
@@ -1033,9 +1033,9 @@ def grad_f(x, y):
     grad_sin_c_15 = unbroadcast(grad_t23, sin_c_15)
     grad_cos_c_12 = unbroadcast(grad_t23, cos_c_12)
     del grad_t23
-    grad_c += -grad_cos_c_12 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_12 * np.sin(c))
     del grad_cos_c_12
-    grad_c += grad_sin_c_15 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_15 * np.cos(c))
     del grad_sin_c_15
     # if np.sum(t22) > np.sum(x):
     if sum_t22_gt_sum_x:
@@ -1043,7 +1043,7 @@ def grad_f(x, y):
         grad_cos_h_11 = unbroadcast(grad_h, cos_h_11)
         grad_sin_c_14 = unbroadcast(-grad_h, sin_c_14)
         h = h_old_11
-        grad_c += grad_sin_c_14 * np.cos(c)
+        grad_c = add_into(grad_c, grad_sin_c_14 * np.cos(c))
         grad_h = -grad_cos_h_11 * np.sin(h)
     else:
         # h = np.tanh(h) - np.tanh(h)
@@ -1051,12 +1051,12 @@ def grad_f(x, y):
         h = h_old_12
         grad_tanh_h_9 = unbroadcast(-grad_h, tanh_h_9)
         grad_h = grad_tanh_h_9 * (1 - tanh_h_9 ** 2)
-        grad_h += grad_tanh_h_8 * (1 - tanh_h_8 ** 2)
+        grad_h = add_into(grad_h, grad_tanh_h_8 * (1 - tanh_h_8 ** 2))
     # c = np.tanh(c) + np.tanh(h)
     c = c_old_23
     del c_old_23
     grad_tanh_h_7 = unbroadcast(grad_c, tanh_h_7)
-    grad_h += grad_tanh_h_7 * (1 - tanh_h_7 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_7 * (1 - tanh_h_7 ** 2))
     del grad_tanh_h_7, tanh_h_7
     grad_tanh_c_12 = unbroadcast(grad_c, tanh_c_12)
     grad_c = grad_tanh_c_12 * (1 - tanh_c_12 ** 2)
@@ -1068,7 +1068,7 @@ def grad_f(x, y):
     grad_cos_c_11 = unbroadcast(-grad_c, cos_c_11)
     grad_c = -grad_cos_c_11 * np.sin(c)
     del grad_cos_c_11
-    grad_c += grad_sin_c_13 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_13 * np.cos(c))
     del grad_sin_c_13
     # c = np.sin(c) * np.sin(x)
     grad_sin_c_12 = unbroadcast(grad_c * sin_x_5, sin_c_12)
@@ -1077,7 +1077,7 @@ def grad_f(x, y):
     del sin_c_12
     c = c_old_25
     del c_old_25
-    grad_x += grad_sin_x_5 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_5 * np.cos(x))
     del grad_sin_x_5
     grad_c = grad_sin_c_12 * np.cos(c)
     del grad_sin_c_12
@@ -1088,7 +1088,7 @@ def grad_f(x, y):
     grad_cos_h_10 = unbroadcast(-grad_h, cos_h_10)
     grad_h = -grad_cos_h_10 * np.sin(h)
     del grad_cos_h_10
-    grad_h += grad_sin_h_14 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_14 * np.cos(h))
     del grad_sin_h_14
     # if np.sum(h) > np.sum(x):
     if sum_h_gt_sum_x:
@@ -1096,7 +1096,7 @@ def grad_f(x, y):
         grad_sin_c_11 = unbroadcast(grad_c * tanh_y_7, sin_c_11)
         grad_tanh_y_7 = unbroadcast(grad_c * sin_c_11, y)
         c = c_old_26
-        grad_y += grad_tanh_y_7 * (1 - tanh_y_7 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_7 * (1 - tanh_y_7 ** 2))
         grad_c = grad_sin_c_11 * np.cos(c)
     else:
         # c = np.cos(c) - np.tanh(c)
@@ -1104,12 +1104,12 @@ def grad_f(x, y):
         c = c_old_27
         grad_tanh_c_11 = unbroadcast(-grad_c, tanh_c_11)
         grad_c = grad_tanh_c_11 * (1 - tanh_c_11 ** 2)
-        grad_c += -grad_cos_c_10 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_10 * np.sin(c))
     # c = np.sin(c) + np.tanh(x)
     c = c_old_28
     del c_old_28
     grad_tanh_x_3 = unbroadcast(grad_c, x)
-    grad_x += grad_tanh_x_3 * (1 - tanh_x_3 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_3 * (1 - tanh_x_3 ** 2))
     del grad_tanh_x_3, tanh_x_3
     grad_sin_c_10 = unbroadcast(grad_c, sin_c_10)
     grad_c = grad_sin_c_10 * np.cos(c)
@@ -1120,7 +1120,7 @@ def grad_f(x, y):
     c = c_old_29
     del c_old_29
     grad_cos_x_7 = unbroadcast(grad_c * tanh_c_10, x)
-    grad_x += -grad_cos_x_7 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_7 * np.sin(x))
     del grad_cos_x_7
     grad_c = grad_tanh_c_10 * (1 - tanh_c_10 ** 2)
     del grad_tanh_c_10, tanh_c_10
@@ -1138,7 +1138,7 @@ def grad_f(x, y):
     grad_cos_t19 = unbroadcast(grad_t20 * tanh_x_2, cos_t19)
     grad_tanh_x_2 = unbroadcast(grad_t20 * cos_t19, x)
     del cos_t19, grad_t20
-    grad_x += grad_tanh_x_2 * (1 - tanh_x_2 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_2 * (1 - tanh_x_2 ** 2))
     del grad_tanh_x_2, tanh_x_2
     grad_t19 = -grad_cos_t19 * np.sin(t19)
     del grad_cos_t19, t19
@@ -1146,15 +1146,15 @@ def grad_f(x, y):
     grad_tanh_c_9 = unbroadcast(grad_t19, tanh_c_9)
     grad_cos_y_7 = unbroadcast(grad_t19, y)
     del grad_t19
-    grad_y += -grad_cos_y_7 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_7 * np.sin(y))
     del grad_cos_y_7
-    grad_c += grad_tanh_c_9 * (1 - tanh_c_9 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_9 * (1 - tanh_c_9 ** 2))
     del grad_tanh_c_9, tanh_c_9
     # c = np.sin(c) + np.sin(y)
     c = c_old_30
     del c_old_30
     grad_sin_y_4 = unbroadcast(grad_c, y)
-    grad_y += grad_sin_y_4 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_4 * np.cos(y))
     del grad_sin_y_4
     grad_sin_c_9 = unbroadcast(grad_c, sin_c_9)
     grad_c = grad_sin_c_9 * np.cos(c)
@@ -1165,20 +1165,20 @@ def grad_f(x, y):
         grad_cos_c_8 = unbroadcast(grad_c, cos_c_8)
         grad_sin_h_11 = unbroadcast(grad_c, sin_h_11)
         c = c_old_31
-        grad_h += grad_sin_h_11 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_11 * np.cos(h))
         grad_c = -grad_cos_c_8 * np.sin(c)
     else:
         # c = np.cos(c) + np.sin(h)
         grad_cos_c_9 = unbroadcast(grad_c, cos_c_9)
         grad_sin_h_12 = unbroadcast(grad_c, sin_h_12)
         c = c_old_32
-        grad_h += grad_sin_h_12 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_12 * np.cos(h))
         grad_c = -grad_cos_c_9 * np.sin(c)
     # c = np.cos(c) - np.cos(h)
     c = c_old_33
     del c_old_33
     grad_cos_h_9 = unbroadcast(-grad_c, cos_h_9)
-    grad_h += -grad_cos_h_9 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_9 * np.sin(h))
     del grad_cos_h_9
     grad_cos_c_7 = unbroadcast(grad_c, cos_c_7)
     grad_c = -grad_cos_c_7 * np.sin(c)
@@ -1191,7 +1191,7 @@ def grad_f(x, y):
     del c_old_34
     grad_c = grad_tanh_c_8 * (1 - tanh_c_8 ** 2)
     del grad_tanh_c_8, tanh_c_8
-    grad_c += grad_sin_c_8 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_8 * np.cos(c))
     del grad_sin_c_8
     # c = np.sin(c) - np.sin(c)
     grad_sin_c_6 = unbroadcast(grad_c, sin_c_6)
@@ -1200,7 +1200,7 @@ def grad_f(x, y):
     grad_sin_c_7 = unbroadcast(-grad_c, sin_c_7)
     grad_c = grad_sin_c_7 * np.cos(c)
     del grad_sin_c_7
-    grad_c += grad_sin_c_6 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_6 * np.cos(c))
     del grad_sin_c_6
     # c = np.sin(c) * np.sin(t18)
     grad_sin_c_5 = unbroadcast(grad_c * sin_t18, sin_c_5)
@@ -1215,15 +1215,15 @@ def grad_f(x, y):
     del grad_sin_c_5
     # t18 = np.cos(x) - np.sin(x)
     grad_sin_x_4 = -grad_t18
-    grad_x += grad_sin_x_4 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_4 * np.cos(x))
     del grad_sin_x_4
-    grad_x += -grad_t18 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_t18 * np.sin(x))
     del grad_t18
     # h = np.tanh(h) + np.cos(x)
     h = h_old_15
     del h_old_15
     grad_cos_x_5 = unbroadcast(grad_h, x)
-    grad_x += -grad_cos_x_5 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_5 * np.sin(x))
     del grad_cos_x_5
     grad_tanh_h_6 = unbroadcast(grad_h, tanh_h_6)
     grad_h = grad_tanh_h_6 * (1 - tanh_h_6 ** 2)
@@ -1241,7 +1241,7 @@ def grad_f(x, y):
         grad_sin_c_4 = unbroadcast(grad_c, sin_c_4)
         grad_sin_h_10 = unbroadcast(grad_c, sin_h_10)
         c = c_old_38
-        grad_h += grad_sin_h_10 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_10 * np.cos(h))
         grad_c = grad_sin_c_4 * np.cos(c)
         grad_t17 = zeros_like_grad(t17)
     # c = np.tanh(c) + np.sin(t16)
@@ -1256,7 +1256,7 @@ def grad_f(x, y):
     # t17 = np.tanh(t15) - np.sin(h)
     grad_tanh_t15 = unbroadcast(grad_t17, tanh_t15)
     grad_sin_h_9 = unbroadcast(-grad_t17, sin_h_9)
-    grad_h += grad_sin_h_9 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_9 * np.cos(h))
     del grad_sin_h_9
     grad_t15 = grad_tanh_t15 * (1 - tanh_t15 ** 2)
     del grad_tanh_t15, tanh_t15
@@ -1264,15 +1264,15 @@ def grad_f(x, y):
     grad_cos_c_6 = unbroadcast(grad_t16, cos_c_6)
     grad_cos_y_6 = unbroadcast(grad_t16, y)
     del grad_t16
-    grad_y += -grad_cos_y_6 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_6 * np.sin(y))
     del grad_cos_y_6
-    grad_c += -grad_cos_c_6 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_6 * np.sin(c))
     del grad_cos_c_6
     # t15 = np.sin(t14) - np.sin(h)
     grad_sin_t14 = unbroadcast(grad_t15, sin_t14)
     grad_sin_h_8 = unbroadcast(-grad_t15, sin_h_8)
     del grad_t15
-    grad_h += grad_sin_h_8 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_8 * np.cos(h))
     del grad_sin_h_8
     grad_t14 = grad_sin_t14 * np.cos(t14)
     del grad_sin_t14, t14
@@ -1282,15 +1282,15 @@ def grad_f(x, y):
     del grad_t14
     grad_t13 = grad_tanh_t13 * (1 - tanh_t13 ** 2)
     del grad_tanh_t13, tanh_t13
-    grad_c += grad_tanh_c_5 * (1 - tanh_c_5 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_5 * (1 - tanh_c_5 ** 2))
     del grad_tanh_c_5, tanh_c_5
     # t13 = np.tanh(y) - np.sin(c)
     grad_tanh_y_6 = unbroadcast(grad_t13, y)
     grad_sin_c_3 = unbroadcast(-grad_t13, sin_c_3)
     del grad_t13
-    grad_c += grad_sin_c_3 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_3 * np.cos(c))
     del grad_sin_c_3
-    grad_y += grad_tanh_y_6 * (1 - tanh_y_6 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_6 * (1 - tanh_y_6 ** 2))
     del grad_tanh_y_6, tanh_y_6
     # if np.sum(y) > np.sum(t11):
     if sum_y_gt_sum_t11:
@@ -1298,7 +1298,7 @@ def grad_f(x, y):
         grad_cos_c_5 = unbroadcast(grad_c, cos_c_5)
         grad_cos_h_8 = unbroadcast(grad_c, cos_h_8)
         c = c_old_40
-        grad_h += -grad_cos_h_8 * np.sin(h)
+        grad_h = add_into(grad_h, -grad_cos_h_8 * np.sin(h))
         grad_c = -grad_cos_c_5 * np.sin(c)
         grad_t12 = zeros_like_grad(t12)
     else:
@@ -1313,9 +1313,9 @@ def grad_f(x, y):
     grad_sin_y_3 = grad_t12 * tanh_y_5
     grad_tanh_y_5 = grad_t12 * sin_y_3
     del sin_y_3
-    grad_y += grad_tanh_y_5 * (1 - tanh_y_5 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_5 * (1 - tanh_y_5 ** 2))
     del grad_tanh_y_5, tanh_y_5
-    grad_y += grad_sin_y_3 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_3 * np.cos(y))
     del grad_sin_y_3
     # h = np.sin(h) + np.sin(t10)
     h = h_old_16
@@ -1330,15 +1330,15 @@ def grad_f(x, y):
     grad_sin_x_3 = unbroadcast(grad_t10, x)
     grad_tanh_c_4 = unbroadcast(-grad_t10, tanh_c_4)
     del grad_t10
-    grad_c += grad_tanh_c_4 * (1 - tanh_c_4 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_4 * (1 - tanh_c_4 ** 2))
     del grad_tanh_c_4, tanh_c_4
-    grad_x += grad_sin_x_3 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_3 * np.cos(x))
     del grad_sin_x_3
     # h = np.cos(h) - np.cos(x)
     h = h_old_17
     del h_old_17
     grad_cos_x_4 = unbroadcast(-grad_h, x)
-    grad_x += -grad_cos_x_4 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_4 * np.sin(x))
     del grad_cos_x_4
     grad_cos_h_7 = unbroadcast(grad_h, cos_h_7)
     grad_h = -grad_cos_h_7 * np.sin(h)
@@ -1350,7 +1350,7 @@ def grad_f(x, y):
     del cos_c_4
     c = c_old_42
     del c_old_42
-    grad_x += -grad_cos_x_3 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_3 * np.sin(x))
     del grad_cos_x_3
     grad_c = -grad_cos_c_4 * np.sin(c)
     del grad_cos_c_4
@@ -1361,13 +1361,13 @@ def grad_f(x, y):
         grad_sin_h_5 = unbroadcast(-grad_h, sin_h_5)
         h = h_old_18
         grad_h = grad_sin_h_5 * np.cos(h)
-        grad_h += -grad_cos_h_6 * np.sin(h)
+        grad_h = add_into(grad_h, -grad_cos_h_6 * np.sin(h))
     else:
         # h = np.sin(h) - np.tanh(c)
         grad_sin_h_6 = unbroadcast(grad_h, sin_h_6)
         h = h_old_19
         grad_tanh_c_3 = unbroadcast(-grad_h, tanh_c_3)
-        grad_c += grad_tanh_c_3 * (1 - tanh_c_3 ** 2)
+        grad_c = add_into(grad_c, grad_tanh_c_3 * (1 - tanh_c_3 ** 2))
         grad_h = grad_sin_h_6 * np.cos(h)
     # c = np.cos(c) - np.tanh(t6)
     c = c_old_43
@@ -1382,7 +1382,7 @@ def grad_f(x, y):
     grad_cos_t5 = unbroadcast(grad_t6 * tanh_c_2, cos_t5)
     grad_tanh_c_2 = unbroadcast(grad_t6 * cos_t5, tanh_c_2)
     del cos_t5, grad_t6
-    grad_c += grad_tanh_c_2 * (1 - tanh_c_2 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_2 * (1 - tanh_c_2 ** 2))
     del grad_tanh_c_2, tanh_c_2
     grad_t5 = -grad_cos_t5 * np.sin(t5)
     del grad_cos_t5, t5
@@ -1390,16 +1390,16 @@ def grad_f(x, y):
     grad_tanh_c = unbroadcast(grad_t5 * cos_c_2, tanh_c)
     grad_cos_c_2 = unbroadcast(grad_t5 * tanh_c, cos_c_2)
     del cos_c_2, grad_t5
-    grad_c += -grad_cos_c_2 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_2 * np.sin(c))
     del grad_cos_c_2
-    grad_c += grad_tanh_c * (1 - tanh_c ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c * (1 - tanh_c ** 2))
     del grad_tanh_c, tanh_c
     # if np.sum(y) > np.sum(x):
     if sum_y_gt_sum_x_3:
         # h = np.tanh(h) - np.cos(y)
         h = h_old_20
         grad_cos_y_5 = unbroadcast(-grad_h, y)
-        grad_y += -grad_cos_y_5 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_5 * np.sin(y))
         grad_tanh_h_4 = unbroadcast(grad_h, tanh_h_4)
         grad_h = grad_tanh_h_4 * (1 - tanh_h_4 ** 2)
     else:
@@ -1408,7 +1408,7 @@ def grad_f(x, y):
         grad_cos_h_5 = unbroadcast(grad_h * tanh_h_5, cos_h_5)
         h = h_old_21
         grad_h = -grad_cos_h_5 * np.sin(h)
-        grad_h += grad_tanh_h_5 * (1 - tanh_h_5 ** 2)
+        grad_h = add_into(grad_h, grad_tanh_h_5 * (1 - tanh_h_5 ** 2))
     # h = np.sin(h) + np.tanh(t4)
     h = h_old_22
     del h_old_22
@@ -1422,7 +1422,7 @@ def grad_f(x, y):
     grad_cos_t3 = unbroadcast(grad_t4 * tanh_y_4, cos_t3)
     grad_tanh_y_4 = unbroadcast(grad_t4 * cos_t3, y)
     del cos_t3, grad_t4
-    grad_y += grad_tanh_y_4 * (1 - tanh_y_4 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_4 * (1 - tanh_y_4 ** 2))
     del grad_tanh_y_4, tanh_y_4
     grad_t3 = -grad_cos_t3 * np.sin(t3)
     del grad_cos_t3, t3
@@ -1433,7 +1433,7 @@ def grad_f(x, y):
     del sin_h_3
     h = h_old_23
     del h_old_23
-    grad_x += -grad_cos_x_2 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_2 * np.sin(x))
     del grad_cos_x_2
     grad_h = grad_sin_h_3 * np.cos(h)
     del grad_sin_h_3
@@ -1442,7 +1442,7 @@ def grad_f(x, y):
     del sin_x_2
     grad_sin_x_2 = unbroadcast(grad_t3 * tanh_t2, x)
     del grad_t3
-    grad_x += grad_sin_x_2 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_2 * np.cos(x))
     del grad_sin_x_2
     grad_t2 = grad_tanh_t2 * (1 - tanh_t2 ** 2)
     del grad_tanh_t2, tanh_t2
@@ -1450,7 +1450,7 @@ def grad_f(x, y):
     h = h_old_24
     del h_old_24
     grad_cos_y_4 = unbroadcast(grad_h, y)
-    grad_y += -grad_cos_y_4 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_4 * np.sin(y))
     del grad_cos_y_4
     grad_cos_h_4 = unbroadcast(grad_h, cos_h_4)
     grad_h = -grad_cos_h_4 * np.sin(h)
@@ -1459,9 +1459,9 @@ def grad_f(x, y):
     grad_cos_c = unbroadcast(grad_t2, cos_c)
     grad_tanh_y_3 = unbroadcast(-grad_t2, y)
     del grad_t2
-    grad_y += grad_tanh_y_3 * (1 - tanh_y_3 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_3 * (1 - tanh_y_3 ** 2))
     del grad_tanh_y_3, tanh_y_3
-    grad_c += -grad_cos_c * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c * np.sin(c))
     del grad_cos_c
     # if np.sum(t1) > np.sum(x):
     if sum_t1_gt_sum_x:
@@ -1469,20 +1469,20 @@ def grad_f(x, y):
         grad_sin_h_2 = unbroadcast(grad_h * tanh_x, sin_h_2)
         grad_tanh_x = unbroadcast(grad_h * sin_h_2, x)
         h = h_old_25
-        grad_x += grad_tanh_x * (1 - tanh_x ** 2)
+        grad_x = add_into(grad_x, grad_tanh_x * (1 - tanh_x ** 2))
         grad_h = grad_sin_h_2 * np.cos(h)
     else:
         # h = np.tanh(h) * np.tanh(y)
         grad_tanh_h_3 = unbroadcast(grad_h * tanh_y_2, tanh_h_3)
         h = h_old_26
         grad_tanh_y_2 = unbroadcast(grad_h * tanh_h_3, y)
-        grad_y += grad_tanh_y_2 * (1 - tanh_y_2 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_2 * (1 - tanh_y_2 ** 2))
         grad_h = grad_tanh_h_3 * (1 - tanh_h_3 ** 2)
     # h = np.cos(h) - np.tanh(y)
     h = h_old_27
     del h_old_27
     grad_tanh_y = unbroadcast(-grad_h, y)
-    grad_y += grad_tanh_y * (1 - tanh_y ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y * (1 - tanh_y ** 2))
     del grad_tanh_y, tanh_y
     grad_cos_h_3 = unbroadcast(grad_h, cos_h_3)
     grad_h = -grad_cos_h_3 * np.sin(h)
@@ -1504,21 +1504,21 @@ def grad_f(x, y):
     grad_sin_h = unbroadcast(grad_h, sin_h)
     grad_h = grad_sin_h * np.cos(h)
     del grad_sin_h
-    grad_h += grad_tanh_h_2 * (1 - tanh_h_2 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_2 * (1 - tanh_h_2 ** 2))
     del grad_tanh_h_2, tanh_h_2
     # t0 = np.cos(y) * np.tanh(h)
     grad_cos_y_3 = unbroadcast(grad_t0 * tanh_h, y)
     grad_tanh_h = unbroadcast(grad_t0 * cos_y_3, tanh_h)
     del cos_y_3, grad_t0
-    grad_h += grad_tanh_h * (1 - tanh_h ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h * (1 - tanh_h ** 2))
     del grad_tanh_h, tanh_h
-    grad_y += -grad_cos_y_3 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_3 * np.sin(y))
     del grad_cos_y_3
     # c = np.sin(c) + np.sin(y)
     c = c_old_44
     del c_old_44
     grad_sin_y_2 = unbroadcast(grad_c, y)
-    grad_y += grad_sin_y_2 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_2 * np.cos(y))
     del grad_sin_y_2
     grad_sin_c = unbroadcast(grad_c, sin_c)
     grad_c = grad_sin_c * np.cos(c)
@@ -1527,7 +1527,7 @@ def grad_f(x, y):
     h = h_old_30
     del h_old_30
     grad_cos_y_2 = unbroadcast(grad_h, y)
-    grad_y += -grad_cos_y_2 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_2 * np.sin(y))
     del grad_cos_y_2
     grad_cos_h = unbroadcast(grad_h, cos_h)
     grad_h = -grad_cos_h * np.sin(h)
@@ -1537,16 +1537,16 @@ def grad_f(x, y):
     del cos_x
     grad_cos_x = unbroadcast(grad_c * sin_y, x)
     del grad_c, sin_y
-    grad_x += -grad_cos_x * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x * np.sin(x))
     del grad_cos_x
-    grad_y += grad_sin_y * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y * np.cos(y))
     del grad_sin_y
     # h = np.sin(x) * np.cos(y)
     grad_sin_x = unbroadcast(grad_h * cos_y, x)
     del cos_y
     grad_cos_y = unbroadcast(grad_h * sin_x, y)
     del grad_h, sin_x
-    grad_y += -grad_cos_y * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y * np.sin(y))
     del grad_cos_y
-    grad_x += grad_sin_x * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x * np.cos(x))
     return as_gradient(grad_x, x), as_gradient(grad_y, y)

@@ -1036,7 +1036,7 @@ def grad_f(x, y):
     c = c_old
     del c_old
     grad_tanh_h_38 = unbroadcast(grad_c, tanh_h_38)
-    grad_h += grad_tanh_h_38 * (1 - tanh_h_38 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_38 * (1 - tanh_h_38 ** 2))
     del grad_tanh_h_38, tanh_h_38
     grad_tanh_c_32 = unbroadcast(grad_c, tanh_c_32)
     grad_c = grad_tanh_c_32 * (1 - tanh_c_32 ** 2)
@@ -1048,7 +1048,7 @@ def grad_f(x, y):
     grad_cos_h_43 = unbroadcast(grad_h, cos_h_43)
     grad_h = -grad_cos_h_43 * np.sin(h)
     del grad_cos_h_43
-    grad_h += grad_tanh_h_37 * (1 - tanh_h_37 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_37 * (1 - tanh_h_37 ** 2))
     del grad_tanh_h_37, tanh_h_37
     # c = np.sin(c) - np.cos(c)
     grad_sin_c_30 = unbroadcast(grad_c, sin_c_30)
@@ -1057,7 +1057,7 @@ def grad_f(x, y):
     grad_cos_c_36 = unbroadcast(-grad_c, cos_c_36)
     grad_c = -grad_cos_c_36 * np.sin(c)
     del grad_cos_c_36
-    grad_c += grad_sin_c_30 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_30 * np.cos(c))
     del grad_sin_c_30
     # h = np.tanh(h) * np.cos(c)
     grad_tanh_h_36 = unbroadcast(grad_h * cos_c_35, tanh_h_36)
@@ -1065,7 +1065,7 @@ def grad_f(x, y):
     del cos_c_35
     h = h_old_3
     del h_old_3
-    grad_c += -grad_cos_c_35 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_35 * np.sin(c))
     del grad_cos_c_35
     grad_h = grad_tanh_h_36 * (1 - tanh_h_36 ** 2)
     del grad_tanh_h_36, tanh_h_36
@@ -1076,7 +1076,7 @@ def grad_f(x, y):
     grad_cos_h_42 = unbroadcast(-grad_h, cos_h_42)
     grad_h = -grad_cos_h_42 * np.sin(h)
     del grad_cos_h_42
-    grad_h += grad_sin_h_40 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_40 * np.cos(h))
     del grad_sin_h_40
     # if np.sum(t67) > np.sum(h):
     if sum_t67_gt_sum_h:
@@ -1091,14 +1091,14 @@ def grad_f(x, y):
         grad_cos_c_34 = unbroadcast(grad_c * sin_h_39, cos_c_34)
         grad_sin_h_39 = unbroadcast(grad_c * cos_c_34, sin_h_39)
         c = c_old_4
-        grad_h += grad_sin_h_39 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_39 * np.cos(h))
         grad_c = -grad_cos_c_34 * np.sin(c)
         grad_x = zeros_like_grad(x)
     # c = np.tanh(c) + np.cos(x)
     c = c_old_5
     del c_old_5
     grad_cos_x_14 = unbroadcast(grad_c, x)
-    grad_x += -grad_cos_x_14 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_14 * np.sin(x))
     del grad_cos_x_14
     grad_tanh_c_31 = unbroadcast(grad_c, tanh_c_31)
     grad_c = grad_tanh_c_31 * (1 - tanh_c_31 ** 2)
@@ -1107,7 +1107,7 @@ def grad_f(x, y):
     c = c_old_6
     del c_old_6
     grad_sin_h_38 = unbroadcast(-grad_c, sin_h_38)
-    grad_h += grad_sin_h_38 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_38 * np.cos(h))
     del grad_sin_h_38
     grad_cos_c_33 = unbroadcast(grad_c, cos_c_33)
     grad_c = -grad_cos_c_33 * np.sin(c)
@@ -1119,7 +1119,7 @@ def grad_f(x, y):
     grad_cos_h_41 = unbroadcast(-grad_h, cos_h_41)
     grad_h = -grad_cos_h_41 * np.sin(h)
     del grad_cos_h_41
-    grad_h += grad_sin_h_37 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_37 * np.cos(h))
     del grad_sin_h_37
     # if np.sum(c) > np.sum(c):
     if sum_c_gt_sum_c:
@@ -1128,12 +1128,12 @@ def grad_f(x, y):
         grad_cos_h_40 = unbroadcast(grad_h * sin_h_36, cos_h_40)
         h = h_old_6
         grad_h = -grad_cos_h_40 * np.sin(h)
-        grad_h += grad_sin_h_36 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_36 * np.cos(h))
     else:
         # h = np.tanh(h) + np.cos(c)
         grad_cos_c_32 = unbroadcast(grad_h, cos_c_32)
         h = h_old_7
-        grad_c += -grad_cos_c_32 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_32 * np.sin(c))
         grad_tanh_h_35 = unbroadcast(grad_h, tanh_h_35)
         grad_h = grad_tanh_h_35 * (1 - tanh_h_35 ** 2)
     # h = np.cos(h) * np.tanh(h)
@@ -1144,7 +1144,7 @@ def grad_f(x, y):
     del h_old_8
     grad_h = grad_tanh_h_34 * (1 - tanh_h_34 ** 2)
     del grad_tanh_h_34, tanh_h_34
-    grad_h += -grad_cos_h_39 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_39 * np.sin(h))
     del grad_cos_h_39
     # c = np.tanh(c) - np.tanh(c)
     grad_tanh_c_29 = unbroadcast(grad_c, tanh_c_29)
@@ -1153,7 +1153,7 @@ def grad_f(x, y):
     grad_tanh_c_30 = unbroadcast(-grad_c, tanh_c_30)
     grad_c = grad_tanh_c_30 * (1 - tanh_c_30 ** 2)
     del grad_tanh_c_30, tanh_c_30
-    grad_c += grad_tanh_c_29 * (1 - tanh_c_29 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_29 * (1 - tanh_c_29 ** 2))
     del grad_tanh_c_29, tanh_c_29
     # c = np.tanh(c) + np.sin(t64)
     c = c_old_8
@@ -1169,9 +1169,9 @@ def grad_f(x, y):
     del sin_y_11
     grad_sin_y_11 = unbroadcast(grad_t64 * sin_c_28, y)
     del grad_t64, sin_c_28
-    grad_y += grad_sin_y_11 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_11 * np.cos(y))
     del grad_sin_y_11
-    grad_c += grad_sin_c_28 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_28 * np.cos(c))
     del grad_sin_c_28
     # c = np.sin(c) + np.tanh(t63)
     c = c_old_9
@@ -1186,9 +1186,9 @@ def grad_f(x, y):
     grad_tanh_h_33 = unbroadcast(grad_t63, tanh_h_33)
     grad_sin_x_13 = unbroadcast(grad_t63, x)
     del grad_t63
-    grad_x += grad_sin_x_13 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_13 * np.cos(x))
     del grad_sin_x_13
-    grad_h += grad_tanh_h_33 * (1 - tanh_h_33 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_33 * (1 - tanh_h_33 ** 2))
     del grad_tanh_h_33, tanh_h_33
     # if np.sum(t62) > np.sum(x):
     if sum_t62_gt_sum_x:
@@ -1196,14 +1196,14 @@ def grad_f(x, y):
         grad_sin_h_35 = unbroadcast(grad_h, sin_h_35)
         h = h_old_9
         grad_cos_x_13 = unbroadcast(-grad_h, x)
-        grad_x += -grad_cos_x_13 * np.sin(x)
+        grad_x = add_into(grad_x, -grad_cos_x_13 * np.sin(x))
         grad_h = grad_sin_h_35 * np.cos(h)
     else:
         # h = np.tanh(h) * np.cos(y)
         grad_tanh_h_32 = unbroadcast(grad_h * cos_y_16, tanh_h_32)
         h = h_old_10
         grad_cos_y_16 = unbroadcast(grad_h * tanh_h_32, y)
-        grad_y += -grad_cos_y_16 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_16 * np.sin(y))
         grad_h = grad_tanh_h_32 * (1 - tanh_h_32 ** 2)
     # c = np.tanh(c) - np.cos(t59)
     c = c_old_10
@@ -1218,7 +1218,7 @@ def grad_f(x, y):
     grad_sin_t58 = unbroadcast(grad_t59, sin_t58)
     grad_cos_h_38 = unbroadcast(grad_t59, cos_h_38)
     del grad_t59
-    grad_h += -grad_cos_h_38 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_38 * np.sin(h))
     del grad_cos_h_38
     grad_t58 = grad_sin_t58 * np.cos(t58)
     del grad_sin_t58, t58
@@ -1226,9 +1226,9 @@ def grad_f(x, y):
     grad_tanh_x_10 = unbroadcast(grad_t58, x)
     grad_cos_h_37 = unbroadcast(-grad_t58, cos_h_37)
     del grad_t58
-    grad_h += -grad_cos_h_37 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_37 * np.sin(h))
     del grad_cos_h_37
-    grad_x += grad_tanh_x_10 * (1 - tanh_x_10 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_10 * (1 - tanh_x_10 ** 2))
     del grad_tanh_x_10, tanh_x_10
     # if np.sum(t57) > np.sum(y):
     if sum_t57_gt_sum_y:
@@ -1236,14 +1236,14 @@ def grad_f(x, y):
         grad_tanh_h_31 = unbroadcast(grad_h * cos_c_31, tanh_h_31)
         grad_cos_c_31 = unbroadcast(grad_h * tanh_h_31, cos_c_31)
         h = h_old_11
-        grad_c += -grad_cos_c_31 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_31 * np.sin(c))
         grad_h = grad_tanh_h_31 * (1 - tanh_h_31 ** 2)
     else:
         # h = np.cos(h) - np.cos(y)
         grad_cos_h_36 = unbroadcast(grad_h, cos_h_36)
         h = h_old_12
         grad_cos_y_15 = unbroadcast(-grad_h, y)
-        grad_y += -grad_cos_y_15 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_15 * np.sin(y))
         grad_h = -grad_cos_h_36 * np.sin(h)
     # c = np.cos(c) + np.sin(t54)
     c = c_old_11
@@ -1258,15 +1258,15 @@ def grad_f(x, y):
     grad_tanh_y_17 = unbroadcast(grad_t54, y)
     grad_cos_c_29 = unbroadcast(grad_t54, cos_c_29)
     del grad_t54
-    grad_c += -grad_cos_c_29 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_29 * np.sin(c))
     del grad_cos_c_29
-    grad_y += grad_tanh_y_17 * (1 - tanh_y_17 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_17 * (1 - tanh_y_17 ** 2))
     del grad_tanh_y_17, tanh_y_17
     # c = np.sin(c) - np.cos(y)
     c = c_old_12
     del c_old_12
     grad_cos_y_14 = unbroadcast(-grad_c, y)
-    grad_y += -grad_cos_y_14 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_14 * np.sin(y))
     del grad_cos_y_14
     grad_sin_c_26 = unbroadcast(grad_c, sin_c_26)
     grad_c = grad_sin_c_26 * np.cos(c)
@@ -1278,19 +1278,19 @@ def grad_f(x, y):
         grad_cos_h_34 = unbroadcast(grad_h * cos_h_33, cos_h_34)
         h = h_old_13
         grad_h = -grad_cos_h_34 * np.sin(h)
-        grad_h += -grad_cos_h_33 * np.sin(h)
+        grad_h = add_into(grad_h, -grad_cos_h_33 * np.sin(h))
     else:
         # h = np.cos(h) + np.tanh(y)
         grad_cos_h_35 = unbroadcast(grad_h, cos_h_35)
         h = h_old_14
         grad_tanh_y_16 = unbroadcast(grad_h, y)
-        grad_y += grad_tanh_y_16 * (1 - tanh_y_16 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_16 * (1 - tanh_y_16 ** 2))
         grad_h = -grad_cos_h_35 * np.sin(h)
     # c = np.tanh(c) + np.tanh(y)
     c = c_old_13
     del c_old_13
     grad_tanh_y_15 = unbroadcast(grad_c, y)
-    grad_y += grad_tanh_y_15 * (1 - tanh_y_15 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_15 * (1 - tanh_y_15 ** 2))
     del grad_tanh_y_15, tanh_y_15
     grad_tanh_c_26 = unbroadcast(grad_c, tanh_c_26)
     grad_c = grad_tanh_c_26 * (1 - tanh_c_26 ** 2)
@@ -1311,22 +1311,22 @@ def grad_f(x, y):
     del grad_t51
     grad_t50 = grad_sin_t50 * np.cos(t50)
     del grad_sin_t50, t50
-    grad_y += -grad_cos_y_13 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_13 * np.sin(y))
     del grad_cos_y_13
     # t50 = np.tanh(h) - np.sin(c)
     grad_tanh_h_30 = unbroadcast(grad_t50, tanh_h_30)
     grad_sin_c_24 = unbroadcast(-grad_t50, sin_c_24)
     del grad_t50
-    grad_c += grad_sin_c_24 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_24 * np.cos(c))
     del grad_sin_c_24
-    grad_h += grad_tanh_h_30 * (1 - tanh_h_30 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_30 * (1 - tanh_h_30 ** 2))
     del grad_tanh_h_30, tanh_h_30
     # if np.sum(x) > np.sum(h):
     if sum_x_gt_sum_h:
         # h = np.tanh(h) + np.sin(c)
         grad_sin_c_23 = unbroadcast(grad_h, sin_c_23)
         h = h_old_15
-        grad_c += grad_sin_c_23 * np.cos(c)
+        grad_c = add_into(grad_c, grad_sin_c_23 * np.cos(c))
         grad_tanh_h_28 = unbroadcast(grad_h, tanh_h_28)
         grad_h = grad_tanh_h_28 * (1 - tanh_h_28 ** 2)
     else:
@@ -1335,12 +1335,12 @@ def grad_f(x, y):
         grad_sin_h_34 = unbroadcast(grad_h, sin_h_34)
         h = h_old_16
         grad_h = grad_sin_h_34 * np.cos(h)
-        grad_h += grad_tanh_h_29 * (1 - tanh_h_29 ** 2)
+        grad_h = add_into(grad_h, grad_tanh_h_29 * (1 - tanh_h_29 ** 2))
     # h = np.sin(h) + np.cos(c)
     h = h_old_17
     del h_old_17
     grad_cos_c_28 = unbroadcast(grad_h, cos_c_28)
-    grad_c += -grad_cos_c_28 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_28 * np.sin(c))
     del grad_cos_c_28
     grad_sin_h_33 = unbroadcast(grad_h, sin_h_33)
     grad_h = grad_sin_h_33 * np.cos(h)
@@ -1351,7 +1351,7 @@ def grad_f(x, y):
     del sin_h_32
     h = h_old_18
     del h_old_18
-    grad_x += grad_tanh_x_9 * (1 - tanh_x_9 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_9 * (1 - tanh_x_9 ** 2))
     del grad_tanh_x_9, tanh_x_9
     grad_h = grad_sin_h_32 * np.cos(h)
     del grad_sin_h_32
@@ -1372,13 +1372,13 @@ def grad_f(x, y):
     del h_old_19
     grad_h = grad_tanh_h_27 * (1 - tanh_h_27 ** 2)
     del grad_tanh_h_27, tanh_h_27
-    grad_h += -grad_cos_h_32 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_32 * np.sin(h))
     del grad_cos_h_32
     # t49 = np.sin(t48) + np.cos(h)
     grad_sin_t48 = unbroadcast(grad_t49, x)
     grad_cos_h_31 = unbroadcast(grad_t49, cos_h_31)
     del grad_t49
-    grad_h += -grad_cos_h_31 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_31 * np.sin(h))
     del grad_cos_h_31
     grad_t48 = grad_sin_t48 * np.cos(t48)
     del grad_sin_t48, t48
@@ -1387,9 +1387,9 @@ def grad_f(x, y):
     del cos_x_12
     grad_cos_x_12 = grad_t48 * cos_x_11
     del cos_x_11, grad_t48
-    grad_x += -grad_cos_x_12 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_12 * np.sin(x))
     del grad_cos_x_12
-    grad_x += -grad_cos_x_11 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_11 * np.sin(x))
     del grad_cos_x_11
     # if np.sum(t47) > np.sum(x):
     if sum_t47_gt_sum_x:
@@ -1397,13 +1397,13 @@ def grad_f(x, y):
         grad_cos_h_30 = unbroadcast(grad_h, cos_h_30)
         h = h_old_20
         grad_cos_x_10 = unbroadcast(grad_h, x)
-        grad_x += -grad_cos_x_10 * np.sin(x)
+        grad_x = add_into(grad_x, -grad_cos_x_10 * np.sin(x))
         grad_h = -grad_cos_h_30 * np.sin(h)
     else:
         # h = np.tanh(h) + np.sin(x)
         h = h_old_21
         grad_sin_x_12 = unbroadcast(grad_h, x)
-        grad_x += grad_sin_x_12 * np.cos(x)
+        grad_x = add_into(grad_x, grad_sin_x_12 * np.cos(x))
         grad_tanh_h_26 = unbroadcast(grad_h, tanh_h_26)
         grad_h = grad_tanh_h_26 * (1 - tanh_h_26 ** 2)
     # h = np.tanh(h) - np.tanh(h)
@@ -1413,13 +1413,13 @@ def grad_f(x, y):
     grad_tanh_h_25 = unbroadcast(-grad_h, tanh_h_25)
     grad_h = grad_tanh_h_25 * (1 - tanh_h_25 ** 2)
     del grad_tanh_h_25, tanh_h_25
-    grad_h += grad_tanh_h_24 * (1 - tanh_h_24 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_24 * (1 - tanh_h_24 ** 2))
     del grad_tanh_h_24, tanh_h_24
     # h = np.sin(h) - np.tanh(c)
     h = h_old_23
     del h_old_23
     grad_tanh_c_25 = unbroadcast(-grad_h, tanh_c_25)
-    grad_c += grad_tanh_c_25 * (1 - tanh_c_25 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_25 * (1 - tanh_c_25 ** 2))
     del grad_tanh_c_25, tanh_c_25
     grad_sin_h_31 = unbroadcast(grad_h, sin_h_31)
     grad_h = grad_sin_h_31 * np.cos(h)
@@ -1431,13 +1431,13 @@ def grad_f(x, y):
     grad_cos_h_29 = unbroadcast(grad_h, cos_h_29)
     grad_h = -grad_cos_h_29 * np.sin(h)
     del grad_cos_h_29
-    grad_h += -grad_cos_h_28 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_28 * np.sin(h))
     del grad_cos_h_28
     # c = np.tanh(c) - np.tanh(h)
     c = c_old_16
     del c_old_16
     grad_tanh_h_23 = unbroadcast(-grad_c, tanh_h_23)
-    grad_h += grad_tanh_h_23 * (1 - tanh_h_23 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_23 * (1 - tanh_h_23 ** 2))
     del grad_tanh_h_23, tanh_h_23
     grad_tanh_c_24 = unbroadcast(grad_c, tanh_c_24)
     grad_c = grad_tanh_c_24 * (1 - tanh_c_24 ** 2)
@@ -1446,7 +1446,7 @@ def grad_f(x, y):
     c = c_old_17
     del c_old_17
     grad_sin_x_11 = unbroadcast(grad_c, x)
-    grad_x += grad_sin_x_11 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_11 * np.cos(x))
     del grad_sin_x_11
     grad_cos_c_26 = unbroadcast(grad_c, cos_c_26)
     grad_c = -grad_cos_c_26 * np.sin(c)
@@ -1457,14 +1457,14 @@ def grad_f(x, y):
         grad_sin_c_22 = unbroadcast(grad_c, sin_c_22)
         c = c_old_18
         grad_tanh_h_22 = unbroadcast(grad_c, tanh_h_22)
-        grad_h += grad_tanh_h_22 * (1 - tanh_h_22 ** 2)
+        grad_h = add_into(grad_h, grad_tanh_h_22 * (1 - tanh_h_22 ** 2))
         grad_c = grad_sin_c_22 * np.cos(c)
     else:
         # c = np.tanh(c) * np.sin(h)
         grad_tanh_c_23 = unbroadcast(grad_c * sin_h_30, tanh_c_23)
         grad_sin_h_30 = unbroadcast(grad_c * tanh_c_23, sin_h_30)
         c = c_old_19
-        grad_h += grad_sin_h_30 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_30 * np.cos(h))
         grad_c = grad_tanh_c_23 * (1 - tanh_c_23 ** 2)
     # c = np.tanh(c) * np.sin(y)
     grad_tanh_c_22 = unbroadcast(grad_c * sin_y_10, tanh_c_22)
@@ -1472,7 +1472,7 @@ def grad_f(x, y):
     c = c_old_20
     del c_old_20
     grad_sin_y_10 = unbroadcast(grad_c * tanh_c_22, y)
-    grad_y += grad_sin_y_10 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_10 * np.cos(y))
     del grad_sin_y_10
     grad_c = grad_tanh_c_22 * (1 - tanh_c_22 ** 2)
     del grad_tanh_c_22, tanh_c_22
@@ -1480,7 +1480,7 @@ def grad_f(x, y):
     h = h_old_25
     del h_old_25
     grad_tanh_c_21 = unbroadcast(grad_h, tanh_c_21)
-    grad_c += grad_tanh_c_21 * (1 - tanh_c_21 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_21 * (1 - tanh_c_21 ** 2))
     del grad_tanh_c_21, tanh_c_21
     grad_sin_h_29 = unbroadcast(grad_h, sin_h_29)
     grad_h = grad_sin_h_29 * np.cos(h)
@@ -1498,16 +1498,16 @@ def grad_f(x, y):
         grad_sin_c_21 = unbroadcast(grad_c, sin_c_21)
         c = c_old_22
         grad_tanh_y_14 = unbroadcast(-grad_c, y)
-        grad_y += grad_tanh_y_14 * (1 - tanh_y_14 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_14 * (1 - tanh_y_14 ** 2))
         grad_c = grad_sin_c_21 * np.cos(c)
         grad_t42 = zeros_like_grad(t42)
     del t42
     # t42 = np.sin(x) + np.sin(h)
     grad_sin_x_10 = unbroadcast(grad_t42, x)
     grad_sin_h_28 = unbroadcast(grad_t42, sin_h_28)
-    grad_h += grad_sin_h_28 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_28 * np.cos(h))
     del grad_sin_h_28
-    grad_x += grad_sin_x_10 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_10 * np.cos(x))
     del grad_sin_x_10
     # h = np.tanh(h) - np.cos(t39)
     h = h_old_26
@@ -1524,15 +1524,15 @@ def grad_f(x, y):
     del grad_t39
     grad_t38 = grad_tanh_t38 * (1 - tanh_t38 ** 2)
     del grad_tanh_t38, tanh_t38
-    grad_y += -grad_cos_y_12 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_12 * np.sin(y))
     del grad_cos_y_12
     # t38 = np.tanh(y) * np.cos(c)
     grad_tanh_y_13 = unbroadcast(grad_t38 * cos_c_25, y)
     grad_cos_c_25 = unbroadcast(grad_t38 * tanh_y_13, cos_c_25)
     del cos_c_25, grad_t38
-    grad_c += -grad_cos_c_25 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_25 * np.sin(c))
     del grad_cos_c_25
-    grad_y += grad_tanh_y_13 * (1 - tanh_y_13 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_13 * (1 - tanh_y_13 ** 2))
     del grad_tanh_y_13, tanh_y_13
     # if np.sum(t37) > np.sum(h):
     if sum_t37_gt_sum_h:
@@ -1540,14 +1540,14 @@ def grad_f(x, y):
         grad_tanh_h_20 = unbroadcast(grad_h * sin_x_9, tanh_h_20)
         h = h_old_27
         grad_sin_x_9 = unbroadcast(grad_h * tanh_h_20, x)
-        grad_x += grad_sin_x_9 * np.cos(x)
+        grad_x = add_into(grad_x, grad_sin_x_9 * np.cos(x))
         grad_h = grad_tanh_h_20 * (1 - tanh_h_20 ** 2)
     else:
         # h = np.sin(h) - np.cos(x)
         grad_sin_h_27 = unbroadcast(grad_h, sin_h_27)
         h = h_old_28
         grad_cos_x_9 = unbroadcast(-grad_h, x)
-        grad_x += -grad_cos_x_9 * np.sin(x)
+        grad_x = add_into(grad_x, -grad_cos_x_9 * np.sin(x))
         grad_h = grad_sin_h_27 * np.cos(h)
     # h = np.sin(h) * np.sin(c)
     grad_sin_h_26 = unbroadcast(grad_h * sin_c_20, sin_h_26)
@@ -1555,7 +1555,7 @@ def grad_f(x, y):
     del sin_c_20, sin_h_26
     h = h_old_29
     del h_old_29
-    grad_c += grad_sin_c_20 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_20 * np.cos(c))
     del grad_sin_c_20
     grad_h = grad_sin_h_26 * np.cos(h)
     del grad_sin_h_26
@@ -1573,7 +1573,7 @@ def grad_f(x, y):
     h = h_old_31
     del h_old_31
     grad_tanh_y_12 = unbroadcast(grad_h, y)
-    grad_y += grad_tanh_y_12 * (1 - tanh_y_12 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_12 * (1 - tanh_y_12 ** 2))
     del grad_tanh_y_12, tanh_y_12
     grad_tanh_h_19 = unbroadcast(grad_h, tanh_h_19)
     grad_h = grad_tanh_h_19 * (1 - tanh_h_19 ** 2)
@@ -1582,9 +1582,9 @@ def grad_f(x, y):
     grad_sin_c_19 = unbroadcast(grad_t35, sin_c_19)
     grad_tanh_y_11 = unbroadcast(grad_t35, y)
     del grad_t35
-    grad_y += grad_tanh_y_11 * (1 - tanh_y_11 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_11 * (1 - tanh_y_11 ** 2))
     del grad_tanh_y_11, tanh_y_11
-    grad_c += grad_sin_c_19 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_19 * np.cos(c))
     del grad_sin_c_19
     # if np.sum(x) > np.sum(y):
     if sum_x_gt_sum_y:
@@ -1592,14 +1592,14 @@ def grad_f(x, y):
         grad_cos_c_24 = unbroadcast(grad_c, cos_c_24)
         c = c_old_23
         grad_tanh_y_10 = unbroadcast(grad_c, y)
-        grad_y += grad_tanh_y_10 * (1 - tanh_y_10 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_10 * (1 - tanh_y_10 ** 2))
         grad_c = -grad_cos_c_24 * np.sin(c)
     else:
         # c = np.sin(c) * np.sin(h)
         grad_sin_c_18 = unbroadcast(grad_c * sin_h_24, sin_c_18)
         grad_sin_h_24 = unbroadcast(grad_c * sin_c_18, sin_h_24)
         c = c_old_24
-        grad_h += grad_sin_h_24 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_24 * np.cos(h))
         grad_c = grad_sin_c_18 * np.cos(c)
     # c = np.sin(c) * np.cos(h)
     grad_sin_c_17 = unbroadcast(grad_c * cos_h_27, sin_c_17)
@@ -1607,7 +1607,7 @@ def grad_f(x, y):
     del cos_h_27, sin_c_17
     c = c_old_25
     del c_old_25
-    grad_h += -grad_cos_h_27 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_27 * np.sin(h))
     del grad_cos_h_27
     grad_c = grad_sin_c_17 * np.cos(c)
     del grad_sin_c_17
@@ -1615,7 +1615,7 @@ def grad_f(x, y):
     c = c_old_26
     del c_old_26
     grad_sin_y_9 = unbroadcast(grad_c, y)
-    grad_y += grad_sin_y_9 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_9 * np.cos(y))
     del grad_sin_y_9
     grad_cos_c_23 = unbroadcast(grad_c, cos_c_23)
     grad_c = -grad_cos_c_23 * np.sin(c)
@@ -1624,7 +1624,7 @@ def grad_f(x, y):
     h = h_old_32
     del h_old_32
     grad_cos_c_22 = unbroadcast(grad_h, cos_c_22)
-    grad_c += -grad_cos_c_22 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_22 * np.sin(c))
     del grad_cos_c_22
     grad_tanh_h_18 = unbroadcast(grad_h, tanh_h_18)
     grad_h = grad_tanh_h_18 * (1 - tanh_h_18 ** 2)
@@ -1636,7 +1636,7 @@ def grad_f(x, y):
     grad_tanh_c_19 = unbroadcast(grad_c * tanh_c_18, tanh_c_19)
     grad_c = grad_tanh_c_19 * (1 - tanh_c_19 ** 2)
     del grad_tanh_c_19, tanh_c_19
-    grad_c += grad_tanh_c_18 * (1 - tanh_c_18 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_18 * (1 - tanh_c_18 ** 2))
     del grad_tanh_c_18, tanh_c_18
     # h = np.sin(h) * np.tanh(c)
     grad_sin_h_23 = unbroadcast(grad_h * tanh_c_17, sin_h_23)
@@ -1644,7 +1644,7 @@ def grad_f(x, y):
     del sin_h_23
     h = h_old_33
     del h_old_33
-    grad_c += grad_tanh_c_17 * (1 - tanh_c_17 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_17 * (1 - tanh_c_17 ** 2))
     del grad_tanh_c_17, tanh_c_17
     grad_h = grad_sin_h_23 * np.cos(h)
     del grad_sin_h_23
@@ -1656,7 +1656,7 @@ def grad_f(x, y):
     del h_old_34
     grad_h = grad_sin_h_22 * np.cos(h)
     del grad_sin_h_22
-    grad_h += grad_sin_h_21 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_21 * np.cos(h))
     del grad_sin_h_21
     # if np.sum(c) > np.sum(h):
     if sum_c_gt_sum_h:
@@ -1665,13 +1665,13 @@ def grad_f(x, y):
         h = h_old_35
         grad_tanh_h_17 = unbroadcast(grad_h, tanh_h_17)
         grad_h = grad_tanh_h_17 * (1 - tanh_h_17 ** 2)
-        grad_h += grad_sin_h_20 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_20 * np.cos(h))
     else:
         # h = np.cos(h) * np.sin(c)
         grad_cos_h_26 = unbroadcast(grad_h * sin_c_16, cos_h_26)
         grad_sin_c_16 = unbroadcast(grad_h * cos_h_26, sin_c_16)
         h = h_old_36
-        grad_c += grad_sin_c_16 * np.cos(c)
+        grad_c = add_into(grad_c, grad_sin_c_16 * np.cos(c))
         grad_h = -grad_cos_h_26 * np.sin(h)
     # c = np.sin(c) + np.tanh(t34)
     c = c_old_28
@@ -1688,7 +1688,7 @@ def grad_f(x, y):
     del cos_h_25
     h = h_old_37
     del h_old_37
-    grad_x += grad_tanh_x_8 * (1 - tanh_x_8 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_8 * (1 - tanh_x_8 ** 2))
     del grad_tanh_x_8, tanh_x_8
     grad_h = -grad_cos_h_25 * np.sin(h)
     del grad_cos_h_25
@@ -1696,15 +1696,15 @@ def grad_f(x, y):
     grad_cos_h_24 = unbroadcast(grad_t34, cos_h_24)
     grad_sin_x_8 = unbroadcast(grad_t34, x)
     del grad_t34
-    grad_x += grad_sin_x_8 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_8 * np.cos(x))
     del grad_sin_x_8
-    grad_h += -grad_cos_h_24 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_24 * np.sin(h))
     del grad_cos_h_24
     # h = np.sin(h) - np.cos(x)
     h = h_old_38
     del h_old_38
     grad_cos_x_8 = unbroadcast(-grad_h, x)
-    grad_x += -grad_cos_x_8 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_8 * np.sin(x))
     del grad_cos_x_8
     grad_sin_h_19 = unbroadcast(grad_h, sin_h_19)
     grad_h = grad_sin_h_19 * np.cos(h)
@@ -1723,9 +1723,9 @@ def grad_f(x, y):
     del sin_y_8
     grad_sin_y_8 = grad_t33 * cos_y_11
     del cos_y_11, grad_t33
-    grad_y += grad_sin_y_8 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_8 * np.cos(y))
     del grad_sin_y_8
-    grad_y += -grad_cos_y_11 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_11 * np.sin(y))
     del grad_cos_y_11
     # if np.sum(y) > np.sum(c):
     if sum_y_gt_sum_c:
@@ -1733,13 +1733,13 @@ def grad_f(x, y):
         grad_sin_c_13 = unbroadcast(grad_c, sin_c_13)
         c = c_old_30
         grad_cos_y_10 = unbroadcast(-grad_c, y)
-        grad_y += -grad_cos_y_10 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_10 * np.sin(y))
         grad_c = grad_sin_c_13 * np.cos(c)
     else:
         # c = np.tanh(c) - np.tanh(h)
         c = c_old_31
         grad_tanh_h_16 = unbroadcast(-grad_c, tanh_h_16)
-        grad_h += grad_tanh_h_16 * (1 - tanh_h_16 ** 2)
+        grad_h = add_into(grad_h, grad_tanh_h_16 * (1 - tanh_h_16 ** 2))
         grad_tanh_c_16 = unbroadcast(grad_c, tanh_c_16)
         grad_c = grad_tanh_c_16 * (1 - tanh_c_16 ** 2)
     # c = np.sin(c) - np.sin(t32)
@@ -1755,9 +1755,9 @@ def grad_f(x, y):
     grad_sin_h_18 = unbroadcast(grad_t32, sin_h_18)
     grad_cos_h_23 = unbroadcast(grad_t32, cos_h_23)
     del grad_t32
-    grad_h += -grad_cos_h_23 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_23 * np.sin(h))
     del grad_cos_h_23
-    grad_h += grad_sin_h_18 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_18 * np.cos(h))
     del grad_sin_h_18
     # h = np.tanh(h) * np.cos(h)
     grad_tanh_h_15 = unbroadcast(grad_h * cos_h_22, tanh_h_15)
@@ -1767,13 +1767,13 @@ def grad_f(x, y):
     del h_old_39
     grad_h = -grad_cos_h_22 * np.sin(h)
     del grad_cos_h_22
-    grad_h += grad_tanh_h_15 * (1 - tanh_h_15 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_15 * (1 - tanh_h_15 ** 2))
     del grad_tanh_h_15, tanh_h_15
     # c = np.cos(c) - np.cos(h)
     c = c_old_33
     del c_old_33
     grad_cos_h_21 = unbroadcast(-grad_c, cos_h_21)
-    grad_h += -grad_cos_h_21 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_21 * np.sin(h))
     del grad_cos_h_21
     grad_cos_c_21 = unbroadcast(grad_c, cos_c_21)
     grad_c = -grad_cos_c_21 * np.sin(c)
@@ -1785,7 +1785,7 @@ def grad_f(x, y):
     grad_cos_c_20 = unbroadcast(grad_c, cos_c_20)
     grad_c = -grad_cos_c_20 * np.sin(c)
     del grad_cos_c_20
-    grad_c += grad_sin_c_11 * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c_11 * np.cos(c))
     del grad_sin_c_11
     # c = np.cos(c) * np.cos(c)
     grad_cos_c_18 = unbroadcast(grad_c * cos_c_19, cos_c_18)
@@ -1795,7 +1795,7 @@ def grad_f(x, y):
     del c_old_35
     grad_c = -grad_cos_c_19 * np.sin(c)
     del grad_cos_c_19
-    grad_c += -grad_cos_c_18 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_18 * np.sin(c))
     del grad_cos_c_18
     # if np.sum(x) > np.sum(c):
     if sum_x_gt_sum_c:
@@ -1803,13 +1803,13 @@ def grad_f(x, y):
         grad_cos_h_20 = unbroadcast(grad_h, cos_h_20)
         h = h_old_40
         grad_sin_y_7 = unbroadcast(grad_h, y)
-        grad_y += grad_sin_y_7 * np.cos(y)
+        grad_y = add_into(grad_y, grad_sin_y_7 * np.cos(y))
         grad_h = -grad_cos_h_20 * np.sin(h)
     else:
         # h = np.tanh(h) - np.tanh(c)
         h = h_old_41
         grad_tanh_c_15 = unbroadcast(-grad_h, tanh_c_15)
-        grad_c += grad_tanh_c_15 * (1 - tanh_c_15 ** 2)
+        grad_c = add_into(grad_c, grad_tanh_c_15 * (1 - tanh_c_15 ** 2))
         grad_tanh_h_14 = unbroadcast(grad_h, tanh_h_14)
         grad_h = grad_tanh_h_14 * (1 - tanh_h_14 ** 2)
     # h = np.cos(h) - np.sin(t31)
@@ -1825,7 +1825,7 @@ def grad_f(x, y):
     c = c_old_36
     del c_old_36
     grad_cos_x_7 = unbroadcast(-grad_c, x)
-    grad_x += -grad_cos_x_7 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_7 * np.sin(x))
     del grad_cos_x_7
     grad_sin_c_10 = unbroadcast(grad_c, sin_c_10)
     grad_c = grad_sin_c_10 * np.cos(c)
@@ -1836,7 +1836,7 @@ def grad_f(x, y):
     del cos_h_18
     c = c_old_37
     del c_old_37
-    grad_h += -grad_cos_h_18 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_18 * np.sin(h))
     del grad_cos_h_18
     grad_c = grad_tanh_c_14 * (1 - tanh_c_14 ** 2)
     del grad_tanh_c_14, tanh_c_14
@@ -1844,15 +1844,15 @@ def grad_f(x, y):
     grad_cos_x_6 = grad_t31 * tanh_x_7
     grad_tanh_x_7 = grad_t31 * cos_x_6
     del cos_x_6, grad_t31
-    grad_x += grad_tanh_x_7 * (1 - tanh_x_7 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_7 * (1 - tanh_x_7 ** 2))
     del grad_tanh_x_7, tanh_x_7
-    grad_x += -grad_cos_x_6 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_6 * np.sin(x))
     del grad_cos_x_6
     # h = np.sin(h) - np.cos(y)
     h = h_old_43
     del h_old_43
     grad_cos_y_9 = unbroadcast(-grad_h, y)
-    grad_y += -grad_cos_y_9 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_9 * np.sin(y))
     del grad_cos_y_9
     grad_sin_h_17 = unbroadcast(grad_h, sin_h_17)
     grad_h = grad_sin_h_17 * np.cos(h)
@@ -1861,7 +1861,7 @@ def grad_f(x, y):
     h = h_old_44
     del h_old_44
     grad_sin_x_7 = unbroadcast(grad_h, x)
-    grad_x += grad_sin_x_7 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_7 * np.cos(x))
     del grad_sin_x_7
     grad_cos_h_17 = unbroadcast(grad_h, cos_h_17)
     grad_h = -grad_cos_h_17 * np.sin(h)
@@ -1872,14 +1872,14 @@ def grad_f(x, y):
         grad_cos_c_17 = unbroadcast(grad_c, cos_c_17)
         c = c_old_38
         grad_tanh_y_9 = unbroadcast(grad_c, y)
-        grad_y += grad_tanh_y_9 * (1 - tanh_y_9 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_9 * (1 - tanh_y_9 ** 2))
         grad_c = -grad_cos_c_17 * np.sin(c)
     else:
         # c = np.sin(c) - np.sin(x)
         grad_sin_c_9 = unbroadcast(grad_c, sin_c_9)
         c = c_old_39
         grad_sin_x_6 = unbroadcast(-grad_c, x)
-        grad_x += grad_sin_x_6 * np.cos(x)
+        grad_x = add_into(grad_x, grad_sin_x_6 * np.cos(x))
         grad_c = grad_sin_c_9 * np.cos(c)
     # c = np.sin(c) - np.sin(t30)
     c = c_old_40
@@ -1897,7 +1897,7 @@ def grad_f(x, y):
     del sin_h_16
     h = h_old_45
     del h_old_45
-    grad_y += -grad_cos_y_8 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_8 * np.sin(y))
     del grad_cos_y_8
     grad_h = grad_sin_h_16 * np.cos(h)
     del grad_sin_h_16
@@ -1905,7 +1905,7 @@ def grad_f(x, y):
     grad_sin_t29 = unbroadcast(grad_t30, sin_t29)
     grad_tanh_c_13 = unbroadcast(-grad_t30, tanh_c_13)
     del grad_t30
-    grad_c += grad_tanh_c_13 * (1 - tanh_c_13 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_13 * (1 - tanh_c_13 ** 2))
     del grad_tanh_c_13, tanh_c_13
     grad_t29 = grad_sin_t29 * np.cos(t29)
     del grad_sin_t29, t29
@@ -1913,9 +1913,9 @@ def grad_f(x, y):
     grad_cos_c_16 = unbroadcast(grad_t29 * tanh_c_12, cos_c_16)
     grad_tanh_c_12 = unbroadcast(grad_t29 * cos_c_16, tanh_c_12)
     del cos_c_16, grad_t29
-    grad_c += grad_tanh_c_12 * (1 - tanh_c_12 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_12 * (1 - tanh_c_12 ** 2))
     del grad_tanh_c_12, tanh_c_12
-    grad_c += -grad_cos_c_16 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_16 * np.sin(c))
     del grad_cos_c_16
     # c = np.tanh(c) * np.sin(t28)
     grad_tanh_c_11 = unbroadcast(grad_c * sin_t28, tanh_c_11)
@@ -1929,9 +1929,9 @@ def grad_f(x, y):
     del grad_tanh_c_11, tanh_c_11
     # t28 = np.sin(x) - np.cos(x)
     grad_cos_x_5 = -grad_t28
-    grad_x += -grad_cos_x_5 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_5 * np.sin(x))
     del grad_cos_x_5
-    grad_x += grad_t28 * np.cos(x)
+    grad_x = add_into(grad_x, grad_t28 * np.cos(x))
     del grad_t28
     # if np.sum(t27) > np.sum(y):
     if sum_t27_gt_sum_y:
@@ -1940,19 +1940,19 @@ def grad_f(x, y):
         c = c_old_42
         grad_tanh_c_10 = unbroadcast(-grad_c, tanh_c_10)
         grad_c = grad_tanh_c_10 * (1 - tanh_c_10 ** 2)
-        grad_c += grad_tanh_c_9 * (1 - tanh_c_9 ** 2)
+        grad_c = add_into(grad_c, grad_tanh_c_9 * (1 - tanh_c_9 ** 2))
     else:
         # c = np.cos(c) - np.cos(c)
         grad_cos_c_14 = unbroadcast(grad_c, cos_c_14)
         grad_cos_c_15 = unbroadcast(-grad_c, cos_c_15)
         c = c_old_43
         grad_c = -grad_cos_c_15 * np.sin(c)
-        grad_c += -grad_cos_c_14 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_14 * np.sin(c))
     # c = np.cos(c) - np.sin(y)
     c = c_old_44
     del c_old_44
     grad_sin_y_6 = unbroadcast(-grad_c, y)
-    grad_y += grad_sin_y_6 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_6 * np.cos(y))
     del grad_sin_y_6
     grad_cos_c_13 = unbroadcast(grad_c, cos_c_13)
     grad_c = -grad_cos_c_13 * np.sin(c)
@@ -1963,7 +1963,7 @@ def grad_f(x, y):
         grad_cos_h_16 = unbroadcast(grad_h * cos_c_12, cos_h_16)
         grad_cos_c_12 = unbroadcast(grad_h * cos_h_16, cos_c_12)
         h = h_old_46
-        grad_c += -grad_cos_c_12 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_12 * np.sin(c))
         grad_h = -grad_cos_h_16 * np.sin(h)
     else:
         # h = np.tanh(h) + np.tanh(h)
@@ -1971,12 +1971,12 @@ def grad_f(x, y):
         h = h_old_47
         grad_tanh_h_13 = unbroadcast(grad_h, tanh_h_13)
         grad_h = grad_tanh_h_13 * (1 - tanh_h_13 ** 2)
-        grad_h += grad_tanh_h_12 * (1 - tanh_h_12 ** 2)
+        grad_h = add_into(grad_h, grad_tanh_h_12 * (1 - tanh_h_12 ** 2))
     # h = np.sin(h) - np.sin(y)
     h = h_old_48
     del h_old_48
     grad_sin_y_5 = unbroadcast(-grad_h, y)
-    grad_y += grad_sin_y_5 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_5 * np.cos(y))
     del grad_sin_y_5
     grad_sin_h_15 = unbroadcast(grad_h, sin_h_15)
     grad_h = grad_sin_h_15 * np.cos(h)
@@ -1995,16 +1995,16 @@ def grad_f(x, y):
     grad_tanh_x_6 = unbroadcast(grad_t21, x)
     grad_tanh_h_11 = unbroadcast(-grad_t21, tanh_h_11)
     del grad_t21
-    grad_h += grad_tanh_h_11 * (1 - tanh_h_11 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_11 * (1 - tanh_h_11 ** 2))
     del grad_tanh_h_11, tanh_h_11
-    grad_x += grad_tanh_x_6 * (1 - tanh_x_6 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_6 * (1 - tanh_x_6 ** 2))
     del grad_tanh_x_6, tanh_x_6
     # c = np.tanh(c) * np.tanh(y)
     grad_tanh_c_8 = unbroadcast(grad_c * tanh_y_8, tanh_c_8)
     c = c_old_45
     del c_old_45
     grad_tanh_y_8 = unbroadcast(grad_c * tanh_c_8, y)
-    grad_y += grad_tanh_y_8 * (1 - tanh_y_8 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_8 * (1 - tanh_y_8 ** 2))
     del grad_tanh_y_8, tanh_y_8
     grad_c = grad_tanh_c_8 * (1 - tanh_c_8 ** 2)
     del grad_tanh_c_8, tanh_c_8
@@ -2016,7 +2016,7 @@ def grad_f(x, y):
     del h_old_50
     grad_h = -grad_cos_h_14 * np.sin(h)
     del grad_cos_h_14
-    grad_h += -grad_cos_h_13 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_13 * np.sin(h))
     del grad_cos_h_13
     # if np.sum(y) > np.sum(c):
     if sum_y_gt_sum_c_2:
@@ -2024,7 +2024,7 @@ def grad_f(x, y):
         grad_cos_h_11 = unbroadcast(grad_h, cos_h_11)
         grad_cos_c_11 = unbroadcast(-grad_h, cos_c_11)
         h = h_old_51
-        grad_c += -grad_cos_c_11 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_11 * np.sin(c))
         grad_h = -grad_cos_h_11 * np.sin(h)
     else:
         # h = np.cos(h) * np.tanh(h)
@@ -2032,14 +2032,14 @@ def grad_f(x, y):
         grad_tanh_h_10 = unbroadcast(grad_h * cos_h_12, tanh_h_10)
         h = h_old_52
         grad_h = grad_tanh_h_10 * (1 - tanh_h_10 ** 2)
-        grad_h += -grad_cos_h_12 * np.sin(h)
+        grad_h = add_into(grad_h, -grad_cos_h_12 * np.sin(h))
     # h = np.tanh(h) * np.sin(x)
     grad_tanh_h_9 = unbroadcast(grad_h * sin_x_4, tanh_h_9)
     del sin_x_4
     h = h_old_53
     del h_old_53
     grad_sin_x_4 = unbroadcast(grad_h * tanh_h_9, x)
-    grad_x += grad_sin_x_4 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_4 * np.cos(x))
     del grad_sin_x_4
     grad_h = grad_tanh_h_9 * (1 - tanh_h_9 ** 2)
     del grad_tanh_h_9, tanh_h_9
@@ -2057,7 +2057,7 @@ def grad_f(x, y):
     del cos_x_4
     grad_cos_x_4 = unbroadcast(grad_t20 * tanh_t19, x)
     del grad_t20
-    grad_x += -grad_cos_x_4 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_4 * np.sin(x))
     del grad_cos_x_4
     grad_t19 = grad_tanh_t19 * (1 - tanh_t19 ** 2)
     del grad_tanh_t19, tanh_t19
@@ -2065,7 +2065,7 @@ def grad_f(x, y):
     c = c_old_47
     del c_old_47
     grad_sin_h_14 = unbroadcast(grad_c, sin_h_14)
-    grad_h += grad_sin_h_14 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_14 * np.cos(h))
     del grad_sin_h_14
     grad_sin_c_6 = unbroadcast(grad_c, sin_c_6)
     grad_c = grad_sin_c_6 * np.cos(c)
@@ -2074,15 +2074,15 @@ def grad_f(x, y):
     grad_sin_h_13 = unbroadcast(grad_t19, sin_h_13)
     grad_tanh_c_7 = unbroadcast(-grad_t19, tanh_c_7)
     del grad_t19
-    grad_c += grad_tanh_c_7 * (1 - tanh_c_7 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_7 * (1 - tanh_c_7 ** 2))
     del grad_tanh_c_7, tanh_c_7
-    grad_h += grad_sin_h_13 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_13 * np.cos(h))
     del grad_sin_h_13
     # c = np.tanh(c) - np.tanh(h)
     c = c_old_48
     del c_old_48
     grad_tanh_h_8 = unbroadcast(-grad_c, tanh_h_8)
-    grad_h += grad_tanh_h_8 * (1 - tanh_h_8 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_8 * (1 - tanh_h_8 ** 2))
     del grad_tanh_h_8, tanh_h_8
     grad_tanh_c_6 = unbroadcast(grad_c, tanh_c_6)
     grad_c = grad_tanh_c_6 * (1 - tanh_c_6 ** 2)
@@ -2093,7 +2093,7 @@ def grad_f(x, y):
         grad_cos_c_10 = unbroadcast(grad_c * cos_y_7, cos_c_10)
         grad_cos_y_7 = unbroadcast(grad_c * cos_c_10, y)
         c = c_old_49
-        grad_y += -grad_cos_y_7 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_7 * np.sin(y))
         grad_c = -grad_cos_c_10 * np.sin(c)
         grad_t18 = zeros_like_grad(t18)
     else:
@@ -2108,9 +2108,9 @@ def grad_f(x, y):
     grad_tanh_h_7 = unbroadcast(grad_t18 * cos_y_6, tanh_h_7)
     del cos_y_6
     grad_cos_y_6 = unbroadcast(grad_t18 * tanh_h_7, y)
-    grad_y += -grad_cos_y_6 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_6 * np.sin(y))
     del grad_cos_y_6
-    grad_h += grad_tanh_h_7 * (1 - tanh_h_7 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_7 * (1 - tanh_h_7 ** 2))
     del grad_tanh_h_7, tanh_h_7
     # h = np.tanh(h) + np.tanh(h)
     grad_tanh_h_5 = unbroadcast(grad_h, tanh_h_5)
@@ -2119,7 +2119,7 @@ def grad_f(x, y):
     grad_tanh_h_6 = unbroadcast(grad_h, tanh_h_6)
     grad_h = grad_tanh_h_6 * (1 - tanh_h_6 ** 2)
     del grad_tanh_h_6, tanh_h_6
-    grad_h += grad_tanh_h_5 * (1 - tanh_h_5 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_5 * (1 - tanh_h_5 ** 2))
     del grad_tanh_h_5, tanh_h_5
     # h = np.sin(h) * np.tanh(x)
     grad_sin_h_12 = unbroadcast(grad_h * tanh_x_5, sin_h_12)
@@ -2127,7 +2127,7 @@ def grad_f(x, y):
     del sin_h_12
     h = h_old_55
     del h_old_55
-    grad_x += grad_tanh_x_5 * (1 - tanh_x_5 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_5 * (1 - tanh_x_5 ** 2))
     del grad_tanh_x_5, tanh_x_5
     grad_h = grad_sin_h_12 * np.cos(h)
     del grad_sin_h_12
@@ -2144,7 +2144,7 @@ def grad_f(x, y):
     grad_cos_t16 = unbroadcast(grad_t17, cos_t16)
     grad_tanh_h_4 = unbroadcast(grad_t17, tanh_h_4)
     del grad_t17
-    grad_h += grad_tanh_h_4 * (1 - tanh_h_4 ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h_4 * (1 - tanh_h_4 ** 2))
     del grad_tanh_h_4, tanh_h_4
     grad_t16 = -grad_cos_t16 * np.sin(t16)
     del grad_cos_t16, t16
@@ -2152,9 +2152,9 @@ def grad_f(x, y):
     grad_cos_h_10 = unbroadcast(grad_t16, cos_h_10)
     grad_cos_x_3 = unbroadcast(grad_t16, x)
     del grad_t16
-    grad_x += -grad_cos_x_3 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_3 * np.sin(x))
     del grad_cos_x_3
-    grad_h += -grad_cos_h_10 * np.sin(h)
+    grad_h = add_into(grad_h, -grad_cos_h_10 * np.sin(h))
     del grad_cos_h_10
     # if np.sum(t15) > np.sum(h):
     if sum_t15_gt_sum_h:
@@ -2162,20 +2162,20 @@ def grad_f(x, y):
         grad_cos_h_8 = unbroadcast(grad_h, cos_h_8)
         h = h_old_56
         grad_tanh_y_7 = unbroadcast(grad_h, y)
-        grad_y += grad_tanh_y_7 * (1 - tanh_y_7 ** 2)
+        grad_y = add_into(grad_y, grad_tanh_y_7 * (1 - tanh_y_7 ** 2))
         grad_h = -grad_cos_h_8 * np.sin(h)
     else:
         # h = np.cos(h) - np.tanh(c)
         grad_cos_h_9 = unbroadcast(grad_h, cos_h_9)
         h = h_old_57
         grad_tanh_c_4 = unbroadcast(-grad_h, tanh_c_4)
-        grad_c += grad_tanh_c_4 * (1 - tanh_c_4 ** 2)
+        grad_c = add_into(grad_c, grad_tanh_c_4 * (1 - tanh_c_4 ** 2))
         grad_h = -grad_cos_h_9 * np.sin(h)
     # c = np.cos(c) + np.sin(y)
     c = c_old_52
     del c_old_52
     grad_sin_y_4 = unbroadcast(grad_c, y)
-    grad_y += grad_sin_y_4 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_4 * np.cos(y))
     del grad_sin_y_4
     grad_cos_c_9 = unbroadcast(grad_c, cos_c_9)
     grad_c = -grad_cos_c_9 * np.sin(c)
@@ -2194,15 +2194,15 @@ def grad_f(x, y):
     grad_tanh_c_3 = unbroadcast(grad_t14, tanh_c_3)
     grad_tanh_y_6 = unbroadcast(-grad_t14, y)
     del grad_t14
-    grad_y += grad_tanh_y_6 * (1 - tanh_y_6 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_6 * (1 - tanh_y_6 ** 2))
     del grad_tanh_y_6, tanh_y_6
-    grad_c += grad_tanh_c_3 * (1 - tanh_c_3 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_3 * (1 - tanh_c_3 ** 2))
     del grad_tanh_c_3, tanh_c_3
     # c = np.cos(c) - np.sin(y)
     c = c_old_53
     del c_old_53
     grad_sin_y_3 = unbroadcast(-grad_c, y)
-    grad_y += grad_sin_y_3 * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y_3 * np.cos(y))
     del grad_sin_y_3
     grad_cos_c_8 = unbroadcast(grad_c, cos_c_8)
     grad_c = -grad_cos_c_8 * np.sin(c)
@@ -2214,7 +2214,7 @@ def grad_f(x, y):
     grad_sin_h_11 = unbroadcast(grad_h, sin_h_11)
     grad_h = grad_sin_h_11 * np.cos(h)
     del grad_sin_h_11
-    grad_h += grad_sin_h_10 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_10 * np.cos(h))
     del grad_sin_h_10
     # if np.sum(t13) > np.sum(h):
     if sum_t13_gt_sum_h:
@@ -2222,21 +2222,21 @@ def grad_f(x, y):
         grad_sin_c_3 = unbroadcast(grad_c, sin_c_3)
         c = c_old_54
         grad_cos_y_5 = unbroadcast(grad_c, y)
-        grad_y += -grad_cos_y_5 * np.sin(y)
+        grad_y = add_into(grad_y, -grad_cos_y_5 * np.sin(y))
         grad_c = grad_sin_c_3 * np.cos(c)
     else:
         # c = np.sin(c) + np.sin(h)
         grad_sin_c_4 = unbroadcast(grad_c, sin_c_4)
         grad_sin_h_9 = unbroadcast(grad_c, sin_h_9)
         c = c_old_55
-        grad_h += grad_sin_h_9 * np.cos(h)
+        grad_h = add_into(grad_h, grad_sin_h_9 * np.cos(h))
         grad_c = grad_sin_c_4 * np.cos(c)
     # h = np.tanh(h) * np.tanh(x)
     grad_tanh_h_3 = unbroadcast(grad_h * tanh_x_4, tanh_h_3)
     h = h_old_60
     del h_old_60
     grad_tanh_x_4 = unbroadcast(grad_h * tanh_h_3, x)
-    grad_x += grad_tanh_x_4 * (1 - tanh_x_4 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_4 * (1 - tanh_x_4 ** 2))
     del grad_tanh_x_4, tanh_x_4
     grad_h = grad_tanh_h_3 * (1 - tanh_h_3 ** 2)
     del grad_tanh_h_3, tanh_h_3
@@ -2256,15 +2256,15 @@ def grad_f(x, y):
     del grad_t12
     grad_t11 = grad_sin_t11 * np.cos(t11)
     del grad_sin_t11, t11
-    grad_c += grad_tanh_c_2 * (1 - tanh_c_2 ** 2)
+    grad_c = add_into(grad_c, grad_tanh_c_2 * (1 - tanh_c_2 ** 2))
     del grad_tanh_c_2, tanh_c_2
     # t11 = np.cos(c) - np.tanh(x)
     grad_cos_c_7 = unbroadcast(grad_t11, cos_c_7)
     grad_tanh_x_3 = unbroadcast(-grad_t11, x)
     del grad_t11
-    grad_x += grad_tanh_x_3 * (1 - tanh_x_3 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_3 * (1 - tanh_x_3 ** 2))
     del grad_tanh_x_3, tanh_x_3
-    grad_c += -grad_cos_c_7 * np.sin(c)
+    grad_c = add_into(grad_c, -grad_cos_c_7 * np.sin(c))
     del grad_cos_c_7
     # h = np.tanh(h) * np.cos(y)
     grad_tanh_h_2 = unbroadcast(grad_h * cos_y_4, tanh_h_2)
@@ -2272,7 +2272,7 @@ def grad_f(x, y):
     h = h_old_62
     del h_old_62
     grad_cos_y_4 = unbroadcast(grad_h * tanh_h_2, y)
-    grad_y += -grad_cos_y_4 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_4 * np.sin(y))
     del grad_cos_y_4
     grad_h = grad_tanh_h_2 * (1 - tanh_h_2 ** 2)
     del grad_tanh_h_2, tanh_h_2
@@ -2283,13 +2283,13 @@ def grad_f(x, y):
         grad_cos_c_6 = unbroadcast(-grad_c, cos_c_6)
         c = c_old_56
         grad_c = -grad_cos_c_6 * np.sin(c)
-        grad_c += -grad_cos_c_5 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_5 * np.sin(c))
     else:
         # c = np.sin(c) + np.sin(x)
         grad_sin_c_2 = unbroadcast(grad_c, sin_c_2)
         c = c_old_57
         grad_sin_x_3 = unbroadcast(grad_c, x)
-        grad_x += grad_sin_x_3 * np.cos(x)
+        grad_x = add_into(grad_x, grad_sin_x_3 * np.cos(x))
         grad_c = grad_sin_c_2 * np.cos(c)
     # h = np.tanh(h) + np.cos(h)
     grad_tanh_h = unbroadcast(grad_h, tanh_h)
@@ -2298,7 +2298,7 @@ def grad_f(x, y):
     grad_cos_h_5 = unbroadcast(grad_h, cos_h_5)
     grad_h = -grad_cos_h_5 * np.sin(h)
     del grad_cos_h_5
-    grad_h += grad_tanh_h * (1 - tanh_h ** 2)
+    grad_h = add_into(grad_h, grad_tanh_h * (1 - tanh_h ** 2))
     del grad_tanh_h, tanh_h
     # h = np.sin(h) + np.cos(h)
     grad_sin_h_8 = unbroadcast(grad_h, sin_h_8)
@@ -2307,7 +2307,7 @@ def grad_f(x, y):
     grad_cos_h_4 = unbroadcast(grad_h, cos_h_4)
     grad_h = -grad_cos_h_4 * np.sin(h)
     del grad_cos_h_4
-    grad_h += grad_sin_h_8 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_8 * np.cos(h))
     del grad_sin_h_8
     # h = np.sin(h) * np.sin(h)
     grad_sin_h_6 = unbroadcast(grad_h * sin_h_7, sin_h_6)
@@ -2317,7 +2317,7 @@ def grad_f(x, y):
     del h_old_65
     grad_h = grad_sin_h_7 * np.cos(h)
     del grad_sin_h_7
-    grad_h += grad_sin_h_6 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_6 * np.cos(h))
     del grad_sin_h_6
     # h = np.sin(h) - np.sin(h)
     grad_sin_h_4 = unbroadcast(grad_h, sin_h_4)
@@ -2326,7 +2326,7 @@ def grad_f(x, y):
     grad_sin_h_5 = unbroadcast(-grad_h, sin_h_5)
     grad_h = grad_sin_h_5 * np.cos(h)
     del grad_sin_h_5
-    grad_h += grad_sin_h_4 * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h_4 * np.cos(h))
     del grad_sin_h_4
     # if np.sum(t8) > np.sum(h):
     if sum_t8_gt_sum_h:
@@ -2334,14 +2334,14 @@ def grad_f(x, y):
         grad_cos_h_3 = unbroadcast(grad_h * tanh_c, cos_h_3)
         grad_tanh_c = unbroadcast(grad_h * cos_h_3, tanh_c)
         h = h_old_67
-        grad_c += grad_tanh_c * (1 - tanh_c ** 2)
+        grad_c = add_into(grad_c, grad_tanh_c * (1 - tanh_c ** 2))
         grad_h = -grad_cos_h_3 * np.sin(h)
     else:
         # h = np.sin(h) * np.cos(c)
         grad_sin_h_3 = unbroadcast(grad_h * cos_c_4, sin_h_3)
         grad_cos_c_4 = unbroadcast(grad_h * sin_h_3, cos_c_4)
         h = h_old_68
-        grad_c += -grad_cos_c_4 * np.sin(c)
+        grad_c = add_into(grad_c, -grad_cos_c_4 * np.sin(c))
         grad_h = grad_sin_h_3 * np.cos(h)
     # h = np.cos(h) * np.sin(t7)
     grad_cos_h_2 = unbroadcast(grad_h * sin_t7, cos_h_2)
@@ -2369,15 +2369,15 @@ def grad_f(x, y):
     del cos_y_3
     grad_cos_y_3 = grad_t7 * cos_y_2
     del cos_y_2, grad_t7
-    grad_y += -grad_cos_y_3 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_3 * np.sin(y))
     del grad_cos_y_3
-    grad_y += -grad_cos_y_2 * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y_2 * np.sin(y))
     del grad_cos_y_2
     # t6 = np.cos(t5) * np.tanh(x)
     grad_cos_t5 = unbroadcast(grad_t6 * tanh_x_2, y)
     grad_tanh_x_2 = unbroadcast(grad_t6 * cos_t5, x)
     del cos_t5, grad_t6
-    grad_x += grad_tanh_x_2 * (1 - tanh_x_2 ** 2)
+    grad_x = add_into(grad_x, grad_tanh_x_2 * (1 - tanh_x_2 ** 2))
     del grad_tanh_x_2, tanh_x_2
     grad_t5 = -grad_cos_t5 * np.sin(t5)
     del grad_cos_t5, t5
@@ -2385,9 +2385,9 @@ def grad_f(x, y):
     grad_tanh_y_4 = grad_t5 * tanh_y_5
     grad_tanh_y_5 = grad_t5 * tanh_y_4
     del grad_t5
-    grad_y += grad_tanh_y_5 * (1 - tanh_y_5 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_5 * (1 - tanh_y_5 ** 2))
     del grad_tanh_y_5, tanh_y_5
-    grad_y += grad_tanh_y_4 * (1 - tanh_y_4 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_4 * (1 - tanh_y_4 ** 2))
     del grad_tanh_y_4, tanh_y_4
     # if np.sum(c) > np.sum(y):
     if sum_c_gt_sum_y:
@@ -2395,14 +2395,14 @@ def grad_f(x, y):
         grad_cos_c = unbroadcast(grad_c * tanh_x, cos_c)
         grad_tanh_x = unbroadcast(grad_c * cos_c, x)
         c = c_old_59
-        grad_x += grad_tanh_x * (1 - tanh_x ** 2)
+        grad_x = add_into(grad_x, grad_tanh_x * (1 - tanh_x ** 2))
         grad_c = -grad_cos_c * np.sin(c)
     else:
         # c = np.cos(c) - np.sin(y)
         grad_cos_c_2 = unbroadcast(grad_c, cos_c_2)
         c = c_old_60
         grad_sin_y_2 = unbroadcast(-grad_c, y)
-        grad_y += grad_sin_y_2 * np.cos(y)
+        grad_y = add_into(grad_y, grad_sin_y_2 * np.cos(y))
         grad_c = -grad_cos_c_2 * np.sin(c)
     # h = np.cos(h) + np.tanh(t4)
     h = h_old_70
@@ -2417,9 +2417,9 @@ def grad_f(x, y):
     grad_tanh_y_3 = unbroadcast(grad_t4, y)
     grad_sin_c = unbroadcast(grad_t4, sin_c)
     del grad_t4
-    grad_c += grad_sin_c * np.cos(c)
+    grad_c = add_into(grad_c, grad_sin_c * np.cos(c))
     del c, grad_sin_c
-    grad_y += grad_tanh_y_3 * (1 - tanh_y_3 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_3 * (1 - tanh_y_3 ** 2))
     del grad_tanh_y_3, tanh_y_3
     # h = np.sin(h) - np.cos(t3)
     h = h_old_71
@@ -2434,7 +2434,7 @@ def grad_f(x, y):
     grad_cos_t2 = unbroadcast(grad_t3 * tanh_y_2, cos_t2)
     grad_tanh_y_2 = unbroadcast(grad_t3 * cos_t2, y)
     del cos_t2, grad_t3
-    grad_y += grad_tanh_y_2 * (1 - tanh_y_2 ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y_2 * (1 - tanh_y_2 ** 2))
     del grad_tanh_y_2, tanh_y_2
     grad_t2 = -grad_cos_t2 * np.sin(t2)
     del grad_cos_t2, t2
@@ -2442,7 +2442,7 @@ def grad_f(x, y):
     grad_cos_t1 = unbroadcast(grad_t2 * tanh_y, cos_t1)
     grad_tanh_y = unbroadcast(grad_t2 * cos_t1, y)
     del cos_t1, grad_t2
-    grad_y += grad_tanh_y * (1 - tanh_y ** 2)
+    grad_y = add_into(grad_y, grad_tanh_y * (1 - tanh_y ** 2))
     del grad_tanh_y, tanh_y
     grad_t1 = -grad_cos_t1 * np.sin(t1)
     del grad_cos_t1, t1
@@ -2452,31 +2452,31 @@ def grad_f(x, y):
     del cos_x_2, grad_t1, sin_t0
     grad_t0 = grad_sin_t0 * np.cos(t0)
     del grad_sin_t0, t0
-    grad_x += -grad_cos_x_2 * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x_2 * np.sin(x))
     del grad_cos_x_2
     # t0 = np.sin(h) + np.sin(x)
     grad_sin_h = unbroadcast(grad_t0, sin_h)
     grad_sin_x_2 = unbroadcast(grad_t0, x)
     del grad_t0
-    grad_x += grad_sin_x_2 * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x_2 * np.cos(x))
     del grad_sin_x_2
-    grad_h += grad_sin_h * np.cos(h)
+    grad_h = add_into(grad_h, grad_sin_h * np.cos(h))
     del grad_sin_h, h
     # c = np.sin(y) * np.cos(x)
     grad_sin_y = unbroadcast(grad_c * cos_x, y)
     del cos_x
     grad_cos_x = unbroadcast(grad_c * sin_y, x)
     del grad_c, sin_y
-    grad_x += -grad_cos_x * np.sin(x)
+    grad_x = add_into(grad_x, -grad_cos_x * np.sin(x))
     del grad_cos_x
-    grad_y += grad_sin_y * np.cos(y)
+    grad_y = add_into(grad_y, grad_sin_y * np.cos(y))
     del grad_sin_y
     # h = np.sin(x) * np.cos(y)
     grad_sin_x = unbroadcast(grad_h * cos_y, x)
     del cos_y
     grad_cos_y = unbroadcast(grad_h * sin_x, y)
     del grad_h, sin_x
-    grad_y += -grad_cos_y * np.sin(y)
+    grad_y = add_into(grad_y, -grad_cos_y * np.sin(y))
     del grad_cos_y
-    grad_x += grad_sin_x * np.cos(x)
+    grad_x = add_into(grad_x, grad_sin_x * np.cos(x))
     return as_gradient(grad_x, x), as_gradient(grad_y, y)

@@ -1,0 +1,33 @@
+def grad_rnn_loss(Wx, Wh, xs, target):
+    h = np.zeros(Wh.shape[0])
+    # for t in range(xs.shape[0]):
+    h_stack = []
+    for t in range(xs.shape[0]):
+        # h = np.tanh(xs[t] @ Wx + h @ Wh)
+        xs_t_at_Wx = xs[t] @ Wx
+        h_at_Wh = h @ Wh
+        xs_t_at_Wx_plus_h_at_Wh = xs_t_at_Wx + h_at_Wh
+        h_stack.append(h)
+        h = np.tanh(xs_t_at_Wx_plus_h_at_Wh)
+    # return np.sum((h - target) ** 2)
+    h_minus_target = h - target
+    grad_rnn_loss_value = 1.0
+    # return np.sum((h - target) ** 2)
+    grad_h_minus_target_sq = np.broadcast_to(grad_rnn_loss_value, (4,))
+    grad_h_minus_target = grad_h_minus_target_sq * 2 * h_minus_target
+    del h_minus_target
+    grad_h = grad_h_minus_target
+    del grad_h_minus_target
+    # for t in range(xs.shape[0]):
+    grad_Wh = np.zeros((4, 4))
+    grad_Wx = np.zeros((3, 4))
+    for t in reversed(range(xs.shape[0])):
+        # h = np.tanh(xs[t] @ Wx + h @ Wh)
+        grad_xs_t_at_Wx_plus_h_at_Wh = grad_h * (1 - h ** 2)
+        h = h_stack.pop()
+        grad_xs_t_at_Wx = grad_xs_t_at_Wx_plus_h_at_Wh
+        grad_h_at_Wh = grad_xs_t_at_Wx_plus_h_at_Wh
+        grad_h = grad_h_at_Wh @ Wh.T
+        grad_Wh += np.outer(h, grad_h_at_Wh)
+        grad_Wx += np.outer(xs[t], grad_xs_t_at_Wx)
+    return grad_Wx, grad_Wh

@@ -81,17 +81,18 @@ def small_rnn():
 def test_the_rnn_weight_gradients_are_one_product_each_after_the_loop(monkeypatch):
     batched, per_step = both(rnn.loss, monkeypatch, wrt=(0, 1, 2))
     loop_body = batched.source.split("for t in reversed(")[1]
-    inside, after = loop_body.split(f"grad_Whh += {OVER_STEPS}(")
+    inside, after = loop_body.split(f"grad_Whh = add_into(grad_Whh, {OVER_STEPS}(")
     assert "matmul_vjp_x2(" not in inside  # no product a step for Wxh and Whh
     assert "grad_h_at_Whh_steps.append(grad_h_at_Whh)" in inside
     assert "xs_t_steps.append(xs[t])" in inside
-    assert f"grad_Wxh += {OVER_STEPS}(grad_xs_t_at_Wxh_steps, xs_t_steps, Wxh)" in after
+    assert (f"grad_Wxh = add_into(grad_Wxh, {OVER_STEPS}(grad_xs_t_at_Wxh_steps, xs_t_steps, "
+            "Wxh))") in after
     # and the forward sweep multiplies the inputs of all steps by Wxh at once
     assert "xs_at_Wxh = matmul_over_steps(xs, Wxh)\n    for t in range(" in batched.source
     assert "xs_t_at_Wxh = xs_at_Wxh[t]" in batched.source
     assert "xs_t_at_Wxh = xs[t] @ Wxh" in per_step.source
     assert OVER_STEPS not in per_step.source
-    assert "grad_Whh += matmul_vjp_x2(grad_h_at_Whh, h, Whh)" in per_step.source
+    assert "grad_Whh = add_into(grad_Whh, matmul_vjp_x2(grad_h_at_Whh, h, Whh))" in per_step.source
     args = small_rnn()
     assert_rounding(batched(*args), per_step(*args))
     assert_finite_differences(rnn.loss, args, (0, 1, 2), batched(*args))
@@ -276,7 +277,8 @@ def test_a_loop_that_may_change_what_it_keeps_is_left_alone(fn, monkeypatch):
     if fn is calls_a_function:
         assert batched.source == per_step.source
     else:  # the inputs' products may still be made before the loop
-        assert "grad_W += matmul_vjp_x2(grad_xs_t_at_W, xs[t], W)" in batched.source
+        assert "grad_W = add_into(grad_W, matmul_vjp_x2(grad_xs_t_at_W, xs[t], W))" in (
+            batched.source)
     assert_finite_differences(fn, args, (0, 1), batched(*args))
 
 
@@ -378,6 +380,28 @@ def test_the_pass_applies_where_the_loop_writes_only_into_fresh_gradients():
             h_steps.append(xs[t])
         grad_W += {OVER_STEPS}(g_steps, h_steps, W)
     """)
+
+
+def test_gradients_added_into_with_add_into_are_collected_and_added_into_after_the_loop():
+    """``g = add_into(g, c)`` (how generated code adds into a gradient it owns) is read as the
+    update in place it is: collected like ``g += c``, written into like it."""
+    text = batched_text("""
+        grad_b = zeros_like_grad(b)
+        for t in reversed(range(n)):
+            h = h_stack.pop()
+            grad_b = add_into(grad_b, unbroadcast(g, b))
+            grad_W = add_into(grad_W, matmul_vjp_x2(g, h, W))
+    """)
+    assert text.endswith("    grad_b = add_into(grad_b, unbroadcast(g, b))\n"
+                         "    g_steps.append(g)\n"
+                         "    h_steps.append(h)\n"
+                         f"grad_W = add_into(grad_W, {OVER_STEPS}(g_steps, h_steps, W))\n")
+    kept_then_updated = batched_text("""
+        for t in reversed(range(n)):
+            grad_W = add_into(grad_W, matmul_vjp_x2(g, h, W))
+            h = add_into(h, g)
+    """)
+    assert OVER_STEPS not in kept_then_updated  # h is kept, then written into
 
 
 def test_the_pass_keeps_the_steps_where_a_branch_adds_their_product():

@@ -54,9 +54,7 @@ product a step, as the tests compare.
 from __future__ import annotations
 
 import ast
-import contextlib
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..codegen import names as naming
@@ -67,6 +65,7 @@ from .desugar import call, located, name
 from .purity import is_pure_call
 
 ENVIRONMENT_VARIABLE = "SOURCEGRAD_LOOP_PRODUCTS"
+ADD_INTO = "add_into"  # ``g = add_into(g, c)``: ``c`` added into the gradient ``g``
 PER_STEP = "matmul_vjp_x2"  # the per-step cotangent of the matrix ``x2`` in ``x1 @ x2``
 OVER_STEPS = "matmul_vjp_x2_over_steps"  # the same, summed over collected steps
 # the statements just before a loop that make its accumulated gradients: fresh arrays
@@ -89,28 +88,49 @@ def enabled() -> bool:
     return setting not in ("0", "false", "no", "off")
 
 
-@contextlib.contextmanager
-def turned_off() -> Iterator[None]:
-    """Derivatives made in here keep one product a step: for code that will be
-    differentiated again (``sg.hessian`` runs forward mode over ``grad_f``), since the
-    helpers this pass calls have no derivative rules yet. Through the environment variable,
-    so that the cache keeps the two kinds of derivative apart."""
-    before = os.environ.get(ENVIRONMENT_VARIABLE)
-    os.environ[ENVIRONMENT_VARIABLE] = "0"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[ENVIRONMENT_VARIABLE]
-        else:
-            os.environ[ENVIRONMENT_VARIABLE] = before
-
-
 def batch_weight_gradients(adjoint: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
     """The backward sweep with each weight gradient that a loop accumulated from one product
     a step computed by one product after the loop, wherever that is certain to be the same
     sum (the module docstring says when)."""
-    return _block(adjoint, namer)
+    return _spelled_add_into(_block(_spelled_augmented(adjoint), namer))
+
+
+# -- ``g = add_into(g, c)``, read as the update in place it is ------------------------------
+class _Update(ast.AugAssign):
+    """``g = add_into(g, c)`` while the pass reads it: ``g += c``, an update in place of the
+    gradient ``g`` (which the generated code owns), as the pass's reasoning about writes
+    wants it; spelled with ``add_into`` again when the pass is done."""
+
+    _fields = ast.AugAssign._fields
+
+
+class _ToUpdates(ast.NodeTransformer):
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        value = node.value
+        if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                and value.func.id == ADD_INTO and len(value.args) == 2 and not value.keywords
+                and isinstance(value.args[0], ast.Name)
+                and value.args[0].id == node.targets[0].id):
+            update = _Update(target=node.targets[0], op=ast.Add(), value=value.args[1])
+            return ast.copy_location(update, node)
+        return node
+
+
+class _FromUpdates(ast.NodeTransformer):
+    def visit__Update(self, node: _Update) -> ast.AST:  # named after the class
+        assert isinstance(node.target, ast.Name)
+        total = call(ADD_INTO, name(node.target.id), node.value)
+        return ast.copy_location(ast.Assign(targets=[name(node.target.id, True)], value=total),
+                                 node)
+
+
+def _spelled_augmented(body: list[ast.stmt]) -> list[ast.stmt]:
+    return [_ToUpdates().visit(stmt) for stmt in body]
+
+
+def _spelled_add_into(body: list[ast.stmt]) -> list[ast.stmt]:
+    return [_FromUpdates().visit(stmt) for stmt in body]
 
 
 @dataclass
@@ -377,7 +397,7 @@ def batch_input_products(forward: list[ast.stmt], namer: naming.Namer) -> list[a
     alone (``xs_t_at_W = xs[t] @ W`` in ``for t in range(len(xs))``) taken from one product
     over all steps made before the loop (``xs_at_W = matmul_over_steps(xs, W)``, then
     ``xs_t_at_W = xs_at_W[t]``)."""
-    return _forward_block(forward, namer)
+    return _spelled_add_into(_forward_block(_spelled_augmented(forward), namer))
 
 
 def _forward_block(body: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
@@ -497,7 +517,8 @@ def _collecting(body: list[ast.stmt], groups: list[_Group]) -> list[ast.stmt]:
 
 def _product(group: _Group, loop: ast.For) -> ast.stmt:
     total = call(OVER_STEPS, name(group.cotangents), name(group.factors), name(group.matrix))
-    return located(ast.AugAssign(target=name(group.gradient, True), op=ast.Add(), value=total),
+    spelling = type(group.statements[0])  # ``g += c`` or ``g = add_into(g, c)``
+    return located(spelling(target=name(group.gradient, True), op=ast.Add(), value=total),
                    loop)
 
 

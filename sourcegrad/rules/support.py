@@ -709,22 +709,38 @@ def matmul_over_steps(xs, w):
     """``xs[t] @ w`` for every step ``t`` of a loop over ``range(len(xs))``, made before the
     loop (``passes/batched_products.py``): one product ``xs @ w`` for an array ``xs`` whose
     steps are vectors or matrices and a matrix or vector ``w`` whose rows match (each
-    step's product is then its slice); else the list of the steps' products."""
+    step's product is then its slice); else the list of the steps' products (a list of
+    steps, another library's array: a Dask array stays lazy, one product a step)."""
     if type(xs) is np.ndarray and xs.ndim >= 2 and type(w) is np.ndarray and (
             w.ndim in (1, 2) and xs.shape[-1] == w.shape[0]):
         return xs @ w
     return [xs[t] @ w for t in range(len(xs))]
 
 
+def matmul_vjp_x1_over_steps(gs, xs, w):
+    """The cotangent of ``xs`` in ``matmul_over_steps(xs, w)``, from that product's cotangent
+    ``gs`` (an array when the product was one array, else a list of the steps'): an array
+    for an array ``xs``, a list for a list (or tuple) of steps."""
+    if not isinstance(gs, (list, tuple)):
+        return matmul_vjp_x1(gs, xs, w)
+    steps = [matmul_vjp_x1(gs[t], xs[t], w) for t in range(len(gs))]
+    if isinstance(xs, (list, tuple)):
+        return steps
+    return np.stack(steps) if steps else zeros_like_grad(xs)
+
+
 def matmul_vjp_x2_over_steps(gs, x1s, x2):
     """``sum(matmul_vjp_x2(g, x1, x2) for g, x1 in zip(gs, x1s))``: the cotangent of a matrix
     ``x2`` that every step of a loop multiplied (``x1 @ x2``), from each step's cotangent
-    ``g`` and left factor ``x1`` (``passes/batched_products.py`` collects them). When the
-    steps' arrays are float64 and their rows line up with ``x2``, the rows of many steps are
-    stacked and multiplied at once (``x1_rows.T @ g_rows``): a few products where the loop
-    made one a step, each over at most about 8,192 stacked elements, so that the copies stay
-    small beside the steps' arrays. Anything else is summed step by step, as the loop
-    would have."""
+    ``g`` and left factor ``x1`` (``passes/batched_products.py`` collects them), which is
+    also the cotangent of ``w`` in ``matmul_over_steps(xs, w)`` (``gs`` and ``x1s`` are then
+    arrays of all steps when that product was one). When the steps' arrays are float64 and
+    their rows line up with ``x2``, the rows of many steps are stacked and multiplied at
+    once (``x1_rows.T @ g_rows``): a few products where the loop made one a step, each over
+    at most about 8,192 stacked elements, so that the copies stay small beside the steps'
+    arrays. Anything else is summed step by step, as the loop would have."""
+    if not isinstance(gs, (list, tuple)):  # arrays of all steps
+        return matmul_vjp_x2(gs, x1s, x2)
     if not gs:
         return 0.0
     shape = getattr(x2, "shape", None)  # an array, or only its shape (``ShapeOf``)

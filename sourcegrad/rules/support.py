@@ -737,8 +737,9 @@ def matmul_vjp_x2_over_steps(gs, x1s, x2):
     arrays of all steps when that product was one). When the steps' arrays are float64 and
     their rows line up with ``x2``, the rows of many steps are stacked and multiplied at
     once (``x1_rows.T @ g_rows``): a few products where the loop made one a step, each over
-    at most about 8,192 stacked elements, so that the copies stay small beside the steps'
-    arrays. Anything else is summed step by step, as the loop would have."""
+    at most about 8,192 stacked elements and a quarter of the steps' (so that the copies
+    stay small beside the steps' arrays: they add to the gradient's peak memory). Anything
+    else is summed step by step, as the loop would have."""
     if not isinstance(gs, (list, tuple)):  # arrays of all steps
         return matmul_vjp_x2(gs, x1s, x2)
     if not gs:
@@ -749,7 +750,8 @@ def matmul_vjp_x2_over_steps(gs, x1s, x2):
         for g, x1 in zip(gs, x1s, strict=True):
             total = total + matmul_vjp_x2(g, x1, x2)
         return total
-    steps = max(1, 8192 // (gs[0].size + x1s[0].size))
+    per_step = gs[0].size + x1s[0].size
+    steps = max(1, min(8192, len(gs) * per_step // 4) // per_step)
     total = None
     for start in range(0, len(gs), steps):
         part = (_stacked_rows(x1s[start:start + steps], shape[0]).T

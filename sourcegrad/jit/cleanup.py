@@ -51,6 +51,8 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         numba_spelling(fdef)
         while _substitute_single_uses(fdef, facts):
             pass
+    else:
+        _release_last_steps(fdef, facts)
     fdef.body = _without_stray_comments(fdef.body)
 
 
@@ -293,6 +295,48 @@ def _is_range(node: ast.expr) -> bool:
         node = node.args[0]
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
         node.func.id == "range")
+
+
+# -- the last step's slice of an array of all steps ----------------------------------------
+def _release_last_steps(fdef: ast.FunctionDef, facts: Facts) -> None:
+    """``del steps`` right after ``for t in ...: v = steps[t] ...`` frees nothing while the
+    last step's ``v``, a view of ``steps``, lives on (``passes/batched_products.py`` makes
+    such arrays of all steps' products; in the general code the backward sweep rebinds
+    ``v`` at once, in the specialised code it may not): where the loop surely ran (its trip
+    count is known and not zero) and nothing reads ``v`` after it, ``del steps, v``."""
+    liveness = _Liveness(facts)
+    liveness.block(fdef.body, set())
+    for block in _blocks(fdef):
+        for loop, done in zip(block, block[1:]):
+            if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                    and getattr(loop, TRIP_COUNT, None) and isinstance(done, ast.Delete)):
+                continue
+            deleted = {t.id for t in done.targets if isinstance(t, ast.Name)}
+            live = liveness.live_after.get(id(done), set())
+            for stmt in loop.body:
+                if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Name)
+                        and isinstance(stmt.value, ast.Subscript)
+                        and isinstance(stmt.value.value, ast.Name)
+                        and stmt.value.value.id in deleted
+                        and isinstance(stmt.value.slice, ast.Name)
+                        and stmt.value.slice.id == loop.target.id
+                        and stmt.targets[0].id not in live | deleted):
+                    done.targets.append(ast.Name(id=stmt.targets[0].id, ctx=ast.Del()))
+                    deleted.add(stmt.targets[0].id)
+
+
+def _blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:
+    """Every block of statements in ``fdef``: its body, and those of its compound
+    statements."""
+    found = [fdef.body]
+    for node in walk(fdef):
+        for name in ("body", "orelse"):
+            block = getattr(node, name, None)
+            if node is not fdef and isinstance(block, list) and block and isinstance(
+                    block[0], ast.stmt):
+                found.append(block)
+    return found
 
 
 # -- one expression instead of a chain of statements, for Numba ---------------------------

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sourcegrad as sg
+from sourcegrad.testing import check_grads
 from samples import rnn
 from sourcegrad.codegen.names import Namer
 from sourcegrad.codegen.printer import to_source
@@ -27,7 +28,9 @@ from sourcegrad.passes.batched_products import (
     batch_input_products,
     batch_weight_gradients,
 )
-from sourcegrad.pipeline import module_source
+from sourcegrad.jit import forms
+from sourcegrad.pipeline import HELPERS, module_source
+from sourcegrad.rules import support
 from sourcegrad.rules.support import (
     ShapeOf,
     matmul_over_steps,
@@ -125,6 +128,47 @@ def test_a_loop_of_no_steps_leaves_the_gradient_zero(monkeypatch):
     got = batched(Wxh, Whh, Why, empty, ys)
     assert_rounding(got, per_step(Wxh, Whh, Why, empty, ys))
     assert not np.any(got[0]) and got[0].shape == Wxh.shape
+
+
+def test_the_loop_multiplies_the_steps_kept_so_far_when_they_are_enough(monkeypatch):
+    """Every few steps (``enough_steps``: a few thousand elements, here 60, two steps of the
+    small RNN) the loop multiplies what it kept and lets it go; the gradient stays the sum
+    of the same products, and it differentiates again through that branch."""
+    monkeypatch.setattr(support, "_STEPS_PRODUCT_ELEMENTS", 60)
+    made_empty = []
+    enough = support.enough_steps
+
+    def counting(gs, x1s):
+        made_empty.append(enough(gs, x1s))
+        return made_empty[-1]
+
+    monkeypatch.setitem(HELPERS, "enough_steps", counting)  # (read when a derivative is made)
+    batched, per_step = both(rnn_loss_of_this_test, monkeypatch, wrt=(0, 1))
+    args = small_rnn()
+    assert_rounding(batched(*args), per_step(*args))
+    # 6 steps: Whh's 30 elements a step every 2 steps, Wxh's 27 (xs[t] is 3x4) every 3
+    assert made_empty.count(True) == 5
+    assert_finite_differences(rnn.loss, args, (0, 1), batched(*args))
+    second = sg.grad(rnn_loss_of_this_test, wrt=1)
+    assert check_grads(second, list(args), modes=("fwd", "rev"), order=1)
+
+
+def rnn_loss_of_this_test(Wxh, Whh, Why, xs, ys):
+    """``rnn.loss``, a function of its own: made afresh with the helper the test counts."""
+    h = np.zeros((xs.shape[1], Whh.shape[0]))
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ Wxh + h @ Whh)
+    prediction = h @ Why
+    return np.mean((prediction - ys) ** 2)
+
+
+def test_enough_steps_counts_the_elements_of_the_kept_steps():
+    assert not support.enough_steps([], [])
+    g, x1 = np.zeros((8, 32)), np.zeros((8, 32))
+    assert not support.enough_steps([g] * 15, [x1] * 15)
+    assert support.enough_steps([g] * 16, [x1] * 16)  # 16 * 512 = 8,192 elements
+    assert f"{support._STEPS_PRODUCT_ELEMENTS}" in inspect.getsource(
+        forms.enough_steps_form)  # the Numba form says the same
 
 
 # -- golden functions with loops --------------------------------------------------------------
@@ -368,7 +412,7 @@ def test_the_pass_applies_where_the_loop_writes_only_into_fresh_gradients():
     """)
     assert text == textwrap.dedent(f"""\
         grad_b = zeros_like_grad(b)
-        # the gradients of W: the steps' factors kept, one product after the loop
+        # the gradients of W: the steps' factors kept, multiplied many steps at once
         g_steps = []
         h_steps = []
         for t in reversed(range(n)):
@@ -378,6 +422,10 @@ def test_the_pass_applies_where_the_loop_writes_only_into_fresh_gradients():
             h_steps.append(h)
             g_steps.append(g2)
             h_steps.append(xs[t])
+            if enough_steps(g_steps, h_steps):
+                grad_W += {OVER_STEPS}(g_steps, h_steps, W)
+                g_steps = []
+                h_steps = []
         grad_W += {OVER_STEPS}(g_steps, h_steps, W)
     """)
 
@@ -395,6 +443,10 @@ def test_gradients_added_into_with_add_into_are_collected_and_added_into_after_t
     assert text.endswith("    grad_b = add_into(grad_b, unbroadcast(g, b))\n"
                          "    g_steps.append(g)\n"
                          "    h_steps.append(h)\n"
+                         "    if enough_steps(g_steps, h_steps):\n"
+                         f"        grad_W = add_into(grad_W, {OVER_STEPS}(g_steps, h_steps, W))\n"
+                         "        g_steps = []\n"
+                         "        h_steps = []\n"
                          f"grad_W = add_into(grad_W, {OVER_STEPS}(g_steps, h_steps, W))\n")
     kept_then_updated = batched_text("""
         for t in reversed(range(n)):

@@ -686,18 +686,42 @@ def _empty(np_name: str, count: ast.expr, item: Array | Number) -> ast.expr:
 
 # -- Numba's spelling ----------------------------------------------------------------------------
 def numba_spelling(fdef: ast.FunctionDef) -> None:
-    def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
+    def rewrite(body: list[ast.stmt], emptied: frozenset[str] = frozenset(),
+                in_loop: bool = False) -> list[ast.stmt]:
+        """``emptied``: the lists made empty (``xs = []``) before the loops around ``body``;
+        made empty again in such a loop, Numba cannot type the new list: ``xs.clear()``."""
         out = []
         for stmt in body:
             if isinstance(stmt, ast.Delete):
                 continue
+            name = _emptied_list(stmt)
+            if name is not None and in_loop and name in emptied:
+                stmt = _cleared(name, stmt)
+            elif name is not None:
+                emptied |= {name}
             if isinstance(stmt, ast.For):
                 stmt.iter = _forwards(stmt.iter)
-            _rewrite_blocks(stmt, rewrite)
+            loop = in_loop or isinstance(stmt, ast.For | ast.While)
+            _rewrite_blocks(stmt, lambda block, e=emptied, loop=loop: rewrite(block, e, loop))
             out.append(stmt)
         return out
 
     fdef.body = rewrite(fdef.body) or [ast.Pass()]
+
+
+def _emptied_list(stmt: ast.stmt) -> str | None:
+    """``xs`` of ``xs = []``."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.List)
+            and not stmt.value.elts):
+        return stmt.targets[0].id
+    return None
+
+
+def _cleared(name: str, like: ast.stmt) -> ast.stmt:
+    method = ast.Attribute(value=ast.Name(id=name, ctx=ast.Load()), attr="clear",
+                           ctx=ast.Load())
+    return ast.copy_location(ast.Expr(value=ast.Call(func=method, args=[], keywords=[])), like)
 
 
 def _forwards(iterable: ast.expr) -> ast.expr:

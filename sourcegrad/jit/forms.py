@@ -233,6 +233,21 @@ def matmul_over_steps_form(xs, w):
     return impl
 
 
+@_form(support.enough_steps)
+def enough_steps_form(gs, x1s):
+    """Have the lists of a loop's collected arrays reached 8,192 elements (as
+    ``support._STEPS_PRODUCT_ELEMENTS`` says)?"""
+    if not (isinstance(gs, types.List) and isinstance(x1s, types.List)
+            and isinstance(gs.dtype, types.Array) and isinstance(x1s.dtype, types.Array)):
+        return None
+
+    def impl(gs, x1s):
+        if len(gs) == 0:
+            return False
+        return len(gs) * (gs[len(gs) - 1].size + x1s[len(x1s) - 1].size) >= 8192
+    return impl
+
+
 @_form(support.matmul_vjp_x2_over_steps)
 def matmul_vjp_x2_over_steps_form(gs, x1s, x2):
     """The cotangent of a matrix ``x2`` summed over a loop's steps, from lists of the steps'

@@ -68,6 +68,7 @@ ENVIRONMENT_VARIABLE = "SOURCEGRAD_LOOP_PRODUCTS"
 ADD_INTO = "add_into"  # ``g = add_into(g, c)``: ``c`` added into the gradient ``g``
 PER_STEP = "matmul_vjp_x2"  # the per-step cotangent of the matrix ``x2`` in ``x1 @ x2``
 OVER_STEPS = "matmul_vjp_x2_over_steps"  # the same, summed over collected steps
+ENOUGH = "enough_steps"  # have the collected steps enough elements to be multiplied?
 # the statements just before a loop that make its accumulated gradients: fresh arrays
 _FRESH = frozenset({"zeros_like_grad", "private_copy"})
 # helpers that write into their first argument
@@ -169,7 +170,7 @@ def _batched(loop: ast.For, before: list[ast.stmt], namer: naming.Namer) -> list
         assert isinstance(first, ast.Call)
         group.cotangents = _list_name(first.args[0], namer)
         group.factors = _list_name(first.args[1], namer)
-    loop.body = _collecting(loop.body, groups)
+    loop.body = _collecting(loop.body, groups) + [_multiplied_so_far(g, loop) for g in groups]
     made = [located(comment(_why(groups)), loop)]
     for group in groups:
         made += [_empty_list(group.cotangents, loop), _empty_list(group.factors, loop)]
@@ -522,10 +523,21 @@ def _product(group: _Group, loop: ast.For) -> ast.stmt:
                    loop)
 
 
+def _multiplied_so_far(group: _Group, loop: ast.For) -> ast.stmt:
+    """``if enough_steps(gs, x1s): grad_W += matmul_vjp_x2_over_steps(gs, x1s, W); gs = [];
+    x1s = []``: the steps kept so far multiplied and let go, a few thousand elements at a
+    time, so that the loop does not keep every step's arrays alive to its end."""
+    enough = call(ENOUGH, name(group.cotangents), name(group.factors))
+    body = [_product(group, loop), _empty_list(group.cotangents, loop),
+            _empty_list(group.factors, loop)]
+    return located(ast.If(test=enough, body=body, orelse=[]), loop)
+
+
 def _why(groups: list[_Group]) -> str:
     matrices = sorted({g.matrix for g in groups})
     listed = " and ".join(matrices) if len(matrices) <= 2 else ", ".join(matrices)
-    return f"the gradients of {listed}: the steps' factors kept, one product after the loop"
+    return (f"the gradients of {listed}: the steps' factors kept, multiplied many steps at "
+            "once")
 
 
 def _append(stack: str, value: ast.expr, like: ast.stmt) -> ast.stmt:

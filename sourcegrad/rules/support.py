@@ -729,6 +729,10 @@ def matmul_vjp_x1_over_steps(gs, xs, w):
     return np.stack(steps) if steps else zeros_like_grad(xs)
 
 
+# the elements of the steps' arrays that one product of many steps stacks (at most)
+_STEPS_PRODUCT_ELEMENTS = 8192
+
+
 def matmul_vjp_x2_over_steps(gs, x1s, x2):
     """``sum(matmul_vjp_x2(g, x1, x2) for g, x1 in zip(gs, x1s))``: the cotangent of a matrix
     ``x2`` that every step of a loop multiplied (``x1 @ x2``), from each step's cotangent
@@ -751,13 +755,26 @@ def matmul_vjp_x2_over_steps(gs, x1s, x2):
             total = total + matmul_vjp_x2(g, x1, x2)
         return total
     per_step = gs[0].size + x1s[0].size
-    steps = max(1, min(8192, len(gs) * per_step // 4) // per_step)
+    steps = max(1, min(_STEPS_PRODUCT_ELEMENTS, len(gs) * per_step // 4) // per_step)
     total = None
     for start in range(0, len(gs), steps):
         part = (_stacked_rows(x1s[start:start + steps], shape[0]).T
                 @ _stacked_rows(gs[start:start + steps], shape[1]))
         total = part if total is None else total + part
     return total
+
+
+def enough_steps(gs, x1s):
+    """Have a loop's collected cotangents ``gs`` and left factors ``x1s`` (lists, one entry a
+    step) reached about 8,192 elements? Then the loop multiplies them at once
+    (``matmul_vjp_x2_over_steps``) and lets them go, so that it keeps a few steps' arrays
+    alive, not all of them (``passes/batched_products.py``)."""
+    if not gs:  # (a step's product may be in a branch the loop has not taken yet)
+        return False
+    g, x1 = gs[-1], x1s[-1]
+    size = (g.size if type(g) is np.ndarray else np.size(g)) + (
+        x1.size if type(x1) is np.ndarray else np.size(x1))
+    return len(gs) * size >= _STEPS_PRODUCT_ELEMENTS
 
 
 def _stacked_rows(arrays, width):

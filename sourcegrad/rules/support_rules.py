@@ -263,6 +263,7 @@ nondifferentiable(
     support.shape_of_elementwise, support.is_foreign_array, support.quantile_axes,
     support.quantile_kept_axes, support.leading_axes, support.quantile_slope_weights,
     support.quantile_trailing_axes, support.quantile_q_shape,
+    support.enough_steps,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 

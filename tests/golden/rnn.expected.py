@@ -28,7 +28,7 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     # for t in range(xs.shape[0]):
     grad_Wh = zeros_like_grad(Wh)
     grad_Wx = zeros_like_grad(Wx)
-    # the gradients of Wh and Wx: the steps' factors kept, one product after the loop
+    # the gradients of Wh and Wx: the steps' factors kept, multiplied many steps at once
     grad_h_at_Wh_steps = []
     h_steps = []
     grad_xs_t_at_Wx_steps = []
@@ -46,6 +46,15 @@ def grad_rnn_loss(Wx, Wh, xs, target):
         h_steps.append(h)
         grad_xs_t_at_Wx_steps.append(grad_xs_t_at_Wx)
         xs_t_steps.append(xs[t])
+        if enough_steps(grad_h_at_Wh_steps, h_steps):
+            grad_Wh = add_into(grad_Wh, matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh))
+            grad_h_at_Wh_steps = []
+            h_steps = []
+        if enough_steps(grad_xs_t_at_Wx_steps, xs_t_steps):
+            grad_Wx = add_into(grad_Wx,
+                               matmul_vjp_x2_over_steps(grad_xs_t_at_Wx_steps, xs_t_steps, Wx))
+            grad_xs_t_at_Wx_steps = []
+            xs_t_steps = []
     grad_Wh = add_into(grad_Wh, matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh))
     grad_Wx = add_into(grad_Wx, matmul_vjp_x2_over_steps(grad_xs_t_at_Wx_steps, xs_t_steps, Wx))
     return as_gradient(grad_Wx, Wx), as_gradient(grad_Wh, Wh)

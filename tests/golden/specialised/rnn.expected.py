@@ -11,7 +11,7 @@ def grad_rnn_loss(Wx, Wh, xs, target):
         xs_t_at_Wx_plus_h_at_Wh = xs_t_at_Wx + h_at_Wh
         h_stack.append(h)
         h = np.tanh(xs_t_at_Wx_plus_h_at_Wh)
-    del xs_at_Wx
+    del xs_at_Wx, xs_t_at_Wx
     # return np.sum((h - target) ** 2)
     h_minus_target = h - target
     grad_rnn_loss_value = 1.0
@@ -24,7 +24,7 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     # for t in range(xs.shape[0]):
     grad_Wh = np.zeros((4, 4))
     grad_Wx = np.zeros((3, 4))
-    # the gradients of Wh and Wx: the steps' factors kept, one product after the loop
+    # the gradients of Wh and Wx: the steps' factors kept, multiplied many steps at once
     grad_h_at_Wh_steps = []
     h_steps = []
     grad_xs_t_at_Wx_steps = []
@@ -40,6 +40,14 @@ def grad_rnn_loss(Wx, Wh, xs, target):
         h_steps.append(h)
         grad_xs_t_at_Wx_steps.append(grad_xs_t_at_Wx)
         xs_t_steps.append(xs[t])
+        if enough_steps(grad_h_at_Wh_steps, h_steps):
+            grad_Wh += matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh)
+            grad_h_at_Wh_steps = []
+            h_steps = []
+        if enough_steps(grad_xs_t_at_Wx_steps, xs_t_steps):
+            grad_Wx += matmul_vjp_x2_over_steps(grad_xs_t_at_Wx_steps, xs_t_steps, Wx)
+            grad_xs_t_at_Wx_steps = []
+            xs_t_steps = []
     grad_Wh += matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh)
     grad_Wx += matmul_vjp_x2_over_steps(grad_xs_t_at_Wx_steps, xs_t_steps, Wx)
     return grad_Wx, grad_Wh

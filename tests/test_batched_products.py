@@ -19,16 +19,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sourcegrad as sg
-from sourcegrad.testing import check_grads
 from samples import rnn
 from sourcegrad.codegen.names import Namer
 from sourcegrad.codegen.printer import to_source
+from sourcegrad.jit import forms
 from sourcegrad.passes.batched_products import (
     OVER_STEPS,
     batch_input_products,
     batch_weight_gradients,
 )
-from sourcegrad.jit import forms
 from sourcegrad.pipeline import HELPERS, module_source
 from sourcegrad.rules import support
 from sourcegrad.rules.support import (
@@ -37,6 +36,7 @@ from sourcegrad.rules.support import (
     matmul_vjp_x2,
     matmul_vjp_x2_over_steps,
 )
+from sourcegrad.testing import check_grads
 
 from .fd import assert_close, numerical_grad
 from .golden_functions import GOLDEN, GOLDEN_OPTIONS

@@ -17,6 +17,7 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -307,7 +308,7 @@ def _release_last_steps(fdef: ast.FunctionDef, facts: Facts) -> None:
     liveness = _Liveness(facts)
     liveness.block(fdef.body, set())
     for block in _blocks(fdef):
-        for loop, done in zip(block, block[1:]):
+        for loop, done in itertools.pairwise(block):
             if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
                     and getattr(loop, TRIP_COUNT, None) and isinstance(done, ast.Delete)):
                 continue

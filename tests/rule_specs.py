@@ -754,7 +754,8 @@ SPECS += [
         case([Arr((2,)), Arr((2,)), Arr((2,))], [Arr((5,)), Arr((5,)), Arr((5,))], Arr((5, 2))),
         case([Arr((2, 2)), Arr((3, 2))], [Arr((2, 5)), Arr((3, 5))], Arr((5, 2))),
         case([Arr((2, 3, 2)), Arr((2, 3, 2))], [Arr((2, 3, 5)), Arr((2, 3, 5))], Arr((5, 2))),
-        case([Arr((64, 8))] * 5, [Arr((64, 56))] * 5, Arr((56, 8))),  # 3 chunks of steps
+        case([Arr((16, 8))] * 5, [Arr((16, 56))] * 5, Arr((56, 8))),  # 2 chunks of steps
+        case([Arr((64, 8))] * 2, [Arr((64, 56))] * 2, Arr((56, 8))),  # a product a step
         case([Arr((2,)), Arr((3, 2))], [Arr((5,)), Arr((3, 5))], Arr((5, 2))),  # step by step
         case([Arr((3,)), Arr((3,))], [Arr((3, 4)), Arr((3, 4))], Arr((4,))),
         case([Arr((2, 3, 2))], [Arr((3, 5))], Arr((2, 5, 2))),

@@ -165,8 +165,8 @@ def rnn_loss_of_this_test(Wxh, Whh, Why, xs, ys):
 def test_enough_steps_counts_the_elements_of_the_kept_steps():
     assert not support.enough_steps([], [])
     g, x1 = np.zeros((8, 32)), np.zeros((8, 32))
-    assert not support.enough_steps([g] * 15, [x1] * 15)
-    assert support.enough_steps([g] * 16, [x1] * 16)  # 16 * 512 = 8,192 elements
+    assert not support.enough_steps([g] * 7, [x1] * 7)
+    assert support.enough_steps([g] * 8, [x1] * 8)  # 8 * 512 = 4,096 elements
     assert f"{support._STEPS_PRODUCT_ELEMENTS}" in inspect.getsource(
         forms.enough_steps_form)  # the Numba form says the same
 
@@ -531,7 +531,7 @@ def test_the_helper_needs_only_the_shape_of_the_matrix():
 def test_the_helper_multiplies_many_steps_a_few_at_a_time():
     rng = np.random.default_rng(4)
     x2 = rng.standard_normal((32, 16))
-    x1s = [rng.standard_normal((8, 32)) for _ in range(50)]  # about 20 steps a product
+    x1s = [rng.standard_normal((8, 32)) for _ in range(50)]  # about 10 steps a product
     gs = [rng.standard_normal((8, 16)) for _ in range(50)]
     np.testing.assert_allclose(matmul_vjp_x2_over_steps(gs, x1s, x2),
                                per_step_sum(gs, x1s, x2), rtol=1e-12, atol=1e-12)

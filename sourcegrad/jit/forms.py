@@ -235,7 +235,7 @@ def matmul_over_steps_form(xs, w):
 
 @_form(support.enough_steps)
 def enough_steps_form(gs, x1s):
-    """Have the lists of a loop's collected arrays reached 8,192 elements (as
+    """Have the lists of a loop's collected arrays reached 4,096 elements (as
     ``support._STEPS_PRODUCT_ELEMENTS`` says)?"""
     if not (isinstance(gs, types.List) and isinstance(x1s, types.List)
             and isinstance(gs.dtype, types.Array) and isinstance(x1s.dtype, types.Array)):
@@ -244,7 +244,7 @@ def enough_steps_form(gs, x1s):
     def impl(gs, x1s):
         if len(gs) == 0:
             return False
-        return len(gs) * (gs[len(gs) - 1].size + x1s[len(x1s) - 1].size) >= 8192
+        return len(gs) * (gs[len(gs) - 1].size + x1s[len(x1s) - 1].size) >= 4096
     return impl
 
 

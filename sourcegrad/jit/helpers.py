@@ -351,6 +351,20 @@ def _matmul_over_steps(ctx: Context, bound: dict[str, Operand]
     return None, Array(axs.shape[:-1] + aw.shape[1:], dtype, fresh=True)
 
 
+@rule(support.enough_steps)
+def _enough_steps(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    """``len(gs) >= k`` once the steps' shapes say how many steps make enough elements."""
+    (gs, ags), (_, ax1s) = bound["gs"], bound["x1s"]
+    sizes = [a.size(s.item) if isinstance(s, Sequence) and s.is_list and s.item is not None
+             else None for s in (ags, ax1s)]
+    if None in sizes or not sum(sizes):
+        return None, Number(bool)
+    steps = -(-support._STEPS_PRODUCT_ELEMENTS // sum(sizes))  # (rounded up)
+    enough = ast.Compare(left=call(ctx.name_for(len), gs), ops=[ast.GtE()],
+                         comparators=[ast.Constant(steps)])
+    return enough, Number(bool)
+
+
 @rule(support.reduced_count)
 def _reduced_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     (_, ax), (_, ans) = bound["x"], bound["ans"]

@@ -9,9 +9,10 @@ product to the weights' gradients at every step::
         grad_U += matmul_vjp_x2(grad_h_at_U, h, U)
         grad_W += matmul_vjp_x2(grad_xs_t_at_W, xs[t], W)
 
-A careful person keeps each step's cotangent and left factor instead, and after the loop
-multiplies them all at once, as a person writing backpropagation through time by hand
-would (``xs.reshape(-1, n_in).T @ grad_all_steps.reshape(-1, n_hidden)``)::
+A careful person keeps each step's cotangent and left factor instead, and multiplies many
+steps at once, as a person writing backpropagation through time by hand would
+(``xs.reshape(-1, n_in).T @ grad_all_steps.reshape(-1, n_hidden)``), a few thousand
+elements at a time so as not to keep every step's arrays alive to the end::
 
     grad_h_at_U_steps = []
     h_steps = []
@@ -19,11 +20,16 @@ would (``xs.reshape(-1, n_in).T @ grad_all_steps.reshape(-1, n_hidden)``)::
         ...
         grad_h_at_U_steps.append(grad_h_at_U)
         h_steps.append(h)
+        if enough_steps(grad_h_at_U_steps, h_steps):
+            grad_U += matmul_vjp_x2_over_steps(grad_h_at_U_steps, h_steps, U)
+            grad_h_at_U_steps = []
+            h_steps = []
     grad_U += matmul_vjp_x2_over_steps(grad_h_at_U_steps, h_steps, U)
 
 ``matmul_vjp_x2_over_steps`` (``rules/support.py``) stacks the steps' rows and multiplies
 once where their shapes line up, and sums step by step where they do not. The lists hold
-the steps' arrays themselves, not copies.
+the steps' arrays themselves, not copies. (Generated code spells ``grad_U += c`` as
+``grad_U = add_into(grad_U, c)``: the pass reads it as the update in place it is.)
 
 Invariant: the gradient is the same sum of the same products, added in another order (equal
 to rounding). The pass changes a loop only where the code shows that this holds:

@@ -730,7 +730,7 @@ def matmul_vjp_x1_over_steps(gs, xs, w):
 
 
 # the elements of the steps' arrays that one product of many steps stacks (at most)
-_STEPS_PRODUCT_ELEMENTS = 8192
+_STEPS_PRODUCT_ELEMENTS = 4096
 
 
 def matmul_vjp_x2_over_steps(gs, x1s, x2):
@@ -741,21 +741,22 @@ def matmul_vjp_x2_over_steps(gs, x1s, x2):
     arrays of all steps when that product was one). When the steps' arrays are float64 and
     their rows line up with ``x2``, the rows of many steps are stacked and multiplied at
     once (``x1_rows.T @ g_rows``): a few products where the loop made one a step, each over
-    at most about 8,192 stacked elements and a quarter of the steps' (so that the copies
-    stay small beside the steps' arrays: they add to the gradient's peak memory). Anything
-    else is summed step by step, as the loop would have."""
+    at most about 4,096 stacked elements (the copies add that much to the peak memory).
+    Anything else, and steps as large as that, are summed step by step, as the loop would
+    have."""
     if not isinstance(gs, (list, tuple)):  # arrays of all steps
         return matmul_vjp_x2(gs, x1s, x2)
     if not gs:
         return 0.0
     shape = getattr(x2, "shape", None)  # an array, or only its shape (``ShapeOf``)
-    if shape is None or len(shape) != 2 or not _rows_line_up(gs, x1s, shape):
+    steps = 1
+    if shape is not None and len(shape) == 2 and _rows_line_up(gs, x1s, shape):
+        steps = _STEPS_PRODUCT_ELEMENTS // (gs[0].size + x1s[0].size)
+    if steps <= 1:  # (a step of 4,096 elements or more is a product of its own: no copies)
         total = 0.0
         for g, x1 in zip(gs, x1s, strict=True):
             total = total + matmul_vjp_x2(g, x1, x2)
         return total
-    per_step = gs[0].size + x1s[0].size
-    steps = max(1, min(_STEPS_PRODUCT_ELEMENTS, len(gs) * per_step // 4) // per_step)
     total = None
     for start in range(0, len(gs), steps):
         part = (_stacked_rows(x1s[start:start + steps], shape[0]).T
@@ -766,7 +767,7 @@ def matmul_vjp_x2_over_steps(gs, x1s, x2):
 
 def enough_steps(gs, x1s):
     """Have a loop's collected cotangents ``gs`` and left factors ``x1s`` (lists, one entry a
-    step) reached about 8,192 elements? Then the loop multiplies them at once
+    step) reached about 4,096 elements? Then the loop multiplies them at once
     (``matmul_vjp_x2_over_steps``) and lets them go, so that it keeps a few steps' arrays
     alive, not all of them (``passes/batched_products.py``)."""
     if not gs:  # (a step's product may be in a branch the loop has not taken yet)

@@ -40,11 +40,11 @@ def grad_rnn_loss(Wx, Wh, xs, target):
         h_steps.append(h)
         grad_xs_t_at_Wx_steps.append(grad_xs_t_at_Wx)
         xs_t_steps.append(xs[t])
-        if enough_steps(grad_h_at_Wh_steps, h_steps):
+        if len(grad_h_at_Wh_steps) >= 512:
             grad_Wh += matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh)
             grad_h_at_Wh_steps = []
             h_steps = []
-        if enough_steps(grad_xs_t_at_Wx_steps, xs_t_steps):
+        if len(grad_xs_t_at_Wx_steps) >= 586:
             grad_Wx += matmul_vjp_x2_over_steps(grad_xs_t_at_Wx_steps, xs_t_steps, Wx)
             grad_xs_t_at_Wx_steps = []
             xs_t_steps = []

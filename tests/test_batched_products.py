@@ -162,6 +162,22 @@ def rnn_loss_of_this_test(Wxh, Whh, Why, xs, ys):
     return np.mean((prediction - ys) ** 2)
 
 
+def test_on_dask_arrays_the_kept_steps_are_multiplied_lazily(monkeypatch):
+    """``enough_steps`` reads the steps' sizes from their shapes, and the products of Dask
+    steps are made one a step (lazily): calling the gradient computes nothing."""
+    da = pytest.importorskip("dask.array")
+    from .test_dask import Computations
+
+    monkeypatch.setattr(support, "_STEPS_PRODUCT_ELEMENTS", 60)
+    args = small_rnn()
+    lazy = [da.from_array(a, chunks=a.shape) for a in args]
+    batched, per_step = both(rnn.loss, monkeypatch, wrt=(0, 1))
+    with Computations() as computations:
+        got = batched(*lazy)
+    assert computations.started == 0
+    assert_rounding([g.compute() for g in got], per_step(*args))
+
+
 def test_enough_steps_counts_the_elements_of_the_kept_steps():
     assert not support.enough_steps([], [])
     g, x1 = np.zeros((8, 32)), np.zeros((8, 32))

@@ -772,9 +772,7 @@ def enough_steps(gs, x1s):
     alive, not all of them (``passes/batched_products.py``)."""
     if not gs:  # (a step's product may be in a branch the loop has not taken yet)
         return False
-    g, x1 = gs[-1], x1s[-1]
-    size = (g.size if type(g) is np.ndarray else np.size(g)) + (
-        x1.size if type(x1) is np.ndarray else np.size(x1))
+    size = _size(gs[-1]) + _size(x1s[-1])  # (from the shapes: a Dask array stays lazy)
     return len(gs) * size >= _STEPS_PRODUCT_ELEMENTS
 
 

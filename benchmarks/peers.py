@@ -81,6 +81,17 @@ def hand_written(workload: Workload, args: tuple) -> Gradients:
     return run
 
 
+def hand_written_careful(workload: Workload, args: tuple) -> Gradients:
+    if workload.careful_grad_by_hand is None:
+        raise Skip("the hand-written gradient is the careful one")
+    careful = workload.careful_grad_by_hand
+
+    def run():
+        return careful(*args)
+
+    return run
+
+
 def sourcegrad_grad(workload: Workload, args: tuple) -> Gradients:
     sg = import_or_skip("sourcegrad", "-e .")
     if not hasattr(sg, "grad"):
@@ -264,6 +275,7 @@ def tangent_grad(workload: Workload, args: tuple) -> Gradients:
 BASELINE = Peer("NumPy forward", numpy_forward, memory_traced=True)
 PEERS = (
     Peer("hand-written", hand_written, memory_traced=True),
+    Peer("hand-written, careful", hand_written_careful, memory_traced=True),
     Peer("sg.grad", sourcegrad_grad, memory_traced=True),
     Peer("sg.grad general", sourcegrad_general, memory_traced=True),
     Peer("sg.jit", sourcegrad_jit, memory_traced=False),

@@ -103,6 +103,28 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return numerator / denominator
 
 
+def _issue_14_rows(row: Row) -> list[list[str]]:
+    """sg.grad at most 1.1x a straightforward hand-written gradient and 1.25x a careful
+    one; peak memory at most 1.2x, where the hand-written gradient is the careful one."""
+    name, sg_time = row.workload.name, _seconds(row, "sg.grad")
+    hand = _ratio(sg_time, _seconds(row, "hand-written"))
+    if row.workload.careful:
+        rows = [[f"{name}: sg.grad time / careful hand-written ≤ 1.25 (issue 14)",
+                 *_verdict(hand, lambda r: r <= 1.25)],
+                [f"{name}: sg.grad peak memory / hand-written ≤ 1.2 (issue 14)",
+                 *_verdict(_ratio(row.cells["sg.grad"].peak_bytes,
+                                  row.cells["hand-written"].peak_bytes), lambda r: r <= 1.2)]]
+        return rows
+    rows = [[f"{name}: sg.grad time / straightforward hand-written ≤ 1.1 (issue 14)",
+             *_verdict(hand, lambda r: r <= 1.1)]]
+    careful = row.cells.get("hand-written, careful")
+    if careful is not None and careful.note is None:
+        rows.append([f"{name}: sg.grad time / careful hand-written ≤ 1.25 (issue 14)",
+                     *_verdict(_ratio(sg_time, _seconds(row, "hand-written, careful")),
+                               lambda r: r <= 1.25)])
+    return rows
+
+
 def targets(rows: Sequence[Row], overhead, transform, sweep=None) -> str:
     """The issues' targets, each with the measured figure and whether it is met."""
     body = []
@@ -122,6 +144,8 @@ def targets(rows: Sequence[Row], overhead, transform, sweep=None) -> str:
                 body.append([f"{name}: {peer} time / sg.grad ≥ {bound}",
                              *_verdict(_ratio(_seconds(row, peer), sg_time),
                                        lambda r, bound=bound: r >= bound)])
+        if row.workload.array_workload:
+            body += _issue_14_rows(row)
         if row.cells.get("JAX jit (loops)") and row.cells["JAX jit (loops)"].note is None:
             body.append([f"{name}: sg.jit time / JAX jit (loops) < 1 (issue 14)",
                          *_verdict(_ratio(_seconds(row, "sg.jit"),

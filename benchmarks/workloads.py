@@ -26,6 +26,12 @@ class Workload:
     torch_style: Callable[..., object]
     array_workload: bool  # the issue's 1.25x-of-hand-written target applies
     torch_style_args: Callable[..., tuple] = _unchanged  # the forward's args -> its args
+    # issue 14 compares with a careful hand-written gradient (one a person writes after
+    # thinking: softmax - Y, weight gradients as one product over all steps) and with a
+    # straightforward one (the chain rule transcribed step by step): which ``grad_by_hand``
+    # is, and the careful one beside it where it is the straightforward one
+    careful: bool = True
+    careful_grad_by_hand: Callable[..., object] | None = None
 
 
 def _logistic_regression_args() -> tuple:
@@ -80,6 +86,8 @@ WORKLOADS = (
         wrt=(0, 1, 2),
         torch_style=torch_style.rnn,
         array_workload=True,
+        careful=False,
+        careful_grad_by_hand=rnn.loss_grad_by_hand_batched,
     ),
     Workload(
         name="100-op chain, 10 elements",

@@ -55,6 +55,28 @@ def loss_grad_by_hand(Wxh, Whh, Why, xs, ys):
     return dWxh, dWhh, dWhy
 
 
+def loss_grad_by_hand_batched(Wxh, Whh, Why, xs, ys):
+    """The careful form: the inputs' projections of all steps as one product before the
+    loop, and the weight gradients as one product over all steps after it."""
+    steps, batch, hidden = xs.shape[0], xs.shape[1], Whh.shape[0]
+    projected = xs @ Wxh
+    states = np.empty((steps + 1, batch, hidden))
+    states[0] = 0.0
+    for t in range(steps):
+        states[t + 1] = np.tanh(projected[t] + states[t] @ Whh)
+    prediction = states[-1] @ Why
+    d_prediction = 2.0 * (prediction - ys) / prediction.size
+    d_pre = np.empty((steps, batch, hidden))
+    dh = d_prediction @ Why.T
+    for t in range(steps - 1, -1, -1):
+        d_pre[t] = dh * (1.0 - states[t + 1] ** 2)
+        dh = d_pre[t] @ Whh.T
+    d_pre_rows = d_pre.reshape(-1, hidden)
+    dWxh = xs.reshape(-1, xs.shape[2]).T @ d_pre_rows
+    dWhh = states[:-1].reshape(-1, hidden).T @ d_pre_rows
+    return dWxh, dWhh, states[-1].T @ d_prediction
+
+
 def main():
     xs, ys = make_data()
     Wxh, Whh, Why = init_params(xs.shape[2], 32, ys.shape[1])

@@ -239,7 +239,9 @@ def install(generated: types.FunctionType) -> None:
 
 def general_of(generated: Any) -> Callable[..., Any]:
     """The general code of a derivative ``sg.grad`` returned, never specialised (what the
-    tests and benchmarks compare the variants with): the same code, without variants."""
+    tests and benchmarks compare the variants with): the same code, without variants
+    (through the ``presentation.Presented`` that shows it)."""
+    generated = getattr(generated, "__wrapped__", generated)
     if _VARIANTS not in getattr(generated, "__dict__", {}):
         return generated
     closure = tuple(types.CellType(None) if name == SPECIAL else cell

@@ -455,3 +455,61 @@ def test_forward_over_reverse_through_a_gradient_that_writes_into_its_cotangents
     assert_close(float(sg.hessian(adds_into_elements_of_a_copy, wrt="x")(x, y)), expected,
                  rtol=1e-4, atol=1e-6)
     assert_second_derivative(adds_into_elements_of_a_copy, x, y)
+
+
+def add_itself_or_a_number(x, y):
+    """Seed 17269: ``acc += (c if cond else acc)`` names ``acc``'s memory twice for a moment
+    (the choice, read only by the update); forward mode refused it as an alias update."""
+    acc = x * 1.0
+    for _ in range(3):
+        acc += 0.5 if np.sum(acc - y) > 0 else acc
+    return np.sum(np.sin(acc) * y)
+
+
+def alias_unread_after_the_update(x, y):
+    """``c = a; c += ...`` with ``a`` never read again: NumPy changes both names, and no
+    derivative reads the other one: every mode allows it, as reverse mode did."""
+    a = x * 2.0
+    c = a
+    c += np.tanh(y)
+    return np.sum(c * c)
+
+
+def add_a_function_of_itself_or_another(x, y):
+    """Seed 942: the choice between ``acc`` and ``y`` is read by ``np.maximum`` before the
+    update (not by the update itself): reading an alias before the update sees no change."""
+    acc = x * 1.0
+    for _ in range(2):
+        acc += np.maximum(y if np.sum(y) > 0 else acc, np.hypot(1.5, acc))
+    return np.sum(np.tanh(acc) * y)
+
+
+@pytest.mark.parametrize("f", [add_itself_or_a_number, alias_unread_after_the_update,
+                               add_a_function_of_itself_or_another])
+@pytest.mark.parametrize("ys", [np.array([-2.0, -1.0, -3.0]), np.array([0.4, -0.2, 0.1])])
+def test_an_alias_not_read_after_the_update_does_not_stop_it(f, ys):
+    # (with ys1, the first pass doubles acc, the others add 0.5: sums 0.1 away from the switch)
+    x = np.array([0.35, -0.4, 0.25])
+    dx, dy = numerical_grad(f, (x, ys), 0), numerical_grad(f, (x, ys), 1)
+    gx, gy = sg.grad(f, wrt=(0, 1))(x, ys)
+    assert_close(gx, dx)
+    assert_close(gy, dy)
+    tx, ty = np.array([0.5, -1.0, 0.25]), np.array([1.0, 0.3, -0.7])
+    _, tangent = sg.jvp(f, (x, ys), (tx, ty))
+    assert_close(tangent, np.sum(dx * tx) + np.sum(dy * ty))
+
+
+def alias_read_after_the_update(x, y):
+    a = x * 2.0
+    c = a
+    c += np.tanh(y)
+    return np.sum(c * a)
+
+
+def test_an_alias_read_after_the_update_is_still_refused():
+    """NumPy changed ``a`` too, which the generated code (``c = c + ...``) would not."""
+    x, y = np.array([0.3, -0.4, 0.25]), np.array([0.5, 0.1, -0.2])
+    with pytest.raises(sg.UnsupportedSyntaxError, match="shares its memory"):
+        sg.grad(alias_read_after_the_update)(x, y)
+    with pytest.raises(sg.UnsupportedSyntaxError, match="shares its memory"):
+        sg.jvp(alias_read_after_the_update, (x, y), (x, y))

@@ -339,3 +339,49 @@ def test_weight_gradients_over_a_loops_steps_compile_as_one_product():
     by_hand = rnn.loss_grad_by_hand(*args)[:2]
     for got, want in zip(result, by_hand, strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def _labelled(x):
+    label = f"total {np.sum(x)}"
+    return label
+
+
+def _as_text(x):
+    return str(np.max(x)) + "/" + repr(np.min(x))
+
+
+def _formatted(x):
+    return format(np.sum(x), ".2f") + " and {}".format(np.max(x))  # noqa: UP032
+
+
+def _calls_labelled(x):
+    return _labelled(x) + "!"
+
+
+def _loss_that_prints(x):
+    print(f"loss so far {np.sum(x ** 2)}")
+    return np.sum(x ** 2)
+
+
+@pytest.mark.parametrize("fn, line", [(_labelled, 'f"total'), (_as_text, "str(np.max"),
+                                      (_formatted, "format(np.sum"), (_calls_labelled, 'f"total')])
+def test_text_made_of_numbers_runs_uncompiled(fn, line):
+    """Numba writes a float into text as '<object type:float64>', with no error: a function
+    (or a function it calls) that makes text of a value runs uncompiled, and says why."""
+    x = np.array([0.5, 1.25, 2.0])
+    result, (warning,) = call_recording(sg.jit(fn), x)
+    assert result == fn(x) and "<object type" not in result
+    assert "makes text of a value" in warning.reason
+    called = _labelled if fn is _calls_labelled else fn
+    assert (warning.filename, warning.lineno) == (called.__code__.co_filename,
+                                                  line_of(called, line))
+    with pytest.raises(JitError):
+        sg.jit(fn, fallback=False)(x)
+
+
+def test_a_derivative_of_a_function_that_prints_a_number_runs_uncompiled(capsys):
+    x = np.array([0.5, 1.25, 2.0])
+    result, (warning,) = call_recording(sg.jit(sg.grad(_loss_that_prints)), x)
+    assert_same(result, 2 * x)
+    assert f"loss so far {np.sum(x ** 2)}" in capsys.readouterr().out
+    assert warning.lineno == line_of(_loss_that_prints, "print(")

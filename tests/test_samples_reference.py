@@ -59,6 +59,12 @@ def test_sample_gradient_by_hand_matches_central_differences(name):
     assert_matches_central_differences(module.loss, module.loss_grad_by_hand, args, positions)
 
 
+def test_rnn_careful_gradient_by_hand_matches_central_differences():
+    """The benchmarks' careful RNN gradient (one product per weight over all steps)."""
+    args = SMALL_CASES["rnn"][1]()
+    assert_matches_central_differences(rnn.loss, rnn.loss_grad_by_hand_batched, args, (0, 1, 2))
+
+
 def test_logistic_regression_gradient_with_a_nonzero_bias():
     w, _, X, y = SMALL_CASES["logistic_regression"][1]()
     args = (w * 50.0, -0.7, X, y)  # large logits: exercises the overflow-safe form

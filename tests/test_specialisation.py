@@ -5,6 +5,7 @@ computes what the general code computes (to rounding: sums over broadcast axes a
 products of ``matmul``'s rule are spelt out, so their last bits may differ), ``.source``
 stays the general code, and the specialised source reads as well (golden files)."""
 
+import importlib
 import os
 import pathlib
 import sys
@@ -25,7 +26,8 @@ from .golden_functions import GOLDEN, GOLDEN_OPTIONS
 from .test_random_programs import SHAPES, examples, run_program
 
 GOLDEN_DIR = pathlib.Path(__file__).parent / "golden" / "specialised"
-SPECIALISED_GOLDEN = ("logistic_regression", "mlp", "rnn", "calls_user_function", "branch")
+SPECIALISED_GOLDEN = ("logistic_regression", "mlp", "rnn", "calls_user_function", "branch",
+                      "row_sparse")
 
 
 def variant(g, *args, **kwargs):
@@ -351,7 +353,13 @@ def test_a_specialised_golden_file_holds_no_helper_the_shapes_settle():
         # runs, passes/batched_products.py)
         for helper in ("unbroadcast(", "shape_only(", "unreduce(", "np.size(",
                        "matmul_vjp_x1(", "matmul_vjp_x2(", "as_gradient("):
-            assert helper not in text, (name, helper)
+            # (row_sparse's gradient is a RowSparse of rows, made dense by as_gradient; its
+            # rows are picked by integers read from a list, which the pass does not follow)
+            if name != "row_sparse" or helper not in ("matmul_vjp_x1(", "matmul_vjp_x2(",
+                                                      "as_gradient("):
+                assert helper not in text, (name, helper)
+    # rows, not a dense zero per call (issue 14: word2vec's gradient 3.6x the hand-written)
+    assert "row_sparse_zeros(" in _golden_path("row_sparse").read_text()
 
 
 
@@ -375,3 +383,146 @@ def test_a_float_argument_gets_a_float_gradient_from_the_variant_too():
     for _ in range(2):  # the general code, then the variant
         assert type(g(0.7, y)) is float
         assert type(g(-0.7, y)) is float
+
+
+def _peak_bytes(call) -> int:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before, _ = tracemalloc.get_traced_memory()
+        result = call()
+        _, peak = tracemalloc.get_traced_memory()
+        del result
+    finally:
+        tracemalloc.stop()
+    return peak - before
+
+
+@pytest.mark.parametrize("sample", ["logistic_regression", "mlp"])
+def test_the_variant_lets_go_of_values_kept_for_their_shape(sample):
+    """Where the general code keeps a value only for its shape (``x = shape_only(x)``), the
+    variant, which needs not even the shape, deletes it there. Issue 14's target: peak
+    memory at most 1.2x the hand-written gradient's (the logistic regression's variant held
+    its 1000-element ``X @ w`` to the end: 1.25x)."""
+    module = importlib.import_module(f"samples.{sample}")
+    args = (*module.init_params(), *module.make_data())
+    g = sg.grad(module.loss, wrt=tuple(range(len(module.init_params()))))
+    g(*args), module.loss_grad_by_hand(*args)  # the variant made, every cache warm
+    assert specialisation.variants_of(g).made == 1
+    assert _peak_bytes(lambda: g(*args)) <= 1.2 * _peak_bytes(
+        lambda: module.loss_grad_by_hand(*args))
+
+
+# -- memory: results written into arrays that die with the operation (jit/reuse.py) ----------
+def windowed_sine(x):
+    return np.sum(np.sin(x) * np.exp(-0.5 * x * x))
+
+
+def windowed_sine_grad_by_hand(x):
+    window = np.exp(-0.5 * x * x)
+    return window * (np.cos(x) - x * np.sin(x))
+
+
+def test_a_memory_bound_gradient_peaks_at_the_hand_written_memory():
+    """Issue 14's target, peak memory at most 1.2x the hand-written gradient's: the variant
+    writes each elementwise result into the operand that dies with it, and ``np.exp`` of a
+    temporary into the temporary (it held four arrays at once, the hand-written three)."""
+    x = np.random.default_rng(0).standard_normal(100_000)
+    g = sg.grad(windowed_sine)
+    assert_close(g(x), windowed_sine_grad_by_hand(x))
+    assert "out=" in g.specialised_source(x)
+    assert _peak_bytes(lambda: g(x)) <= 1.2 * _peak_bytes(lambda: windowed_sine_grad_by_hand(x))
+
+
+def kept_in_a_list(x):
+    a = np.sin(x)
+    kept = [a]
+    b = a * 2.0
+    return np.sum(b * kept[0])
+
+
+def viewed(x):
+    a = np.sin(x)
+    every_other = a[::2]
+    b = a * 3.0
+    return np.sum(b * x) + np.sum(every_other ** 2)
+
+
+def read_twice(x):
+    a = np.sin(x)
+    b = a * 2.0 + a
+    return np.sum(b * x)
+
+
+def named_twice(x):
+    a = np.sin(x)
+    c = a
+    b = a * 2.0
+    return np.sum(b * c)
+
+
+def reshaped(x):
+    a = np.sin(x)
+    b = a.reshape(2, -1) * 2.0
+    return np.sum(b * b) + np.sum(a * x)
+
+
+def aux_itself(x):
+    a = np.sin(x)
+    return np.sum(a * x), a
+
+
+def aux_in_a_list(x):
+    a = np.sin(x)
+    return np.sum(a * x), [a]
+
+
+def aux_view(x):
+    a = np.sin(x)
+    return np.sum(a * x), a[1:]
+
+
+def aux_other_name(x):
+    a = np.sin(x)
+    c = a
+    return np.sum(a * x), c
+
+
+AUX = {aux_itself: lambda x: np.sin(x), aux_in_a_list: lambda x: [np.sin(x)],
+       aux_view: lambda x: np.sin(x)[1:], aux_other_name: lambda x: np.sin(x)}
+
+
+@pytest.mark.parametrize("fn", [kept_in_a_list, viewed, read_twice, named_twice, reshaped,
+                                windowed_sine, *AUX])
+def test_memory_is_reused_only_where_nothing_else_reads_it(fn):
+    """An array another name, a list, a view or the caller can still read is never written
+    into; the user's arguments never are. The variant computes what the general code does
+    (and finite differences)."""
+    x = np.random.default_rng(1).standard_normal(6)
+    original = x.copy()
+    has_aux = fn in AUX
+    g = sg.grad(fn, has_aux=has_aux)
+    got = g(x)
+    general = specialisation.general_of(g)(x)
+    assert specialisation.variants_of(g).runs[signature((x,))] is not GENERAL_HERE
+    np.testing.assert_array_equal(x, original)
+    assert_tree_close(got, general)
+    scalar = (lambda v: fn(v)[0]) if has_aux else fn
+    assert_close(got[0] if has_aux else got, tree_numerical_grad(scalar, (x,), 0))
+    if has_aux:  # the value the caller is given beside the gradient is as computed
+        assert_tree_close(got[1], AUX[fn](x), rtol=0, atol=0)
+
+
+def test_general_of_a_derivative_runs_the_general_code():
+    """What the tests and the benchmarks' "sg.grad general" column compare variants with: it
+    was the presented derivative itself (which makes and runs variants) until it looked
+    through the presentation wrapper."""
+    g = sg.grad(fresh_loss())
+    general = specialisation.general_of(g)
+    assert general is not g
+    general(np.ones(3), 0.5)
+    assert specialisation.variants_of(g).made == 0
+    g(np.ones(3), 0.5)
+    assert specialisation.variants_of(g).made == 1

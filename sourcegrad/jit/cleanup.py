@@ -10,6 +10,7 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
   of a ``for`` loop over ``range(n)`` and popped once per iteration of the ``reversed``
   loop over the same range becomes an array made before the loop and indexed by the loop
   variable (other stacks of arrays stay lists: Numba keeps those at no cost).
+- On the NumPy path, results go into memory nothing else reads (``reuse.py``).
 - For Numba: no ``del`` (it refuses the statement; it frees arrays when their last
   reference goes), and ``reversed(range(...))`` becomes a decreasing ``range``.
 """
@@ -29,6 +30,7 @@ from ..codegen.walk import walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
 from .abstract import Abstract, Array, Number
+from .reuse import reuse_memory
 
 TRIP_COUNT = "sourcegrad_trip_count"  # on a specialised ``for``: its length, if known
 
@@ -41,12 +43,14 @@ class Facts:
     pure_calls: Callable[[ast.Call], bool] = lambda call: False
     elementwise_calls: Callable[[ast.Call], bool] = lambda call: False  # ufuncs, math
     ufunc_calls: Callable[[ast.Call], bool] = lambda call: False  # one output, all inputs
+    # what is known of each expression the specialiser wrote (by id, with the node itself)
+    known: dict[int, tuple[ast.AST, Abstract]] = field(default_factory=dict)
 
 
 def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None:
     changed = True
     while changed:
-        changed = _remove_dead(fdef, facts) | _remove_dead_stacks(fdef, facts)
+        changed = _remove_dead(fdef, facts, numba) | _remove_dead_stacks(fdef, facts)
     if numba:
         _preallocate_stacks(fdef, facts, np_name)
         numba_spelling(fdef)
@@ -54,7 +58,23 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
             pass
     else:
         _release_last_steps(fdef, facts)
-    fdef.body = _without_stray_comments(fdef.body)
+    _edit(fdef, lambda stmt: None if _keeps_own_shape(stmt) and not _keeps_shape(stmt)
+          else stmt)  # ``x = x``, what ``x = shape_only(x)`` became where ``x`` is still read
+    fdef.body = _joined_deletes(_without_stray_comments(fdef.body))
+    if not numba:
+        reuse_memory(fdef, facts.known, facts.ufunc_calls, np_name)
+
+
+def _joined_deletes(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``del a`` then ``del b`` as ``del a, b``, in every block."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        _rewrite_blocks(stmt, _joined_deletes)
+        if isinstance(stmt, ast.Delete) and out and isinstance(out[-1], ast.Delete):
+            out[-1].targets += stmt.targets
+            continue
+        out.append(stmt)
+    return out
 
 
 def _without_stray_comments(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -221,7 +241,7 @@ def _is_pop(value: ast.expr) -> bool:
         and not value.args and not value.keywords)
 
 
-def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
+def _remove_dead(fdef: ast.FunctionDef, facts: Facts, numba: bool = False) -> bool:
     liveness = _Liveness(facts)
     liveness.block(fdef.body, set())
     if not liveness.dead and not liveness.unread_pops:
@@ -231,8 +251,13 @@ def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
     # name leaves the ``del`` (at worst, a value kept elsewhere is freed later)
     unbound = {name for stmt in walk(fdef) if id(stmt) in liveness.dead
                and isinstance(stmt, ast.Assign) for t in stmt.targets for name in _stores(t)}
+    released = set() if numba else _releases(fdef, liveness.dead)
 
     def edit(stmt: ast.stmt) -> ast.stmt | None:
+        if id(stmt) in released:
+            assert isinstance(stmt, ast.Assign)
+            return ast.copy_location(ast.Delete(targets=[ast.Name(
+                id=stmt.targets[0].id, ctx=ast.Del())]), stmt)  # type: ignore[attr-defined]
         if id(stmt) in liveness.dead:
             return None
         if id(stmt) in liveness.unread_pops:
@@ -247,6 +272,39 @@ def _remove_dead(fdef: ast.FunctionDef, facts: Facts) -> bool:
 
     _edit(fdef, edit)
     return True
+
+
+def _releases(fdef: ast.FunctionDef, dead: set[int]) -> set[int]:
+    """The dead ``x = shape_only(x)`` of the function's own body that become ``del x``:
+    the general code let the elements of ``x`` go there, and the specialised code, which
+    no longer reads even its shape, should not keep them longer (only where no other
+    statement binds or deletes ``x``, so that the ``del`` cannot fail)."""
+    releases = {id(s): s.targets[0].id for s in fdef.body  # type: ignore[attr-defined]
+                if id(s) in dead and _keeps_own_shape(s)}
+    if not releases:
+        return set()
+    counts: dict[str, int] = {}
+    for node in walk(fdef):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    made_by_dead = {name for stmt in walk(fdef) if id(stmt) in dead and id(stmt) not in releases
+                    and isinstance(stmt, ast.Assign) for t in stmt.targets
+                    for name in _stores(t)}
+    # bound once where it is made (a statement that stays), and once by the release itself
+    return {i for i, name in releases.items()
+            if counts.get(name, 0) == 2 and name not in made_by_dead}
+
+
+def _keeps_own_shape(stmt: ast.stmt) -> bool:
+    """``x = shape_only(x)``, or ``x = x`` as the specialiser leaves it."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    name, value = stmt.targets[0].id, stmt.value
+    if _keeps_shape(stmt):
+        assert isinstance(value, ast.Call)
+        value = value.args[0] if len(value.args) == 1 and not value.keywords else None
+    return isinstance(value, ast.Name) and value.id == name
 
 
 def _edit(fdef: ast.FunctionDef, edit: Callable[[ast.stmt], ast.stmt | None]) -> None:

@@ -17,6 +17,7 @@ reason (``fallback=False``: a ``JitError``), naming the user's line.
 
 from __future__ import annotations
 
+import dis
 import functools
 import inspect
 import re
@@ -136,7 +137,10 @@ def compile_for(fn: Any, args: tuple) -> Callable:
     """``fn`` compiled for ``args``, or ``CannotCompile``."""
     _check_arguments(fn, args)
     if source.is_generated(fn):
-        dispatcher, files = _compile_program(_specialised(fn, args))
+        program = _specialised(fn, args)
+        for function in program.functions:
+            _refuse_text_of_numbers(function.generated.user_function)
+        dispatcher, files = _compile_program(program)
     elif isinstance(fn, types.FunctionType):
         dispatcher, files = _user_dispatcher(fn, {}), {}
     else:
@@ -196,6 +200,7 @@ def _user_dispatcher(fn: types.FunctionType, done: dict[int, Any]) -> Any:
     """``fn`` for Numba: its globals that are the user's functions jitted in turn."""
     if id(fn) in done:
         return done[id(fn)]
+    _refuse_text_of_numbers(fn)
     namespace = dict(fn.__globals__)
     rebound = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__,
                                  fn.__closure__)
@@ -207,6 +212,32 @@ def _user_dispatcher(fn: types.FunctionType, done: dict[int, Any]) -> Any:
         if is_user_function(value):
             namespace[name] = _user_dispatcher(value, done)
     return dispatcher
+
+
+# what makes text of a value: Numba writes a float (any number but an integer) into it as
+# "<object type:float64>", with no error
+_FORMATTING_NAMES = frozenset({"str", "repr", "format", "ascii"})
+
+
+def _refuse_text_of_numbers(fn: Any) -> None:
+    """``CannotCompile`` naming the line where ``fn`` turns a value into text (an f-string's
+    field, ``str``, ``repr``, ``format``, ``.format``): compiled, it would give wrong text."""
+    code = getattr(fn, "__code__", None)
+    pending = [code] if code is not None else []
+    while pending:
+        code = pending.pop()
+        pending += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in ("FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC") or (
+                    instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_METHOD",
+                                           "LOAD_ATTR") and instruction.argval in
+                    _FORMATTING_NAMES):
+                line = instruction.positions.lineno if instruction.positions else None
+                raise CannotCompile(
+                    "it makes text of a value (an f-string, str(), repr() or format()): "
+                    "Numba writes numbers other than integers as '<object type:float64>'; "
+                    "make the text outside the compiled function",
+                    code.co_filename, line or code.co_firstlineno)
 
 
 def _located(error: Exception, files: dict[str, tuple[Specialised, dict]], fn: Any

@@ -269,8 +269,18 @@ def _as_gradient(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | No
     return None, result
 
 
-@rule(support.row_sparse_zeros)  # compiled code keeps the dense zero: no dense per call to
-@rule(support.zeros_like_grad)  # avoid once the call is inlined into a loop of machine code
+@rule(support.row_sparse_zeros)
+def _row_sparse_zeros(ctx: Context, bound: dict[str, Operand]
+                      ) -> tuple[ast.expr | None, Abstract]:
+    """Compiled code keeps the dense zero (no dense zero per call to avoid once the call is
+    inlined into a loop of machine code); NumPy code keeps the rows (a dense zero per call
+    made word2vec's gradient 3.6x its hand-written one, where rows make it 0.8x)."""
+    if not ctx.numba:
+        return None, a.UNKNOWN
+    return _zeros_like_grad(ctx, bound)
+
+
+@rule(support.zeros_like_grad)
 def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
                      ) -> tuple[ast.expr | None, Abstract]:
     _, ax = bound["x"]

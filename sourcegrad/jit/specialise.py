@@ -567,7 +567,9 @@ class _Walker:
         method = getattr(self, f"expr_{type(node).__name__}", None)
         if method is None:
             return node, a.UNKNOWN
-        return method(node)
+        new, known = method(node)
+        self.facts.known[id(new)] = (new, known)
+        return new, known
 
     def exprs(self, nodes: list[ast.expr]) -> tuple[list[ast.expr], list[Abstract]]:
         pairs = [self.expr(n) for n in nodes]

@@ -56,7 +56,7 @@ from .activity import (
     target_names,
 )
 from .desugar import assign, call, located, name
-from .saving import forward_reads
+from .saving import Placement, forward_reads
 from .shapes import ShapeFacts
 
 # Given a user function and the names of its parameters whose tangents are non-zero at a
@@ -118,6 +118,7 @@ class ForwardMode:
         params = parameters_of(fdef.args)
         tangent_params = {p: self.tangent(p) for p in wrt}
         self.state = _State(defined=set(wrt), owned=set(), bound=set(params))
+        self.placement = Placement(fdef.body, params)
         body = fdef.body
         ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
         core = body[:-1] if ret is not None else body
@@ -310,11 +311,17 @@ class ForwardMode:
 
     def _refuse_update_of_alias(self, var: str, stmt: ast.stmt) -> None:
         """``c = a; c += x`` changes ``a`` as well when ``c`` is an array, but is
-        differentiated as ``c = c + x``: refused while another name shows ``c``'s memory."""
+        differentiated as ``c = c + x``: refused while another name for ``c``'s memory is
+        read after the update."""
         aliases = {v for v, base in self.views.items() if base == var}
         if var in self.views:
             aliases.add(self.views[var])
         aliases -= self.temporaries  # each read once, right where it is made
+        # the tangent code rebinds ``var`` where NumPy changed both names: only a read of
+        # the other name that can see the change tells them apart (not the ``choice`` of
+        # ``a += b if c else a``, read before the update)
+        aliases = {a for a in aliases if id(stmt) not in self.placement.places
+                   or self.placement.read_after(a, stmt)}
         if is_generated(self.parsed.filename):
             return  # generated code shares memory only where its author meant to
         active = {var, *aliases} & self.activity.varied
@@ -742,3 +749,4 @@ def _block_holding(stmts: list[ast.stmt], node: ast.stmt) -> list[ast.stmt]:
 def _without_pass(stmts: list[ast.stmt]) -> list[ast.stmt]:
     kept = [s for s in stmts if not isinstance(s, ast.Pass)]
     return kept or stmts
+

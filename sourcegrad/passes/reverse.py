@@ -358,18 +358,18 @@ class ReverseMode:
                                 shares: dict[str, str], output_reads: set[str]) -> None:
         """``c = a; c += x`` changes ``a`` as well when ``c`` is an array, but is
         differentiated as ``c = c + x``: refused where another name for ``c``'s memory is
-        read elsewhere than where it is made (a Python number is updated by rebinding)."""
+        read after the update (a Python number is updated by rebinding)."""
         if var in self.shapes.scalars:
             return
         viewers = {v for v in _viewers(var, shares) if self.placement.may_be_made_before(v, node)}
         aliases = {*_view_bases(var, views), *viewers} - self.temporaries
-        makers = {id(s) for v in shares for s in self.placement.assignments.get(v, [])}
         for alias in sorted(aliases):
             if not self.placement.maybe_bound_before(node, alias):
                 continue  # made after the update (``grad_x = grad_h`` after ``grad_h += g``)
-            read = alias in output_reads or any(
-                id(reader) not in makers and reader is not node
-                for reader in self.placement.forward_readers.get(alias, []))
+            # the generated code rebinds ``var`` where NumPy changed both names: only a read
+            # of the other name that can see the change tells them apart (the backward sweep
+            # reads the value from before the update, as the user's code did)
+            read = alias in output_reads or self.placement.read_after(alias, node)
             if read and {var, alias} & self.activity.varied:
                 raise self.parsed.unsupported(
                     node, f"updating `{var}` in place while `{alias}` shares its memory (on "

@@ -17,7 +17,8 @@ def grad_rnn_loss(Wx, Wh, xs, target):
     grad_rnn_loss_value = 1.0
     # return np.sum((h - target) ** 2)
     grad_h_minus_target_sq = np.broadcast_to(grad_rnn_loss_value, (4,))
-    grad_h_minus_target = grad_h_minus_target_sq * 2 * h_minus_target
+    grad_h_minus_target = np.multiply(grad_h_minus_target_sq * 2, h_minus_target,
+                                      out=h_minus_target)
     del h_minus_target
     grad_h = grad_h_minus_target
     del grad_h_minus_target

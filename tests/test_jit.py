@@ -334,7 +334,12 @@ def test_weight_gradients_over_a_loops_steps_compile_as_one_product():
     compiled = sg.jit(general)
     result, warned = call_recording(compiled, *args)
     assert warned == []
-    assert "matmul_vjp_x2_over_steps(" in compiled.specialised_source(*args)
+    text = compiled.specialised_source(*args)
+    assert "matmul_vjp_x2_over_steps(" in text
+    # compiled, the steps are multiplied after the loop only (faster; sg.grad's code also
+    # multiplies them in the loop, every few thousand elements, to keep less memory)
+    assert "enough_steps(" in general.source and "enough_steps(" not in text
+    assert "if " not in text.split("for t in range(xs.shape[0] - 1")[1]
     assert_same(result, general(*args))
     by_hand = rnn.loss_grad_by_hand(*args)[:2]
     for got, want in zip(result, by_hand, strict=True):

@@ -751,7 +751,7 @@ def numba_spelling(fdef: ast.FunctionDef) -> None:
         made empty again in such a loop, Numba cannot type the new list: ``xs.clear()``."""
         out = []
         for stmt in body:
-            if isinstance(stmt, ast.Delete):
+            if isinstance(stmt, ast.Delete) or _never_taken(stmt):
                 continue
             name = _emptied_list(stmt)
             if name is not None and in_loop and name in emptied:
@@ -766,6 +766,12 @@ def numba_spelling(fdef: ast.FunctionDef) -> None:
         return out
 
     fdef.body = rewrite(fdef.body) or [ast.Pass()]
+
+
+def _never_taken(stmt: ast.stmt) -> bool:
+    """``if False: ...`` (with no ``else``), as a helper the shapes settle may leave."""
+    return isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Constant) and (
+        stmt.test.value is False and not stmt.orelse)
 
 
 def _emptied_list(stmt: ast.stmt) -> str | None:

@@ -363,7 +363,12 @@ def _matmul_over_steps(ctx: Context, bound: dict[str, Operand]
 
 @rule(support.enough_steps)
 def _enough_steps(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
-    """``len(gs) >= k`` once the steps' shapes say how many steps make enough elements."""
+    """``len(gs) >= k`` once the steps' shapes say how many steps make enough elements. For
+    Numba, never: its products in the loop cost more time than they save memory (the RNN's
+    compiled gradient took about a third longer), so compiled code multiplies the steps
+    after the loop only (``numba_spelling`` drops the ``if False:``)."""
+    if ctx.numba:
+        return ast.Constant(False), Number(bool, False)
     (gs, ags), (_, ax1s) = bound["gs"], bound["x1s"]
     sizes = [a.size(s.item) if isinstance(s, Sequence) and s.is_list and s.item is not None
              else None for s in (ags, ax1s)]

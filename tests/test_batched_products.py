@@ -12,6 +12,7 @@ import ast
 import inspect
 import random
 import textwrap
+import types
 
 import numpy as np
 import pytest
@@ -176,6 +177,33 @@ def test_on_dask_arrays_the_kept_steps_are_multiplied_lazily(monkeypatch):
         got = batched(*lazy)
     assert computations.started == 0
     assert_rounding([g.compute() for g in got], per_step(*args))
+
+
+@pytest.mark.parametrize("elements", [4096, 10])  # after the loop only; every 2 steps too
+def test_the_rnn_gradient_differentiates_to_third_order(elements, monkeypatch):
+    """The loop-product helpers' rules close over each other: a gradient made with them,
+    differentiated twice more in reverse mode, against central differences."""
+    monkeypatch.setattr(support, "_STEPS_PRODUCT_ELEMENTS", elements)
+    golden, args, _ = GOLDEN["rnn"]
+    # a function object of its own: its derivatives (and their variants, specialised at the
+    # first call for this number of elements) are made afresh
+    fn = types.FunctionType(golden.__code__, golden.__globals__, golden.__name__)
+    args = list(args)
+    rng = np.random.default_rng(5)
+    v, u = rng.standard_normal(args[0].shape), rng.standard_normal(args[1].shape)
+    first = sg.grad(fn, wrt=0)
+    assert OVER_STEPS in first.source
+
+    def along_v(Wx, Wh, xs, target):
+        return np.sum(first(Wx, Wh, xs, target) * v)
+
+    second = sg.grad(along_v, wrt=1)
+
+    def along_u(Wx, Wh, xs, target):
+        return np.sum(second(Wx, Wh, xs, target) * u)
+
+    assert_close(second(*args), numerical_grad(along_v, args, 1))
+    assert_close(sg.grad(along_u, wrt=0)(*args), numerical_grad(along_u, args, 0))
 
 
 def test_enough_steps_counts_the_elements_of_the_kept_steps():

@@ -41,8 +41,11 @@ from sourcegrad.testing import check_grads
 
 from .fd import assert_close, numerical_grad
 from .golden_functions import GOLDEN, GOLDEN_OPTIONS
+from .rule_specs import SPECS, Spec
 from .test_random_programs import load_module
 from .test_random_programs import program as random_program
+from .test_rules_second_order import _check as second_order_of_jvp
+from .test_rules_second_order import _check_over_reverse as second_order_of_vjp
 
 OFF = "SOURCEGRAD_LOOP_PRODUCTS"
 
@@ -204,6 +207,22 @@ def test_the_rnn_gradient_differentiates_to_third_order(elements, monkeypatch):
 
     assert_close(second(*args), numerical_grad(along_v, args, 1))
     assert_close(sg.grad(along_u, wrt=0)(*args), numerical_grad(along_u, args, 0))
+
+
+OVER_STEPS_CASES = [(spec, case) for spec in SPECS if spec.primitive in (
+    support.matmul_over_steps, support.matmul_vjp_x1_over_steps,
+    support.matmul_vjp_x2_over_steps) for case in spec.cases]
+
+
+@pytest.mark.parametrize(("spec", "case"), OVER_STEPS_CASES,
+                         ids=[f"{s.name}{c.label()}" for s, c in OVER_STEPS_CASES])
+def test_every_case_of_the_loop_product_rules_differentiates_twice(spec, case):
+    """``test_rules_second_order`` checks the first case of each row; here every case of the
+    three loop-product rows (arrays and lists of steps, chunks, the step-by-step fallback),
+    in all four combinations of modes."""
+    one = Spec(spec.primitive, (case,))
+    assert second_order_of_jvp(one)
+    assert second_order_of_vjp(one)
 
 
 def test_enough_steps_counts_the_elements_of_the_kept_steps():

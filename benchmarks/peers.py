@@ -7,7 +7,9 @@ are imported lazily, so a missing one costs a note, not the run.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -139,6 +141,37 @@ def sourcegrad_jit(workload: Workload, args: tuple) -> Gradients:
     return run
 
 
+@contextlib.contextmanager
+def _products_per_step(workload: Workload):
+    """Derivatives made in here keep one matrix product a step in their loops
+    (``SOURCEGRAD_LOOP_PRODUCTS=0``): the columns that show what ``passes/batched_products.py``
+    gains, in the same run. Where that pass changes nothing, a note says so."""
+    sg = import_or_skip("sourcegrad", "-e .")
+    wrt = _one_or_tuple(workload.wrt)
+    batched = _call_or_skip("sg.grad", sg.grad, workload.forward, wrt=wrt).source
+    before = os.environ.get("SOURCEGRAD_LOOP_PRODUCTS")
+    os.environ["SOURCEGRAD_LOOP_PRODUCTS"] = "0"
+    try:
+        if sg.grad(workload.forward, wrt=wrt).source == batched:
+            raise Skip("no loop product to batch: the same code as sg.grad's")
+        yield
+    finally:
+        if before is None:
+            del os.environ["SOURCEGRAD_LOOP_PRODUCTS"]
+        else:
+            os.environ["SOURCEGRAD_LOOP_PRODUCTS"] = before
+
+
+def sourcegrad_grad_per_step(workload: Workload, args: tuple) -> Gradients:
+    with _products_per_step(workload):
+        return sourcegrad_grad(workload, args)
+
+
+def sourcegrad_jit_per_step(workload: Workload, args: tuple) -> Gradients:
+    with _products_per_step(workload):
+        return sourcegrad_jit(workload, args)
+
+
 def _call_or_skip(what: str, fun: Callable, *args, **kwargs):
     """Turn a library's failure to build a gradient into a note for the table."""
     try:
@@ -246,6 +279,8 @@ PEERS = (
     Peer("sg.grad", sourcegrad_grad, memory_traced=True),
     Peer("sg.grad general", sourcegrad_general, memory_traced=True),
     Peer("sg.jit", sourcegrad_jit, memory_traced=False),
+    Peer("sg.grad, a product a step", sourcegrad_grad_per_step, memory_traced=True),
+    Peer("sg.jit, a product a step", sourcegrad_jit_per_step, memory_traced=False),
     Peer("sg eager", sourcegrad_eager, memory_traced=True),
     Peer("autograd", autograd_grad, memory_traced=True),
     Peer("PyTorch", torch_eager, memory_traced=False),

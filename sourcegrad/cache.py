@@ -174,7 +174,7 @@ def derivative(fun: Any, request: Hashable, variant: str,
     ``finish`` is applied once to each function made or loaded.
     """
     memo = _memo(fun)
-    key = (request, variant)
+    key = (request, variant, generation_settings())
     try:
         entry = memo.get(key) if memo is not None else None
     except TypeError:  # an unhashable request
@@ -460,7 +460,17 @@ def disk_key(fn: Any, names: tuple[str, ...], variant: str) -> str | None:
     environment = [f"{dep.spelling()}: {describe(dep.seen)}" for dep in name_dependencies(fn)]
     return _digest(FORMAT, __version__, _implementation_fingerprint(), sys.version,
                    sys.implementation.cache_tag, fn.__module__, fn.__qualname__, text,
-                   code_digest(fn.__code__), names, variant, _table_version(), environment)
+                   code_digest(fn.__code__), names, variant, _table_version(), environment,
+                   generation_settings())
+
+
+# environment variables that change what is generated (``SOURCEGRAD_LOOP_PRODUCTS=0`` turns a
+# pass off): a derivative made under one setting is not reused under another
+GENERATION_VARIABLES = ("SOURCEGRAD_LOOP_PRODUCTS",)
+
+
+def generation_settings() -> tuple[str, ...]:
+    return tuple(os.environ.get(variable, "") for variable in GENERATION_VARIABLES)
 
 
 # -- on disk --------------------------------------------------------------------------------

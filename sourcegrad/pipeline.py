@@ -7,6 +7,7 @@
     activity     passes/activity.py    which variables need a derivative at all
     normalize    passes/normalize.py   one differentiable operation per statement
     reverse      passes/reverse.py     forward sweep + adjoint (rules inlined by codegen/)
+    batch        passes/batched_products.py   weight gradients of a loop's steps: one product
     assemble     this module           grad_f / value_and_grad_f / forward_f + backward_f
     compile      compile.py            a live function, registered with linecache
 
@@ -42,7 +43,7 @@ from .frontend import checks, forms
 from .frontend.resolve import Resolver, local_kinds
 from .frontend.source import Parsed, parse_function
 from .passes import activity as activity_pass
-from .passes import desugar, normalize, saving, sharing, ssa
+from .passes import batched_products, desugar, normalize, saving, sharing, ssa
 from .passes.desugar import assign, call, name
 from .passes.reverse import CalleeDerivative, ReverseMode, ReverseResult
 from .passes.row_sparse import row_sparse_accumulators, sparse_gradients
@@ -258,6 +259,11 @@ def analyse_reverse(fn: Any, wrt: tuple[str, ...], has_aux: bool = False,
         if form.aux is not None:
             reverse.returned_beside.add(form.aux)
         analysis.result = reverse.run(fdef)
+        if batched_products.enabled():
+            analysis.result.adjoint = batched_products.batch_weight_gradients(
+                analysis.result.adjoint, namer)
+            analysis.result.forward = batched_products.batch_input_products(
+                analysis.result.forward, namer)
     finally:
         _IN_PROGRESS.pop()
     return analysis

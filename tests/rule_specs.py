@@ -734,6 +734,32 @@ SPECS += [
                                  case(Arr((5,)), Arr((4,)), Arr((4, 5))),
                                  case(Arr((3,)), Arr((3, 4)), Arr((4,))),
                                  case(Arr((2, 3, 5)), Arr((2, 3, 4)), Arr((4, 5))))),
+    # a loop's matrix products as one (several steps; lists and arrays of steps; the
+    # stacked-rows path, chunks of it, and the step-by-step fallback of mismatched steps)
+    Spec(support.matmul_over_steps, (
+        case(Arr((4, 3, 5)), Arr((5, 2))),
+        case(Arr((4, 5)), Arr((5, 2))),
+        case(Arr((3, 2, 5)), Arr((5,))),
+        case([Arr((3, 5)), Arr((2, 5)), Arr((3, 5))], Arr((5, 2))),
+        case(Arr((3, 2, 5)), Arr((2, 5, 4))))),  # w of 3 dimensions: a list of products
+    Spec(support.matmul_vjp_x1_over_steps, (
+        case([Arr((3, 2)), Arr((3, 2)), Arr((3, 2)), Arr((3, 2))],
+             [Arr((3, 5)), Arr((3, 5)), Arr((3, 5)), Arr((3, 5))], Arr((5, 2))),
+        case(Arr((4, 3, 2)), Arr((4, 3, 5)), Arr((5, 2))),
+        case([Arr((2,)), Arr((3, 2))], [Arr((5,)), Arr((3, 5))], Arr((5, 2))),
+        case([Arr((2, 2, 4)), Arr((2, 2, 4)), Arr((2, 2, 4))], Arr((3, 2, 5)), Arr((2, 5, 4))))),
+    Spec(support.matmul_vjp_x2_over_steps, (
+        case([Arr((3, 2)), Arr((3, 2)), Arr((3, 2)), Arr((3, 2))],
+             [Arr((3, 5)), Arr((3, 5)), Arr((3, 5)), Arr((3, 5))], Arr((5, 2))),
+        case([Arr((2,)), Arr((2,)), Arr((2,))], [Arr((5,)), Arr((5,)), Arr((5,))], Arr((5, 2))),
+        case([Arr((2, 2)), Arr((3, 2))], [Arr((2, 5)), Arr((3, 5))], Arr((5, 2))),
+        case([Arr((2, 3, 2)), Arr((2, 3, 2))], [Arr((2, 3, 5)), Arr((2, 3, 5))], Arr((5, 2))),
+        case([Arr((16, 8))] * 5, [Arr((16, 56))] * 5, Arr((56, 8))),  # 2 chunks of steps
+        case([Arr((64, 8))] * 2, [Arr((64, 56))] * 2, Arr((56, 8))),  # a product a step
+        case([Arr((2,)), Arr((3, 2))], [Arr((5,)), Arr((3, 5))], Arr((5, 2))),  # step by step
+        case([Arr((3,)), Arr((3,))], [Arr((3, 4)), Arr((3, 4))], Arr((4,))),
+        case([Arr((2, 3, 2))], [Arr((3, 5))], Arr((2, 5, 2))),
+        case(Arr((4, 3, 2)), Arr((4, 3, 5)), Arr((5, 2))))),  # arrays of all steps
     Spec(list, (case(Arr((3,))), case(Arr((3, 2))))),
     Spec(support.one_if_single, (case(Arr((2,)), Arr((2, 3))), case(Arr(()), Arr((3,))),
                                  case(Arr((2, 1)), Arr((2, 1))))),

@@ -321,6 +321,31 @@ def test_emit_jit_refuses_a_helper_without_a_compiled_form(tmp_path, capsys):
     assert "the helper `norm_derivative` has no form Numba compiles" in capsys.readouterr().err
 
 
+def test_weight_gradients_over_a_loops_steps_compile_as_one_product():
+    """The batched weight gradients of an RNN on a batch (matrices a step; the golden ``rnn``
+    has vectors) compile, and agree with the uncompiled derivative and the one made with a
+    product a step."""
+    from samples import rnn
+
+    xs, ys = rnn.make_data(n_steps=4, batch=3, n_in=2)
+    args = (*rnn.init_params(2, 3, 1), xs, ys)
+    general = sg.grad(rnn.loss, wrt=(0, 1))
+    assert "matmul_vjp_x2_over_steps(" in general.source
+    compiled = sg.jit(general)
+    result, warned = call_recording(compiled, *args)
+    assert warned == []
+    text = compiled.specialised_source(*args)
+    assert "matmul_vjp_x2_over_steps(" in text
+    # compiled, the steps are multiplied after the loop only (faster; sg.grad's code also
+    # multiplies them in the loop, every few thousand elements, to keep less memory)
+    assert "enough_steps(" in general.source and "enough_steps(" not in text
+    assert "if " not in text.split("for t in range(xs.shape[0] - 1")[1]
+    assert_same(result, general(*args))
+    by_hand = rnn.loss_grad_by_hand(*args)[:2]
+    for got, want in zip(result, by_hand, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
 def _labelled(x):
     label = f"total {np.sum(x)}"
     return label

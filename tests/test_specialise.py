@@ -56,9 +56,13 @@ def test_helpers_whose_meaning_the_shapes_settle_disappear():
     general = sg.grad(fn, wrt=wrt)
     _, text = specialised(general, args)
     assert "unbroadcast(" in general.source and "shape_only(" in general.source
-    for helper in ("unbroadcast(", "shape_only(", "matmul_vjp_x", "zeros_like_grad(",
-                   "as_gradient(", "unreduce(", "xs_t_at_Wx_stack", "h_at_Wh_stack"):
+    for helper in ("unbroadcast(", "shape_only(", "matmul_vjp_x1(", "matmul_vjp_x2(",
+                   "zeros_like_grad(", "as_gradient(", "unreduce(", "xs_t_at_Wx_stack",
+                   "h_at_Wh_stack"):
         assert helper not in text
+    # the weight gradients over the loop's steps stay one call: the shapes do not say how
+    # many steps there are (none: no product at all)
+    assert "grad_Wh += matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh)" in text
     # the one stack the backward sweep reads stays
     assert "h_stack.append(h)" in text and "h = h_stack.pop()" in text
     # the user's lines are still quoted over each block

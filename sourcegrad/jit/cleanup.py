@@ -18,6 +18,7 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,6 +56,8 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         numba_spelling(fdef)
         while _substitute_single_uses(fdef, facts):
             pass
+    else:
+        _release_last_steps(fdef, facts)
     _edit(fdef, lambda stmt: None if _keeps_own_shape(stmt) and not _keeps_shape(stmt)
           else stmt)  # ``x = x``, what ``x = shape_only(x)`` became where ``x`` is still read
     fdef.body = _joined_deletes(_without_stray_comments(fdef.body))
@@ -466,6 +469,48 @@ def _is_range(node: ast.expr) -> bool:
         node.func.id == "range")
 
 
+# -- the last step's slice of an array of all steps ----------------------------------------
+def _release_last_steps(fdef: ast.FunctionDef, facts: Facts) -> None:
+    """``del steps`` right after ``for t in ...: v = steps[t] ...`` frees nothing while the
+    last step's ``v``, a view of ``steps``, lives on (``passes/batched_products.py`` makes
+    such arrays of all steps' products; in the general code the backward sweep rebinds
+    ``v`` at once, in the specialised code it may not): where the loop surely ran (its trip
+    count is known and not zero) and nothing reads ``v`` after it, ``del steps, v``."""
+    liveness = _Liveness(facts)
+    liveness.block(fdef.body, set())
+    for block in _blocks(fdef):
+        for loop, done in itertools.pairwise(block):
+            if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                    and getattr(loop, TRIP_COUNT, None) and isinstance(done, ast.Delete)):
+                continue
+            deleted = {t.id for t in done.targets if isinstance(t, ast.Name)}
+            live = liveness.live_after.get(id(done), set())
+            for stmt in loop.body:
+                if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Name)
+                        and isinstance(stmt.value, ast.Subscript)
+                        and isinstance(stmt.value.value, ast.Name)
+                        and stmt.value.value.id in deleted
+                        and isinstance(stmt.value.slice, ast.Name)
+                        and stmt.value.slice.id == loop.target.id
+                        and stmt.targets[0].id not in live | deleted):
+                    done.targets.append(ast.Name(id=stmt.targets[0].id, ctx=ast.Del()))
+                    deleted.add(stmt.targets[0].id)
+
+
+def _blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:
+    """Every block of statements in ``fdef``: its body, and those of its compound
+    statements."""
+    found = [fdef.body]
+    for node in walk(fdef):
+        for name in ("body", "orelse"):
+            block = getattr(node, name, None)
+            if node is not fdef and isinstance(block, list) and block and isinstance(
+                    block[0], ast.stmt):
+                found.append(block)
+    return found
+
+
 # -- one expression instead of a chain of statements, for Numba ---------------------------
 def _substitute_single_uses(fdef: ast.FunctionDef, facts: Facts) -> bool:
     """``v = e`` followed (in the same block) by the one statement that reads this ``v``
@@ -813,18 +858,48 @@ def _empty(np_name: str, count: ast.expr, item: Array | Number) -> ast.expr:
 
 # -- Numba's spelling ----------------------------------------------------------------------------
 def numba_spelling(fdef: ast.FunctionDef) -> None:
-    def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
+    def rewrite(body: list[ast.stmt], emptied: frozenset[str] = frozenset(),
+                in_loop: bool = False) -> list[ast.stmt]:
+        """``emptied``: the lists made empty (``xs = []``) before the loops around ``body``;
+        made empty again in such a loop, Numba cannot type the new list: ``xs.clear()``."""
         out = []
         for stmt in body:
-            if isinstance(stmt, ast.Delete):
+            if isinstance(stmt, ast.Delete) or _never_taken(stmt):
                 continue
+            name = _emptied_list(stmt)
+            if name is not None and in_loop and name in emptied:
+                stmt = _cleared(name, stmt)
+            elif name is not None:
+                emptied |= {name}
             if isinstance(stmt, ast.For):
                 stmt.iter = _forwards(stmt.iter)
-            _rewrite_blocks(stmt, rewrite)
+            loop = in_loop or isinstance(stmt, ast.For | ast.While)
+            _rewrite_blocks(stmt, lambda block, e=emptied, loop=loop: rewrite(block, e, loop))
             out.append(stmt)
         return out
 
     fdef.body = rewrite(fdef.body) or [ast.Pass()]
+
+
+def _never_taken(stmt: ast.stmt) -> bool:
+    """``if False: ...`` (with no ``else``), as a helper the shapes settle may leave."""
+    return isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Constant) and (
+        stmt.test.value is False and not stmt.orelse)
+
+
+def _emptied_list(stmt: ast.stmt) -> str | None:
+    """``xs`` of ``xs = []``."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.List)
+            and not stmt.value.elts):
+        return stmt.targets[0].id
+    return None
+
+
+def _cleared(name: str, like: ast.stmt) -> ast.stmt:
+    method = ast.Attribute(value=ast.Name(id=name, ctx=ast.Load()), attr="clear",
+                           ctx=ast.Load())
+    return ast.copy_location(ast.Expr(value=ast.Call(func=method, args=[], keywords=[])), like)
 
 
 def _forwards(iterable: ast.expr) -> ast.expr:

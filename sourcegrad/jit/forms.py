@@ -217,6 +217,89 @@ def matmul_vjp_x2_form(g, x1, x2):
     return None
 
 
+@_form(support.matmul_over_steps)
+def matmul_over_steps_form(xs, w):
+    """``xs @ w`` for stacked steps: their rows multiplied at once, shaped back (Numba
+    multiplies vectors and matrices only)."""
+    if not (isinstance(xs, types.Array) and isinstance(w, types.Array) and xs.ndim >= 2
+            and w.ndim in (1, 2)):
+        return None
+    if xs.ndim == 2:
+        return lambda xs, w: xs @ w
+
+    def impl(xs, w):
+        rows = np.ascontiguousarray(xs).reshape((-1, xs.shape[-1]))
+        return np.ascontiguousarray(rows @ w).reshape(xs.shape[:-1] + w.shape[1:])
+    return impl
+
+
+@_form(support.enough_steps)
+def enough_steps_form(gs, x1s):
+    """Have the lists of a loop's collected arrays reached 4,096 elements (as
+    ``support._STEPS_PRODUCT_ELEMENTS`` says)?"""
+    if not (isinstance(gs, types.List) and isinstance(x1s, types.List)
+            and isinstance(gs.dtype, types.Array) and isinstance(x1s.dtype, types.Array)):
+        return None
+
+    def impl(gs, x1s):
+        if len(gs) == 0:
+            return False
+        return len(gs) * (gs[len(gs) - 1].size + x1s[len(x1s) - 1].size) >= 4096
+    return impl
+
+
+@_form(support.matmul_vjp_x2_over_steps)
+def matmul_vjp_x2_over_steps_form(gs, x1s, x2):
+    """The cotangent of a matrix ``x2`` summed over a loop's steps, from lists of the steps'
+    float64 cotangents and left factors (vectors or matrices): their rows copied into one
+    matrix each (element by element, which Numba compiles quickly), then one product."""
+    if not (isinstance(gs, types.List) and isinstance(x1s, types.List)
+            and isinstance(x2, types.Array) and x2.ndim == 2):
+        return None
+    g_item, x1_item = gs.dtype, x1s.dtype
+    if not (isinstance(g_item, types.Array) and isinstance(x1_item, types.Array)
+            and g_item.ndim == x1_item.ndim and g_item.ndim in (1, 2)
+            and g_item.dtype == x1_item.dtype == types.float64):
+        return None
+    if g_item.ndim == 1:  # vectors: one row a step
+        def vectors(gs, x1s, x2):
+            inner, outer = x2.shape
+            x1_rows = np.empty((len(gs), inner))
+            g_rows = np.empty((len(gs), outer))
+            for i in range(len(gs)):
+                g, x1 = gs[i], x1s[i]
+                if x1.shape[0] != inner or g.shape[0] != outer:
+                    raise ValueError("a step's arrays do not line up with the matrix")
+                for c in range(inner):
+                    x1_rows[i, c] = x1[c]
+                for c in range(outer):
+                    g_rows[i, c] = g[c]
+            return x1_rows.T @ g_rows
+        return vectors
+
+    def matrices(gs, x1s, x2):
+        inner, outer = x2.shape
+        rows = 0
+        for i in range(len(gs)):
+            g, x1 = gs[i], x1s[i]
+            if x1.shape != (g.shape[0], inner) or g.shape[1] != outer:
+                raise ValueError("a step's arrays do not line up with the matrix")
+            rows += g.shape[0]
+        x1_rows = np.empty((rows, inner))
+        g_rows = np.empty((rows, outer))
+        row = 0
+        for i in range(len(gs)):
+            g, x1 = gs[i], x1s[i]
+            for r in range(g.shape[0]):
+                for c in range(inner):
+                    x1_rows[row + r, c] = x1[r, c]
+                for c in range(outer):
+                    g_rows[row + r, c] = g[r, c]
+            row += g.shape[0]
+        return x1_rows.T @ g_rows
+    return matrices
+
+
 @_form(support.reduced_count)
 def reduced_count_form(x, ans):
     """How many elements of ``x`` went into each of ``ans``."""

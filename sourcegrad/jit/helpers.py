@@ -346,6 +346,40 @@ def _matmul_vjp_x2(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | 
     return None, _shaped_like(ax2, None)
 
 
+@rule(support.matmul_over_steps)
+def _matmul_over_steps(ctx: Context, bound: dict[str, Operand]
+                       ) -> tuple[ast.expr | None, Abstract]:
+    (xs, axs), (w, aw) = bound["xs"], bound["w"]
+    if not (isinstance(axs, Array) and isinstance(aw, Array) and axs.shape is not None
+            and aw.shape is not None and len(axs.shape) >= 2 and len(aw.shape) in (1, 2)
+            and axs.shape[-1] == aw.shape[0]):
+        return None, a.UNKNOWN
+    if not ctx.numba or len(axs.shape) == 2:  # ``xs @ w``, which Numba has for matrices
+        return ctx.evaluate(ast.BinOp(left=xs, op=ast.MatMult(), right=w))
+    dtype = None if axs.dtype is None or aw.dtype is None else np.result_type(axs.dtype,
+                                                                              aw.dtype)
+    return None, Array(axs.shape[:-1] + aw.shape[1:], dtype, fresh=True)
+
+
+@rule(support.enough_steps)
+def _enough_steps(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    """``len(gs) >= k`` once the steps' shapes say how many steps make enough elements. For
+    Numba, never: its products in the loop cost more time than they save memory (the RNN's
+    compiled gradient took about a third longer), so compiled code multiplies the steps
+    after the loop only (``numba_spelling`` drops the ``if False:``)."""
+    if ctx.numba:
+        return ast.Constant(False), Number(bool, False)
+    (gs, ags), (_, ax1s) = bound["gs"], bound["x1s"]
+    sizes = [a.size(s.item) if isinstance(s, Sequence) and s.is_list and s.item is not None
+             else None for s in (ags, ax1s)]
+    if None in sizes or not sum(sizes):
+        return None, Number(bool)
+    steps = -(-support._STEPS_PRODUCT_ELEMENTS // sum(sizes))  # (rounded up)
+    enough = ast.Compare(left=call(ctx.name_for(len), gs), ops=[ast.GtE()],
+                         comparators=[ast.Constant(steps)])
+    return enough, Number(bool)
+
+
 @rule(support.reduced_count)
 def _reduced_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     (_, ax), (_, ans) = bound["x"], bound["ans"]

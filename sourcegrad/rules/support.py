@@ -705,6 +705,103 @@ def matmul_vjp_x2(g, x1, x2):
     return np.reshape(unbroadcast(np.swapaxes(x1m, -1, -2) @ gm, x2m), np.shape(x2))
 
 
+def matmul_over_steps(xs, w):
+    """``xs[t] @ w`` for every step ``t`` of a loop over ``range(len(xs))``, made before the
+    loop (``passes/batched_products.py``): one product ``xs @ w`` for an array ``xs`` whose
+    steps are vectors or matrices and a matrix or vector ``w`` whose rows match (each
+    step's product is then its slice); else the list of the steps' products (a list of
+    steps, another library's array: a Dask array stays lazy, one product a step)."""
+    if type(xs) is np.ndarray and xs.ndim >= 2 and type(w) is np.ndarray and (
+            w.ndim in (1, 2) and xs.shape[-1] == w.shape[0]):
+        return xs @ w
+    return [xs[t] @ w for t in range(len(xs))]
+
+
+def matmul_vjp_x1_over_steps(gs, xs, w):
+    """The cotangent of ``xs`` in ``matmul_over_steps(xs, w)``, from that product's cotangent
+    ``gs`` (an array when the product was one array, else a list of the steps'): an array
+    for an array ``xs``, a list for a list (or tuple) of steps."""
+    if not isinstance(gs, (list, tuple)):
+        return matmul_vjp_x1(gs, xs, w)
+    steps = [matmul_vjp_x1(gs[t], xs[t], w) for t in range(len(gs))]
+    if isinstance(xs, (list, tuple)):
+        return steps
+    return np.stack(steps) if steps else zeros_like_grad(xs)
+
+
+# the elements of the steps' arrays that one product of many steps stacks (at most)
+_STEPS_PRODUCT_ELEMENTS = 4096
+
+
+def matmul_vjp_x2_over_steps(gs, x1s, x2):
+    """``sum(matmul_vjp_x2(g, x1, x2) for g, x1 in zip(gs, x1s))``: the cotangent of a matrix
+    ``x2`` that every step of a loop multiplied (``x1 @ x2``), from each step's cotangent
+    ``g`` and left factor ``x1`` (``passes/batched_products.py`` collects them), which is
+    also the cotangent of ``w`` in ``matmul_over_steps(xs, w)`` (``gs`` and ``x1s`` are then
+    arrays of all steps when that product was one). When the steps' arrays are float64 and
+    their rows line up with ``x2``, the rows of many steps are stacked and multiplied at
+    once (``x1_rows.T @ g_rows``): a few products where the loop made one a step, each over
+    at most about 4,096 stacked elements (the copies add that much to the peak memory).
+    Anything else, and steps as large as that, are summed step by step, as the loop would
+    have."""
+    if not isinstance(gs, (list, tuple)):  # arrays of all steps
+        return matmul_vjp_x2(gs, x1s, x2)
+    if not gs:
+        return 0.0
+    shape = getattr(x2, "shape", None)  # an array, or only its shape (``ShapeOf``)
+    steps = 1
+    if shape is not None and len(shape) == 2 and _rows_line_up(gs, x1s, shape):
+        steps = _STEPS_PRODUCT_ELEMENTS // (gs[0].size + x1s[0].size)
+    if steps <= 1:  # (a step of 4,096 elements or more is a product of its own: no copies)
+        total = 0.0
+        for g, x1 in zip(gs, x1s, strict=True):
+            total = total + matmul_vjp_x2(g, x1, x2)
+        return total
+    total = None
+    for start in range(0, len(gs), steps):
+        part = (_stacked_rows(x1s[start:start + steps], shape[0]).T
+                @ _stacked_rows(gs[start:start + steps], shape[1]))
+        total = part if total is None else total + part
+    return total
+
+
+def enough_steps(gs, x1s):
+    """Have a loop's collected cotangents ``gs`` and left factors ``x1s`` (lists, one entry a
+    step) reached about 4,096 elements? Then the loop multiplies them at once
+    (``matmul_vjp_x2_over_steps``) and lets them go, so that it keeps a few steps' arrays
+    alive, not all of them (``passes/batched_products.py``)."""
+    if not gs:  # (a step's product may be in a branch the loop has not taken yet)
+        return False
+    size = _size(gs[-1]) + _size(x1s[-1])  # (from the shapes: a Dask array stays lazy)
+    return len(gs) * size >= _STEPS_PRODUCT_ELEMENTS
+
+
+def _stacked_rows(arrays, width):
+    """The rows of ``arrays`` (each ``(..., width)``) as one matrix."""
+    if arrays[0].ndim == 2:
+        return np.concatenate(arrays)
+    return np.concatenate([np.reshape(a, (-1, width)) for a in arrays])
+
+
+def _rows_line_up(gs, x1s, shape):
+    """Are all steps' ``g`` and ``x1`` float64 arrays of one number of dimensions (at least
+    one), each ``g`` shaped as its step's ``x1 @ x2`` is (``x2`` of ``shape``)? Asked of the
+    sets of their types, dtypes and shapes first: one of each, in the usual case."""
+    if len(gs) != len(x1s) or {type(a) for a in gs} | {type(a) for a in x1s} != {np.ndarray}:
+        return False
+    if {a.dtype for a in gs} | {a.dtype for a in x1s} != {np.dtype(np.float64)}:
+        return False
+    g_shapes, x1_shapes = {g.shape for g in gs}, {x1.shape for x1 in x1s}
+    if len(g_shapes) == 1 == len(x1_shapes):
+        pairs = [(next(iter(g_shapes)), next(iter(x1_shapes)))]
+    else:
+        pairs = [(g.shape, x1.shape) for g, x1 in zip(gs, x1s, strict=True)]
+    ndim = len(pairs[0][0])
+    return ndim >= 1 and all(
+        len(g) == len(x1) == ndim and x1[-1] == shape[0] and g[-1] == shape[1]
+        and g[:-1] == x1[:-1] for g, x1 in pairs)
+
+
 def private_copy(g):
     """A copy the generated code owns, so that it can update it in place (a gradient, a
     stack of saved values, an array whose elements the backward sweep restores)."""

@@ -27,8 +27,11 @@ from .support import (
     gradient_vjp,
     join_back,
     last_writes,
+    matmul_over_steps,
     matmul_vjp_x1,
+    matmul_vjp_x1_over_steps,
     matmul_vjp_x2,
+    matmul_vjp_x2_over_steps,
     quantile_axes,
     quantile_q_shape,
     quantile_slope_weights,
@@ -180,6 +183,74 @@ class matmul_vjp_x2_rule:
         return matmul_vjp_x2(cotangent, t, x2)
 
 
+
+# -- a loop's matrix products as one (passes/batched_products.py) ---------------------------
+# ``matmul_over_steps(xs, w)`` is ``[xs[t] @ w for t]`` (or ``xs @ w``, one array): the other
+# two helpers are its cotangents, and the three are each other's derivatives, so that
+# derivatives of any order through a loop close over them. A cotangent or tangent has the
+# form (one array or a list of steps) of what it belongs to, and each helper decides the
+# form of its result from its arguments' the way ``matmul_over_steps`` does.
+@rule(support.matmul_over_steps)
+class matmul_over_steps_rule:
+    """The steps' products: bilinear in ``xs`` and ``w``."""
+
+    sequence_output = True
+    sequence_params = ("xs",)
+
+    def vjp_xs(g, ans, xs, w):
+        return matmul_vjp_x1_over_steps(g, xs, w)
+
+    def vjp_w(g, ans, xs, w):
+        return matmul_vjp_x2_over_steps(g, xs, w)
+
+    def jvp_xs(t, ans, xs, w):
+        return matmul_over_steps(t, w)
+
+    def jvp_w(t, ans, xs, w):
+        return matmul_over_steps(xs, t)
+
+
+@rule(support.matmul_vjp_x1_over_steps)
+class matmul_vjp_x1_over_steps_rule:
+    """Each step's ``gs[t] @ w.T`` (generalized): bilinear in ``gs`` and ``w``."""
+
+    sequence_output = True
+    sequence_params = ("gs", "xs")
+    nondiff = ("xs",)
+
+    def vjp_gs(g, ans, gs, xs, w):
+        return matmul_over_steps(g, w)
+
+    def vjp_w(g, ans, gs, xs, w):
+        return matmul_vjp_x2_over_steps(gs, g, w)
+
+    def jvp_gs(t, ans, gs, xs, w):
+        return matmul_vjp_x1_over_steps(t, xs, w)
+
+    def jvp_w(t, ans, gs, xs, w):
+        return matmul_vjp_x1_over_steps(gs, xs, t)
+
+
+@rule(support.matmul_vjp_x2_over_steps)
+class matmul_vjp_x2_over_steps_rule:
+    """``sum_t x1s[t].T @ gs[t]`` (generalized): bilinear in ``gs`` and ``x1s``."""
+
+    sequence_params = ("gs", "x1s")
+    nondiff = ("x2",)
+
+    def vjp_gs(g, ans, gs, x1s, x2):
+        return matmul_over_steps(x1s, g)
+
+    def vjp_x1s(g, ans, gs, x1s, x2):
+        return matmul_vjp_x1_over_steps(gs, x1s, g)
+
+    def jvp_gs(t, ans, gs, x1s, x2):
+        return matmul_vjp_x2_over_steps(t, x1s, x2)
+
+    def jvp_x1s(t, ans, gs, x1s, x2):
+        return matmul_vjp_x2_over_steps(gs, t, x2)
+
+
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.zeros_like_sequence,
     support.row_sparse_zeros, support.no_cotangent, support.reduced_count,
@@ -192,6 +263,7 @@ nondifferentiable(
     support.shape_of_elementwise, support.is_foreign_array, support.quantile_axes,
     support.quantile_kept_axes, support.leading_axes, support.quantile_slope_weights,
     support.quantile_trailing_axes, support.quantile_q_shape,
+    support.enough_steps,
     reason="seeds, zeros, counts, masks, axes and shapes: constants for differentiation",
 )
 

@@ -203,9 +203,11 @@ class _Liveness:
     """Which variables are live where; records the assignments nobody reads (and, with
     ``keep_live_after``, what is live after each statement)."""
 
-    def __init__(self, facts: Facts, keep_live_after: bool = False) -> None:
+    def __init__(self, facts: Facts, keep_live_after: bool | set[int] = False) -> None:
         self.facts = facts
         self.recording = True
+        # what is live after every statement (``True``), or after those of these ids only:
+        # a copy of the live set a statement is quadratic in a long function
         self.keep_live_after = keep_live_after
         self.dead: set[int] = set()  # assignments to drop
         self.unread_pops: set[int] = set()  # ``y = s.pop()`` with ``y`` unread: ``s.pop()``
@@ -220,7 +222,8 @@ class _Liveness:
     def statement(self, stmt: ast.stmt, live: _Live) -> None:
         if printer.is_comment(stmt):
             return
-        if self.recording and self.keep_live_after:
+        if self.recording and self.keep_live_after and (
+                self.keep_live_after is True or id(stmt) in self.keep_live_after):
             self.live_after[id(stmt)] = set(live.names)
         if isinstance(stmt, ast.Assign):
             self.assignment(stmt, live)
@@ -476,26 +479,28 @@ def _release_last_steps(fdef: ast.FunctionDef, facts: Facts) -> None:
     such arrays of all steps' products; in the general code the backward sweep rebinds
     ``v`` at once, in the specialised code it may not): where the loop surely ran (its trip
     count is known and not zero) and nothing reads ``v`` after it, ``del steps, v``."""
-    liveness = _Liveness(facts)
-    liveness.block(fdef.body, set())
-    for block in _blocks(fdef):
-        for loop, done in itertools.pairwise(block):
-            if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
-                    and getattr(loop, TRIP_COUNT, None) and isinstance(done, ast.Delete)):
-                continue
-            deleted = {t.id for t in done.targets if isinstance(t, ast.Name)}
-            live = liveness.live_after.get(id(done), set())
-            for stmt in loop.body:
-                if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                        and isinstance(stmt.targets[0], ast.Name)
-                        and isinstance(stmt.value, ast.Subscript)
-                        and isinstance(stmt.value.value, ast.Name)
-                        and stmt.value.value.id in deleted
-                        and isinstance(stmt.value.slice, ast.Name)
-                        and stmt.value.slice.id == loop.target.id
-                        and stmt.targets[0].id not in live | deleted):
-                    done.targets.append(ast.Name(id=stmt.targets[0].id, ctx=ast.Del()))
-                    deleted.add(stmt.targets[0].id)
+    loops = [(loop, done) for block in _blocks(fdef)
+             for loop, done in itertools.pairwise(block)
+             if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+             and getattr(loop, TRIP_COUNT, None) and isinstance(done, ast.Delete)]
+    if not loops:
+        return
+    liveness = _Liveness(facts, keep_live_after={id(done) for _, done in loops})
+    liveness.block(fdef.body, _Live())
+    for loop, done in loops:
+        deleted = {t.id for t in done.targets if isinstance(t, ast.Name)}
+        live = liveness.live_after.get(id(done), set())
+        for stmt in loop.body:
+            if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and isinstance(stmt.value, ast.Subscript)
+                    and isinstance(stmt.value.value, ast.Name)
+                    and stmt.value.value.id in deleted
+                    and isinstance(stmt.value.slice, ast.Name)
+                    and stmt.value.slice.id == loop.target.id
+                    and stmt.targets[0].id not in live | deleted):
+                done.targets.append(ast.Name(id=stmt.targets[0].id, ctx=ast.Del()))
+                deleted.add(stmt.targets[0].id)
 
 
 def _blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:

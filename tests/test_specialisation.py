@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import sourcegrad as sg
+from benchmarks.timing import peak_traced_bytes
 from sourcegrad import specialisation
 from sourcegrad.pipeline import HELPERS
 from sourcegrad.specialisation import GENERAL, GENERAL_HERE, describe, signature
@@ -385,21 +386,6 @@ def test_a_float_argument_gets_a_float_gradient_from_the_variant_too():
         assert type(g(-0.7, y)) is float
 
 
-def _peak_bytes(call) -> int:
-    import tracemalloc
-
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        before, _ = tracemalloc.get_traced_memory()
-        result = call()
-        _, peak = tracemalloc.get_traced_memory()
-        del result
-    finally:
-        tracemalloc.stop()
-    return peak - before
-
-
 @pytest.mark.parametrize("sample", ["logistic_regression", "mlp"])
 def test_the_variant_lets_go_of_values_kept_for_their_shape(sample):
     """Where the general code keeps a value only for its shape (``x = shape_only(x)``), the
@@ -411,7 +397,7 @@ def test_the_variant_lets_go_of_values_kept_for_their_shape(sample):
     g = sg.grad(module.loss, wrt=tuple(range(len(module.init_params()))))
     g(*args), module.loss_grad_by_hand(*args)  # the variant made, every cache warm
     assert specialisation.variants_of(g).made == 1
-    assert _peak_bytes(lambda: g(*args)) <= 1.2 * _peak_bytes(
+    assert peak_traced_bytes(lambda: g(*args)) <= 1.2 * peak_traced_bytes(
         lambda: module.loss_grad_by_hand(*args))
 
 
@@ -433,7 +419,8 @@ def test_a_memory_bound_gradient_peaks_at_the_hand_written_memory():
     g = sg.grad(windowed_sine)
     assert_close(g(x), windowed_sine_grad_by_hand(x))
     assert "out=" in g.specialised_source(x)
-    assert _peak_bytes(lambda: g(x)) <= 1.2 * _peak_bytes(lambda: windowed_sine_grad_by_hand(x))
+    hand = peak_traced_bytes(lambda: windowed_sine_grad_by_hand(x))
+    assert peak_traced_bytes(lambda: g(x)) <= 1.2 * hand
 
 
 def kept_in_a_list(x):

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..codegen import names as naming
@@ -151,18 +152,26 @@ class _Group:
     factors: str = ""
 
 
-def _block(body: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
+def _rewrite_loops(body: list[ast.stmt],
+                   rewrite: Callable[[ast.For, list[ast.stmt]], list[ast.stmt]]
+                   ) -> list[ast.stmt]:
+    """``body`` with each ``for`` loop (without ``else``, at any depth, inner ones first)
+    replaced by ``rewrite(loop, the statements already placed before it)``."""
     out: list[ast.stmt] = []
     for stmt in body:
         for part in ("body", "orelse"):
             inner = getattr(stmt, part, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                setattr(stmt, part, _block(inner, namer))
+                setattr(stmt, part, _rewrite_loops(inner, rewrite))
         if isinstance(stmt, ast.For) and not stmt.orelse:
-            out.extend(_batched(stmt, out, namer))
+            out.extend(rewrite(stmt, out))
         else:
             out.append(stmt)
     return out
+
+
+def _block(body: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
+    return _rewrite_loops(body, lambda loop, before: _batched(loop, before, namer))
 
 
 def _batched(loop: ast.For, before: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
@@ -408,17 +417,7 @@ def batch_input_products(forward: list[ast.stmt], namer: naming.Namer) -> list[a
 
 
 def _forward_block(body: list[ast.stmt], namer: naming.Namer) -> list[ast.stmt]:
-    out: list[ast.stmt] = []
-    for stmt in body:
-        for part in ("body", "orelse"):
-            inner = getattr(stmt, part, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                setattr(stmt, part, _forward_block(inner, namer))
-        if isinstance(stmt, ast.For) and not stmt.orelse:
-            out.extend(_projected(stmt, namer))
-        else:
-            out.append(stmt)
-    return out
+    return _rewrite_loops(body, lambda loop, before: _projected(loop, namer))
 
 
 def _projected(loop: ast.For, namer: naming.Namer) -> list[ast.stmt]:

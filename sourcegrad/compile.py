@@ -15,15 +15,16 @@ Compiling is two steps, so that the on-disk cache can store the first one's resu
 ``compile_factory`` (source text -> a code object, the expensive part) and ``link`` (code
 object + the user's globals, cells and helpers -> a function, cheap).
 
-When a ``note`` is given, each simple statement is compiled inside its own ``try: ...
-except`` that calls it with any exception raised there (to add a note naming the user's
-line) and raises it again, from the same line: so the frame's current line, which ``pdb``
-marks, stays the failing one. An ``if`` test or a ``for`` iterable is evaluated in such a
-statement just before its compound statement, on the same line; a ``while`` test is not
-(an error there has no note). Since Python 3.11 a ``try`` costs nothing until something is
-raised. ``if`` and ``while`` tests go through ``_sourcegrad_branch`` (``branch_test``),
-which refuses a lazy array (a Dask array: telling its truth would compute the graph in the
-middle of the derivative) with an error noting the user's line. Such a function also starts
+When a ``note`` is given, the function's body runs inside one ``with _sourcegrad_note:``
+whose ``__exit__`` is called with any exception raised there (to add a note naming the user's
+line, read from the exception's traceback) and lets it go on. A ``with`` rather than a
+``try`` per statement: CPython's compiler takes time growing faster than the function with
+thousands of ``try`` blocks, and a ``with`` re-raises from the failing instruction (an
+``except`` clause's ``raise`` would re-raise from its own line), so the frame's current line,
+which ``pdb`` marks, stays the failing one. ``if`` and ``while`` tests go through
+``_sourcegrad_branch`` (``branch_test``), which refuses a lazy array (a Dask array: telling
+its truth would compute the graph in the middle of the derivative) with an error noting the
+user's line. Such a function also starts
 with ``if _sourcegrad_stale(): return _sourcegrad_stale.again(<its arguments>)``: the
 cache's check that what the derivative was made from still holds (``dependencies.py``),
 redirecting the call to a derivative made again if not; then with ``if _sourcegrad_special
@@ -65,8 +66,6 @@ BRANCH = "_sourcegrad_branch"
 RESULT = "_sourcegrad_result"
 # what sourcegrad gives a function for itself
 OWN_CELLS = frozenset({NOTE, STALE, SPECIAL, BRANCH})
-_ERROR = "_sourcegrad_error"
-_TEST = "_sourcegrad_test"
 # a line's number in the compiled code minus its number in the generated source
 BODY_SHIFT = 0
 
@@ -244,70 +243,34 @@ def _release_lines(code_id: int, filename: str) -> None:
     linecache.cache.pop(filename, None)
 
 
-_COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)
-
-
 def _guard(fdef: ast.FunctionDef) -> None:
-    """Give every simple statement of ``fdef`` its own ``try``/``except`` calling
-    ``_sourcegrad_note``, located on the statement's own line (see the module docstring),
-    and start the body with the staleness check and the way to specialised variants."""
+    """Run the body of ``fdef`` inside ``with _sourcegrad_note:`` (see the module docstring),
+    its ``if`` and ``while`` tests through ``_sourcegrad_branch``, after the staleness check
+    and the way to specialised variants."""
     first = fdef.body[0]
-    fdef.body = [_redirect_if_stale(fdef.args, first.lineno, first.col_offset),
-                 _redirect_if_specialised(fdef.args, first.lineno, first.col_offset),
-                 *_guarded(fdef.body)]
+    line, column = first.lineno, first.col_offset
+    _branch_tests(fdef.body)
+    noting = ast.With(items=[ast.withitem(context_expr=ast.Name(id=NOTE, ctx=ast.Load()),
+                                          optional_vars=None)],
+                      body=fdef.body, type_comment=None)
+    fdef.body = [_redirect_if_stale(fdef.args, line, column),
+                 _redirect_if_specialised(fdef.args, line, column),
+                 _located_at(noting, line, column, into_body=False)]
 
 
-def _guarded(body: list[ast.stmt]) -> list[ast.stmt]:
-    out: list[ast.stmt] = []
+def _branch_tests(body: list[ast.stmt]) -> None:
+    """``if test:`` becomes ``if _sourcegrad_branch(test):``, and so does a ``while``'s
+    (not inside nested ``def``s or classes: those are not guarded)."""
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
-            out.append(stmt)
             continue
-        if not isinstance(stmt, _COMPOUND):
-            out.append(_in_try(stmt))
-            continue
-        if isinstance(stmt, ast.If):  # the test, evaluated where a note can be added
-            test = ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()), args=[stmt.test],
-                            keywords=[])
-            out.append(_in_try(_located(ast.Assign(
-                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=test), stmt)))
-            stmt.test = _located(ast.Name(id=_TEST, ctx=ast.Load()), stmt.test)
-        elif isinstance(stmt, ast.While):  # re-evaluated each time: no try around it
+        if isinstance(stmt, (ast.If, ast.While)):
             stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
                                           args=[stmt.test], keywords=[]), stmt.test)
-        elif isinstance(stmt, ast.For) and not isinstance(stmt.iter, ast.Name):
-            out.append(_in_try(_located(ast.Assign(
-                targets=[ast.Name(id=_TEST, ctx=ast.Store())], value=stmt.iter), stmt)))
-            stmt.iter = _located(ast.Name(id=_TEST, ctx=ast.Load()), stmt.iter)
         for part in ("body", "orelse", "finalbody"):
-            if getattr(stmt, part, None):
-                setattr(stmt, part, _guarded(getattr(stmt, part)))
-        out.append(stmt)
-    return out
-
-
-def _in_try(stmt: ast.stmt) -> ast.Try:
-    """``try: <stmt> except Exception as e: _sourcegrad_note(e); raise``, the handler on
-    the statement's own line (built node by node: a copy of a template, walked to move it,
-    cost more than the rest of compiling, once per statement)."""
-    line, column = stmt.lineno, stmt.col_offset
-
-    def here(node: Any) -> Any:
-        node.lineno = node.end_lineno = line
-        node.col_offset = node.end_col_offset = column
-        return node
-
-    load = ast.Load()
-    note = here(ast.Call(func=here(ast.Name(id=NOTE, ctx=load)),
-                         args=[here(ast.Name(id=_ERROR, ctx=load))], keywords=[]))
-    handler = here(ast.ExceptHandler(type=here(ast.Name(id="Exception", ctx=load)),
-                                     name=_ERROR,
-                                     body=[here(ast.Expr(value=note)),
-                                           here(ast.Raise(exc=None, cause=None))]))
-    guard = ast.Try(body=[stmt], handlers=[handler], orelse=[], finalbody=[])
-    guard.lineno, guard.end_lineno = stmt.lineno, stmt.end_lineno
-    guard.col_offset, guard.end_col_offset = stmt.col_offset, stmt.end_col_offset
-    return guard
+            _branch_tests(getattr(stmt, part, None) or [])
+        for handler in getattr(stmt, "handlers", None) or []:
+            _branch_tests(handler.body)
 
 
 def _located(node: Any, at: ast.AST) -> Any:
@@ -360,11 +323,20 @@ def _forwarded(func: ast.expr, args: ast.arguments) -> ast.Call:
     return ast.Call(func=func, args=positional, keywords=keywords)
 
 
-def _located_at(stmt: ast.If, line: int, column: int) -> ast.If:
+def _located_at(stmt: ast.If | ast.With, line: int, column: int, into_body: bool = True
+                ) -> ast.If | ast.With:
+    """``stmt`` and its parts on ``line``; without ``into_body``, its ``body`` keeps its
+    own lines."""
+    body = stmt.body
+    if not into_body:
+        stmt.body = []
     for node in walk(stmt):
         if isinstance(node, (ast.expr, ast.stmt, ast.keyword)):
             node.lineno = node.end_lineno = line
             node.col_offset = node.end_col_offset = column
+    stmt.body = body
+    if body and not into_body:
+        stmt.end_lineno = max(s.end_lineno or s.lineno for s in body)
     return stmt
 
 
@@ -408,8 +380,9 @@ def compile_function(source: str, name: str, user_globals: dict[str, Any],
                      note: Any = None) -> types.FunctionType:
     """Compile the single ``def name(...)`` in ``source`` and bind it (see ``link``).
 
-    ``note``, when given, is called with any exception raised inside the function before it
-    propagates (see the module docstring).
+    ``note``, when given, is a context manager (a ``debug.Provenance``) around the body,
+    whose ``__exit__`` sees any exception raised inside the function before it propagates
+    (see the module docstring).
     """
     compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None)
     if note is not None:

@@ -93,8 +93,9 @@ def _in_source_order(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 
 @dataclass
 class Provenance:
-    """Called with an exception raised inside a generated function: adds a note naming the
-    user's line the failing generated line comes from."""
+    """Called with an exception raised inside a generated function, or (as a context
+    manager around the function's body) seeing it leave: adds a note naming the user's line
+    the failing generated line comes from."""
 
     user_function: types.FunctionType
     generated_name: str
@@ -123,6 +124,16 @@ class Provenance:
             return
         if note is not None and note not in getattr(error, "__notes__", ()):
             add_note(note)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, error: BaseException | None, traceback: Any) -> bool:
+        """The end of the generated function's body (``with`` it: see ``compile.py``): an
+        exception leaving it gets its note, and goes on."""
+        if isinstance(error, Exception):
+            self(error)
+        return False
 
     def note(self, error: BaseException) -> str | None:
         traceback = error.__traceback__

@@ -507,7 +507,7 @@ def _blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:
     """Every block of statements in ``fdef``: its body, and those of its compound
     statements."""
     found = [fdef.body]
-    for node in walk(fdef):
+    for node in statements(fdef):  # (not into expressions: no block is there)
         for name in ("body", "orelse"):
             block = getattr(node, name, None)
             if node is not fdef and isinstance(block, list) and block and isinstance(

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..codegen import printer
-from ..codegen.walk import statements, walk
+from ..codegen.walk import names_in, statements, walk
 from .abstract import Abstract, Array
 
 Known = dict[int, tuple[ast.AST, Abstract]]
@@ -114,35 +114,28 @@ def _makes_array(value: ast.expr, known: Known, ufunc_call: IsUfuncCall) -> bool
 # -- who else sees an array ----------------------------------------------------------------
 def _private_arrays(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall
                     ) -> set[str]:
-    """Names whose every value is an array the function made and nothing else sees."""
+    """Names whose every value is an array the function made and nothing else sees: never
+    bound otherwise, and never read but as an operand of arithmetic, a comparison or a
+    ufunc (or as the target of an augmented assignment, which updates the name's own
+    array). One walk: the names are judged once all is seen."""
     args = fdef.args
     spoilt = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg,
                               args.kwarg] if a is not None}
     made: set[str] = set()
-    for node in walk(fdef):
-        if isinstance(node, ast.Assign):
-            fresh = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and (
-                _makes_array(node.value, known, ufunc_call))
-            for target in node.targets:
-                stored = {n.id for n in walk(target) if isinstance(n, ast.Name)
-                          and isinstance(n.ctx, ast.Store)}
-                (made if fresh else spoilt).update(stored)
-        elif isinstance(node, ast.For | ast.comprehension | ast.With | ast.NamedExpr
-                        | ast.AnnAssign):
-            spoilt |= {n.id for n in walk(node) if isinstance(n, ast.Name)
-                       and isinstance(n.ctx, ast.Store)}
-    return made - spoilt - _read_otherwise(fdef, ufunc_call)
-
-
-def _read_otherwise(fdef: ast.FunctionDef, ufunc_call: IsUfuncCall) -> set[str]:
-    """Names read anywhere but as an operand of arithmetic, a comparison or a ufunc (or as
-    the target of an augmented assignment, which updates the name's own array)."""
     harmless: set[int] = set()
     loads: list[ast.Name] = []
-    for node in walk(fdef):  # (one walk: the names are judged once all is seen)
+    for node in walk(fdef):
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 loads.append(node)
+        elif isinstance(node, ast.Assign):
+            fresh = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and (
+                _makes_array(node.value, known, ufunc_call))
+            for target in node.targets:
+                (made if fresh else spoilt).update(_stored(target))
+        elif isinstance(node, ast.For | ast.comprehension | ast.With | ast.NamedExpr
+                        | ast.AnnAssign):
+            spoilt |= _stored(node)
         elif isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
             harmless |= {id(node.left), id(node.right)}
         elif isinstance(node, ast.UnaryOp):
@@ -153,7 +146,12 @@ def _read_otherwise(fdef: ast.FunctionDef, ufunc_call: IsUfuncCall) -> set[str]:
             harmless |= {id(n) for n in node.args}
         elif isinstance(node, ast.AugAssign):
             harmless.add(id(node.target))
-    return {n.id for n in loads if id(n) not in harmless}
+    read_otherwise = {n.id for n in loads if id(n) not in harmless}
+    return made - spoilt - read_otherwise
+
+
+def _stored(node: ast.AST) -> set[str]:
+    return {n.id for n in names_in(node) if isinstance(n.ctx, ast.Store)}
 
 
 # -- the rewrites -----------------------------------------------------------------------------

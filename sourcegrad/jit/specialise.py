@@ -41,7 +41,7 @@ import numpy as np
 
 from ..codegen import printer
 from ..codegen.clone import clone
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, walk
 from ..compile import register_lines
 from ..rules import support
 from . import abstract as a
@@ -257,8 +257,7 @@ class _Walker:
         self.numba = session.numba
         self.namespace = target.generated.namespace
         fdef = target.generated.fdef
-        self.locals = {n.id for n in walk(fdef) if isinstance(n, ast.Name)
-                       and not isinstance(n.ctx, ast.Load)}
+        self.locals = {n.id for n in names_in(fdef) if not isinstance(n.ctx, ast.Load)}
         self.locals |= set(params)
         self.env: Env | None = dict(params)
         self.loops: list[_Loop] = []

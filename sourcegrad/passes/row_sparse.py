@@ -23,7 +23,7 @@ import ast
 from collections import Counter
 from collections.abc import Callable
 
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, statements
 
 ZEROS = "zeros_like_grad"
 SPARSE_ZEROS = "row_sparse_zeros"
@@ -37,14 +37,11 @@ def row_sparse_accumulators(fdef: ast.FunctionDef,
                             sparse_callee: SparseCallee = lambda name, i: False) -> None:
     """Rewrite, in place, the initialisation of each accumulator that qualifies."""
     inits: dict[str, list[ast.Call]] = {}
-    occurrences: Counter[str] = Counter()
     allowed: Counter[str] = Counter()
     rows_arrive: set[str] = set()
     results = _callee_results(fdef)
-    for node in walk(fdef):
-        if isinstance(node, ast.Name):
-            occurrences[node.id] += 1
-        elif isinstance(node, ast.Assign):
+    for node in statements(fdef):  # (what is looked at is statements, and the names)
+        if isinstance(node, ast.Assign):
             _note_assign(node, inits, allowed)
             if _sparse_addend(node, results, sparse_callee):
                 rows_arrive.add(node.targets[0].id)
@@ -58,15 +55,19 @@ def row_sparse_accumulators(fdef: ast.FunctionDef,
         elif isinstance(node, ast.Return) and node.value is not None:
             for item in _returned_items(node.value):
                 allowed[item] += 1
-    for var, calls in inits.items():
-        if len(calls) == 1 and allowed[var] == occurrences[var] and var in rows_arrive:
-            calls[0].func = ast.Name(id=SPARSE_ZEROS, ctx=ast.Load())
+    candidates = {var for var, calls in inits.items() if len(calls) == 1} & rows_arrive
+    if not candidates:  # (counting every name is most of the work: only when needed)
+        return
+    occurrences = Counter(node.id for node in names_in(fdef) if node.id in candidates)
+    for var in candidates:
+        if allowed[var] == occurrences[var]:
+            inits[var][0].func = ast.Name(id=SPARSE_ZEROS, ctx=ast.Load())
 
 
 def sparse_gradients(backward: ast.FunctionDef) -> set[int]:
     """The positions of the gradients a generated backward returns that start as
     ``row_sparse_zeros``."""
-    sparse = {stmt.targets[0].id for stmt in walk(backward) if isinstance(stmt, ast.Assign)
+    sparse = {stmt.targets[0].id for stmt in statements(backward) if isinstance(stmt, ast.Assign)
               and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
               and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == SPARSE_ZEROS}
     last = backward.body[-1] if backward.body else None
@@ -77,10 +78,16 @@ def sparse_gradients(backward: ast.FunctionDef) -> set[int]:
 
 
 def _callee_results(fdef: ast.FunctionDef) -> dict[str, str]:
-    """``grads = backward_f(...)``: ``grads -> backward_f``."""
-    return {node.targets[0].id: node.value.func.id for node in walk(fdef)
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)}
+    """``grads = backward_f(...)``: ``grads -> backward_f`` (a name bound to the results of
+    different callees is left out: its gradients are not known to be row-sparse)."""
+    found: dict[str, str | None] = {}
+    for node in statements(fdef):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
+                isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)):
+            callee = node.value.func.id
+            name = node.targets[0].id
+            found[name] = callee if found.get(name, callee) == callee else None
+    return {name: callee for name, callee in found.items() if callee is not None}
 
 
 def _sparse_addend(node: ast.Assign, results: dict[str, str], sparse_callee: SparseCallee

@@ -48,9 +48,12 @@ class Facts:
 
 
 def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None:
-    changed = True
-    while changed:
-        changed = _remove_dead(fdef, facts, numba) | _remove_dead_stacks(fdef, facts)
+    # one liveness pass finds every dead assignment (a dead one's reads make nothing live),
+    # unless dropping them emptied a loop (whose range was read) or a stack went: then again
+    again = True
+    while again:
+        again = _remove_dead(fdef, facts, numba) == _LOOP_DROPPED
+        again |= _remove_dead_stacks(fdef, facts)
     if numba:
         _preallocate_stacks(fdef, facts, np_name)
         numba_spelling(fdef)
@@ -356,7 +359,12 @@ def _is_pop(value: ast.expr) -> bool:
         and not value.args and not value.keywords)
 
 
-def _remove_dead(fdef: ast.FunctionDef, facts: Facts, numba: bool = False) -> bool:
+_LOOP_DROPPED = "a loop went"
+
+
+def _remove_dead(fdef: ast.FunctionDef, facts: Facts, numba: bool = False) -> bool | str:
+    """Drop the assignments nobody reads: ``False`` if there were none, ``_LOOP_DROPPED``
+    if a loop left with nothing to do went too (what it read may be dead now)."""
     liveness = _Liveness(facts)
     liveness.block(fdef.body, _Live())
     if not liveness.dead and not liveness.unread_pops:
@@ -385,8 +393,7 @@ def _remove_dead(fdef: ast.FunctionDef, facts: Facts, numba: bool = False) -> bo
             stmt.targets = kept
         return stmt
 
-    _edit(fdef, edit)
-    return True
+    return _LOOP_DROPPED if _edit(fdef, edit) else True
 
 
 def _releases(fdef: ast.FunctionDef, dead: set[int]) -> set[int]:
@@ -423,9 +430,11 @@ def _keeps_own_shape(stmt: ast.stmt) -> bool:
     return isinstance(value, ast.Name) and value.id == name
 
 
-def _edit(fdef: ast.FunctionDef, edit: Callable[[ast.stmt], ast.stmt | None]) -> None:
+def _edit(fdef: ast.FunctionDef, edit: Callable[[ast.stmt], ast.stmt | None]) -> bool:
     """Each statement of ``fdef`` replaced by ``edit(stmt)`` (``None``: dropped), then its
-    blocks in turn; a loop whose work is all dropped goes too."""
+    blocks in turn; a loop whose work is all dropped goes too. Did one?"""
+    dropped = []
+
     def rewrite(body: list[ast.stmt]) -> list[ast.stmt]:
         out = []
         for stmt in body:
@@ -433,9 +442,13 @@ def _edit(fdef: ast.FunctionDef, edit: Callable[[ast.stmt], ast.stmt | None]) ->
             if new is not None:
                 _rewrite_blocks(new, rewrite)
                 out.append(new)
-        return _drop_idle_loops(out)
+        kept = _drop_idle_loops(out)
+        if len(kept) < len(out):
+            dropped.append(True)
+        return kept
 
     fdef.body = rewrite(fdef.body)
+    return bool(dropped)
 
 
 def _rewrite_blocks(stmt: ast.stmt, rewrite: Callable[[list[ast.stmt]], list[ast.stmt]]

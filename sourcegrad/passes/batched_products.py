@@ -112,33 +112,49 @@ class _Update(ast.AugAssign):
     _fields = ast.AugAssign._fields
 
 
-class _ToUpdates(ast.NodeTransformer):
-    def visit_Assign(self, node: ast.Assign) -> ast.AST:
-        value = node.value
-        if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
-                and value.func.id == ADD_INTO and len(value.args) == 2 and not value.keywords
-                and isinstance(value.args[0], ast.Name)
-                and value.args[0].id == node.targets[0].id):
-            update = _Update(target=node.targets[0], op=ast.Add(), value=value.args[1])
-            return ast.copy_location(update, node)
+def _to_update(node: ast.stmt) -> ast.stmt:
+    value = node.value if isinstance(node, ast.Assign) else None
+    if (isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id == ADD_INTO and len(value.args) == 2 and not value.keywords
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == node.targets[0].id):
+        update = _Update(target=node.targets[0], op=ast.Add(), value=value.args[1])
+        return ast.copy_location(update, node)
+    return node
+
+
+def _from_update(node: ast.stmt) -> ast.stmt:
+    if not isinstance(node, _Update):
         return node
+    assert isinstance(node.target, ast.Name)
+    total = call(ADD_INTO, name(node.target.id), node.value)
+    return ast.copy_location(ast.Assign(targets=[name(node.target.id, True)], value=total),
+                             node)
 
 
-class _FromUpdates(ast.NodeTransformer):
-    def visit__Update(self, node: _Update) -> ast.AST:  # named after the class
-        assert isinstance(node.target, ast.Name)
-        total = call(ADD_INTO, name(node.target.id), node.value)
-        return ast.copy_location(ast.Assign(targets=[name(node.target.id, True)], value=total),
-                                 node)
+def _each_statement(body: list[ast.stmt], change: Callable[[ast.stmt], ast.stmt]
+                    ) -> list[ast.stmt]:
+    """``body`` with every statement, at any depth, replaced by ``change(stmt)`` (only
+    statements: no expression holds one, and visiting every expression node was most of
+    this pass's time)."""
+    for stmt in body:
+        for part in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, part, None)
+            if isinstance(block, list):
+                setattr(stmt, part, _each_statement(block, change))
+        for holder in [*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())]:
+            holder.body = _each_statement(holder.body, change)
+    return [change(stmt) for stmt in body]
 
 
 def _spelled_augmented(body: list[ast.stmt]) -> list[ast.stmt]:
-    return [_ToUpdates().visit(stmt) for stmt in body]
+    return _each_statement(body, _to_update)
 
 
 def _spelled_add_into(body: list[ast.stmt]) -> list[ast.stmt]:
-    return [_FromUpdates().visit(stmt) for stmt in body]
+    return _each_statement(body, _from_update)
 
 
 @dataclass

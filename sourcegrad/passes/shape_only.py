@@ -293,8 +293,13 @@ class _Reads:
                         todo.append(child)
                 todo.append(node.func)
                 todo.extend(node.keywords)
-            else:
-                todo.extend(ast.iter_child_nodes(node))
+            else:  # (``ast.iter_child_nodes``'s work, without its generator)
+                for part in node._fields:
+                    value = getattr(node, part, None)
+                    if value.__class__ is list:
+                        todo.extend([item for item in value if isinstance(item, ast.AST)])
+                    elif isinstance(value, ast.AST):
+                        todo.append(value)
 
 
 def _shape_positions(node: ast.AST) -> tuple[int, ...]:

@@ -67,6 +67,11 @@ def names_in(node: ast.AST) -> Iterator[ast.Name]:
 
 
 _BLOCK_PARTS = (ast.stmt, ast.excepthandler, ast.match_case)
+# the statements that hold others
+_COMPOUND = tuple(cls for cls in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For,
+                                  ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith,
+                                  ast.Try, getattr(ast, "TryStar", None), ast.Match)
+                  if cls is not None)
 
 
 def statements(node: ast.AST, into_functions: bool = True) -> Iterator[ast.AST]:
@@ -94,8 +99,8 @@ def name_counts(stmts: list[ast.stmt], in_place_reads: int = 0
         for node in names_in(stmt):
             counts = loads if isinstance(node.ctx, ast.Load) else stores
             counts[node.id] = counts.get(node.id, 0) + 1
-        if in_place_reads:
-            for node in statements(stmt):
+        if in_place_reads:  # (a simple statement holds no other: no walk for it)
+            for node in statements(stmt) if isinstance(stmt, _COMPOUND) else (stmt,):
                 if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
                     loads[node.target.id] = loads.get(node.target.id, 0) + in_place_reads
     return loads, stores

@@ -288,7 +288,11 @@ def build(generated: types.FunctionType, args: tuple, kwargs: dict) -> Variant:
         cells = {id(f): types.CellType() for f in program.functions}
         for function in program.functions:
             cells[id(function)].cell_contents = _link(function, cells)
-    return Variant(cells[id(program.root)].cell_contents, assumptions)
+        root = cells[id(program.root)].cell_contents
+        # the trees go before the collector is back: its first pass walks what is still
+        # alive of all that was made while it was off
+        del program, function, cells
+    return Variant(root, assumptions)
 
 
 def _assumptions(function: Any) -> list[Assumption]:

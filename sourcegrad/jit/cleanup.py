@@ -448,6 +448,8 @@ def _edit(fdef: ast.FunctionDef, edit: Callable[[ast.stmt], ast.stmt | None]) ->
         return kept
 
     fdef.body = rewrite(fdef.body)
+    rewrite = None  # type: ignore[assignment]  # (it refers to itself: a cycle holding
+    # ``edit``'s world, which only the cyclic collector would free)
     return bool(dropped)
 
 

@@ -225,6 +225,10 @@ class _Session:
         fdef.body = walker.run(fdef.body)
         result.returned = walker.returned or a.UNKNOWN
         cleanup.tidy(fdef, walker.facts, numba=self.numba, np_name=walker.np_name())
+        # the facts hold the walker's methods, the walker the facts: a cycle holding every
+        # node and value it saw until the cyclic collector runs (it is off while specialising,
+        # and its first pass after is long in proportion)
+        walker.facts = None  # type: ignore[assignment]
         if self.numba:
             _keyword_only_as_positional(fdef.args)
         return result

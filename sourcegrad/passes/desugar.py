@@ -441,6 +441,8 @@ class _Desugar:
             return node
 
         result = visit(expr, top)
+        visit = None  # type: ignore[assignment]  # (it and visit_item refer to each other:
+        # a cycle holding what they saw, which only the cyclic collector would free)
         return before, result
 
     def _structure_expression(self, node: ast.expr) -> ast.expr:

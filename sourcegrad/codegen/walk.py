@@ -16,8 +16,11 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
     node is yielded, so a caller may rewrite the parts of the tree not reached yet."""
     todo = [node]
     for current in todo:
+        # a node's fields are in its ``__dict__`` (an optional one left out reads as None,
+        # as its class's default does): a dict lookup is cheaper than ``getattr``
+        held = current.__dict__
         for name in current._fields:
-            value = getattr(current, name, None)
+            value = held.get(name)
             if value.__class__ is list:
                 todo.extend([item for item in value if isinstance(item, _AST)])
             elif isinstance(value, _AST):
@@ -58,8 +61,11 @@ def names_in(node: ast.AST) -> Iterator[ast.Name]:
             continue
         # `walk`'s loop, repeated: a shared helper would cost a call per node (and lists
         # are queued whole: what in them is not a node has no fields)
+        if not fields:  # (a constant, or what is not a node: a `global`'s name, None)
+            continue
+        held = current.__dict__
         for name in fields:
-            value = getattr(current, name, None)
+            value = held.get(name)
             if value.__class__ is list:
                 todo.extend(value)
             elif isinstance(value, _AST):

@@ -284,21 +284,33 @@ def arithmetic(operation: Any, operands: list[Abstract]) -> Abstract:
         if isinstance(shaped, Number):
             return _number_result(operation, operands) or shaped
         return shaped
-    stand_ins = []
-    for a in operands:
-        if isinstance(a, Number):
-            stand_ins.append(a.kind(1))
-        elif a.dtype is None:
-            return replace(shaped, dtype=None)
-        else:
-            stand_ins.append(np.ones((), a.dtype))
+    if any(isinstance(a, Array) and a.dtype is None for a in operands):
+        return replace(shaped, dtype=None)
+    kinds = tuple(a.kind if isinstance(a, Number) else a.dtype for a in operands)
+    try:
+        dtype = _RESULT_DTYPES[operation, kinds]
+    except KeyError:
+        dtype = _RESULT_DTYPES[operation, kinds] = _result_dtype(operation, operands)
+    except TypeError:  # (an operation that cannot be a key)
+        dtype = _result_dtype(operation, operands)
+    return UNKNOWN if dtype is None else replace(shaped, dtype=dtype)
+
+
+# (operation, each operand's Python type or dtype) -> the dtype of the result, or None if
+# the operation fails: the same few are asked again and again in a long function, and
+# each answer computes on stand-ins under NumPy's and Python's warning settings
+_RESULT_DTYPES: dict[tuple[Any, tuple], np.dtype | None] = {}
+
+
+def _result_dtype(operation: Any, operands: list[Abstract]) -> np.dtype | None:
+    stand_ins = [a.kind(1) if isinstance(a, Number) else np.ones((), a.dtype)
+                 for a in operands]
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            dtype = np.asarray(operation(*stand_ins)).dtype
+            return np.asarray(operation(*stand_ins)).dtype
     except Exception:
-        return UNKNOWN
-    return replace(shaped, dtype=dtype)
+        return None
 
 
 def _number_result(operation: Any, operands: list[Abstract]) -> Abstract | None:

@@ -224,11 +224,15 @@ def _shape_only(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | Non
     return x, ax  # the array itself: what reads it only asks its shape, now known
 
 
+def _sum_all(*values: Any) -> Any:
+    return sum(values[1:], values[0])
+
+
 @rule(support.shape_of_elementwise)
 def _shape_of_elementwise(ctx: Context, bound: dict[str, Operand]
                           ) -> tuple[ast.expr | None, Abstract]:
     operands = [o for _, o in bound["operands"]]
-    result = a.arithmetic(lambda *xs: sum(xs[1:], xs[0]), operands)
+    result = a.arithmetic(_sum_all, operands)
     if not ctx.numba or not isinstance(result, Array) or result.shape is None or (
             result.dtype is None):
         return None, result

@@ -46,6 +46,15 @@ def _fields_with_names(cls: type) -> object:
     return fields
 
 
+def fields_with_names(cls: type) -> tuple[str, ...]:
+    """The fields of a node of class ``cls`` that may hold a ``Name`` (none for a ``Name``
+    itself, a constant, or what is not a node), for walks that look at names only."""
+    fields = _FIELDS_WITH_NAMES.get(cls)
+    if fields is None:
+        fields = _fields_with_names(cls)
+    return () if fields is _NAME else fields  # type: ignore[return-value]
+
+
 def names_in(node: ast.AST) -> Iterator[ast.Name]:
     """The ``Name`` nodes under ``node`` (itself included), in ``walk``'s order, without
     visiting what cannot hold a name (contexts, operators, constants). The passes call it
@@ -63,6 +72,31 @@ def names_in(node: ast.AST) -> Iterator[ast.Name]:
         # are queued whole: what in them is not a node has no fields)
         if not fields:  # (a constant, or what is not a node: a `global`'s name, None)
             continue
+        held = current.__dict__
+        for name in fields:
+            value = held.get(name)
+            if value.__class__ is list:
+                todo.extend(value)
+            elif isinstance(value, _AST):
+                todo.append(value)
+
+
+def nodes_with_names(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes under ``node`` (itself included) that are or hold a ``Name``, and only
+    through the fields that may hold one, in ``walk``'s order: ``walk`` for passes that
+    look only at what reads or binds names, without contexts, operators and constants."""
+    todo = [node]
+    known = _FIELDS_WITH_NAMES
+    for current in todo:
+        fields = known.get(current.__class__)
+        if fields is None:
+            fields = _fields_with_names(current.__class__)
+        if fields is _NAME:
+            yield current
+            continue
+        if not fields:
+            continue
+        yield current
         held = current.__dict__
         for name in fields:
             value = held.get(name)

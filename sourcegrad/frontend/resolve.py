@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..codegen.names import USER_MARK
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, nodes_with_names, walk
 from ..rules import registry
 from ..rules import support as helpers
 from ..rules.methods import (
@@ -434,7 +434,7 @@ def local_kinds(fdef: ast.FunctionDef) -> Kinds:
     unknown = ast.Constant(None)
     values: dict[str, list[ast.expr]] = {}
     pushed: dict[str, list[ast.expr]] = {}
-    for node in walk(fdef):  # (``codegen.walk``: ``ast.walk``'s order, at a third the cost)
+    for node in nodes_with_names(fdef):  # (what holds no name binds or pushes nothing)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr == "append" and isinstance(node.func.value, ast.Name)
                 and len(node.args) == 1):
@@ -442,8 +442,8 @@ def local_kinds(fdef: ast.FunctionDef) -> Kinds:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if (
             isinstance(node, (ast.For, ast.AugAssign, ast.AnnAssign, ast.NamedExpr))) else []
         for target in targets:
-            for name in walk(target):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+            for name in names_in(target):
+                if isinstance(name.ctx, ast.Store):
                     plain = isinstance(node, ast.Assign) and target is name
                     values.setdefault(name.id, []).append(node.value if plain else unknown)
     for arg in walk(fdef.args):

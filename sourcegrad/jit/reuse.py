@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..codegen import printer
-from ..codegen.walk import names_in, statements, walk
+from ..codegen.walk import names_in, nodes_with_names, statements, walk
 from .abstract import Abstract, Array
 
 Known = dict[int, tuple[ast.AST, Abstract]]
@@ -124,7 +124,7 @@ def _private_arrays(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall
     made: set[str] = set()
     harmless: set[int] = set()
     loads: list[ast.Name] = []
-    for node in walk(fdef):
+    for node in nodes_with_names(fdef):  # (what holds no name is neither made nor read)
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 loads.append(node)

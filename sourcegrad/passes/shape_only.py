@@ -31,7 +31,7 @@ import ast
 
 from ..codegen.clone import clone
 from ..codegen.printer import comment
-from ..codegen.walk import name_counts, names_in
+from ..codegen.walk import fields_with_names, name_counts, names_in
 from .desugar import assign, call, name
 from .refold import tidy
 from .release import assigned_at_top
@@ -293,9 +293,11 @@ class _Reads:
                         todo.append(child)
                 todo.append(node.func)
                 todo.extend(node.keywords)
-            else:  # (``ast.iter_child_nodes``'s work, without its generator)
-                for part in node._fields:
-                    value = getattr(node, part, None)
+            # (below what holds no name, there is nothing to record)
+            elif fields := fields_with_names(node.__class__):
+                held = node.__dict__
+                for part in fields:
+                    value = held.get(part)
                     if value.__class__ is list:
                         todo.extend([item for item in value if isinstance(item, ast.AST)])
                     elif isinstance(value, ast.AST):

@@ -21,7 +21,7 @@ import ast
 import numpy as np
 
 from ..codegen.clone import clone
-from ..codegen.walk import names_in, walk
+from ..codegen.walk import names_in, nodes_with_names, walk
 from ..frontend.source import Parsed
 from .purity import is_pure
 from .refold import tidy
@@ -72,7 +72,7 @@ def surely_real(parsed: Parsed, fdef: ast.FunctionDef, output: str) -> bool:
     complex (a literal ``1j``, a complex global, ``complex``). A complex value from
     elsewhere (an argument) still reaches the gradient unrefused."""
     sources = {output}
-    assignments = [n for n in walk(fdef) if isinstance(n, ast.Assign)
+    assignments = [n for n in nodes_with_names(fdef) if isinstance(n, ast.Assign)
                    and isinstance(n.targets[0], ast.Name)]
     grown = True
     while grown:

@@ -19,6 +19,8 @@ def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
     """``t = f(x)`` followed by ``y = g(t)`` becomes ``y = g(f(x))`` when ``t`` is a
     temporary of the normal form that nothing else reads: the forward sweep then reads like
     the user's code and frees the value at once."""
+    if not foldable:  # (counting every name is most of the work)
+        return tidy(forward)
     loads, _ = name_counts(forward, in_place_reads=2)  # `t += v` reads `t` and changes it
     candidates = {t for t in foldable if loads.get(t) == 1}
     return tidy(_refold_block(forward, candidates, only_names))

@@ -121,6 +121,8 @@ def _same_shape_operands(definitions: dict[str, ast.Assign], shaped: set[str],
     ``v``'s shape is ``a``'s, and so is its gradient's dtype. Only where ``a`` is bound once
     in the forward sweep, never in the backward sweep, and not released before the backward
     sweep's last read of ``v``."""
+    if not any(_only_array_operand(definitions[var].value) for var in shaped):
+        return {}  # (no need to read the backward sweep)
     last_read: dict[str, int] = {}
     released: dict[str, int] = {}
     rebound: set[str] = set()
@@ -157,7 +159,7 @@ def _only_array_operand(value: ast.expr) -> str | None:
 
 def _renamed(stmt: ast.stmt, same: dict[str, str]) -> ast.stmt:
     """``stmt`` reading ``same[v]`` for each ``v`` (a copy, if there is any to rename)."""
-    if not any(node.id in same for node in names_in(stmt)):
+    if not same or not any(node.id in same for node in names_in(stmt)):
         return stmt
     stmt = clone(stmt)
     for node in names_in(stmt):

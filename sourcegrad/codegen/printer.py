@@ -30,6 +30,20 @@ class _WithComments(SourceGenerator):
     """astor's generator, writing provenance comments as comments (and without running
     them through astor's string pretty-printer, which compiles every string it prints)."""
 
+    _visitors: dict[type, object] = {}  # node class -> its visit_ method (all instances)
+
+    def visit(self, node: ast.AST, abort: object = None) -> object:
+        """astor's ``visit`` without building the method's name and looking it up for every
+        node (a printer visits each node of a long function)."""
+        try:
+            method = self._visitors[node.__class__]
+        except KeyError:
+            method = getattr(type(self), "visit_" + node.__class__.__name__, None)
+            if method is None:  # astor's own error
+                return super().visit(node)
+            self._visitors[node.__class__] = method
+        return method(self, node)  # type: ignore[operator]
+
     def visit_Expr(self, node: ast.Expr) -> None:
         if is_comment(node):
             self.statement(node, "# " + node.value.value[len(COMMENT_MARK):])

@@ -85,29 +85,56 @@ def pseudo_filename(name: str, source: str) -> str:
 
 
 def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
-                    guarded: bool = False) -> Compiled:
+                    guarded: bool = False, columns: bool = True) -> Compiled:
     """Compile the single ``def name(...)`` in ``source`` inside a factory taking ``free``
     (which makes them the function's free variables, bound by ``link``).
 
-    ``guarded`` adds the ``try`` statements that add provenance notes, the staleness check
-    and the way to specialised variants (see the module docstring); the function then also
-    refers to ``_sourcegrad_note``, ``_sourcegrad_stale`` and ``_sourcegrad_special``.
+    ``guarded`` adds the ``with`` that adds provenance notes, the staleness check and the
+    way to specialised variants (see the module docstring); the function then also refers
+    to ``_sourcegrad_note``, ``_sourcegrad_stale`` and ``_sourcegrad_special``. Without
+    ``columns`` (code whose errors no one sees, as a specialised variant's: its caller runs
+    the general code instead), the factory is written around the text, which is compiled
+    as it is parsed, its lines moved back where they are in ``source`` but its columns 4
+    to the right: a long function's syntax tree is not built, nor read back, in Python.
     """
     used = set(_IDENTIFIER.findall(source))
     free = tuple(sorted({n for n in free if n in used} | (OWN_CELLS if guarded else set())))
     filename = generated_file(name, source)
     register_lines(filename, source)
-    fdef = ast.parse(source, filename).body[0]
-    assert isinstance(fdef, ast.FunctionDef) and fdef.name == name
-    if guarded:
-        _guard(fdef)
-    tree = ast.Module(body=[_factory(fdef, free)], type_ignores=[])
-    module_code = compile(tree, filename, "exec")
-    factory_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
-    inner = next(c for c in factory_code.co_consts
-                 if isinstance(c, types.CodeType) and c.co_name == name)
+    if not guarded and not columns and '"""' not in source and "'''" not in source:
+        inner = _compiled_in_text_factory(source, name, free, filename)
+    else:
+        fdef = ast.parse(source, filename).body[0]
+        assert isinstance(fdef, ast.FunctionDef) and fdef.name == name
+        if guarded:
+            _guard(fdef)
+        tree = ast.Module(body=[_factory(fdef, free)], type_ignores=[])
+        inner = _function_code(compile(tree, filename, "exec"), name)
     _keep_lines_while_alive(inner)
     return Compiled(inner, source, filename)
+
+
+def _function_code(module_code: types.CodeType, name: str) -> types.CodeType:
+    factory_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
+    return next(c for c in factory_code.co_consts
+                if isinstance(c, types.CodeType) and c.co_name == name)
+
+
+def _compiled_in_text_factory(source: str, name: str, free: tuple[str, ...], filename: str
+                              ) -> types.CodeType:
+    """``def _sourcegrad_factory(<free>):`` written above ``source`` indented (a string
+    spanning lines would change: the caller sees there is none), compiled; the function's
+    code (and that of what it nests) then numbered as ``source`` is."""
+    indented = "".join("    " + line if line.strip() else line
+                       for line in source.splitlines(keepends=True))
+    text = f"def {FACTORY}({', '.join(free)}):\n{indented}\n    return {name}\n"
+    return _lines_up(_function_code(compile(text, filename, "exec"), name), 1)
+
+
+def _lines_up(code: types.CodeType, by: int) -> types.CodeType:
+    consts = tuple(_lines_up(c, by) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    return code.replace(co_firstlineno=code.co_firstlineno - by, co_consts=consts)
 
 
 def _factory(fdef: ast.FunctionDef, free: tuple[str, ...]) -> ast.FunctionDef:
@@ -377,14 +404,15 @@ def compile_function(source: str, name: str, user_globals: dict[str, Any],
                      cells: dict[str, types.CellType], helpers: dict[str, Any],
                      defaults: tuple | None = None,
                      kwdefaults: dict[str, Any] | None = None,
-                     note: Any = None) -> types.FunctionType:
+                     note: Any = None, columns: bool = True) -> types.FunctionType:
     """Compile the single ``def name(...)`` in ``source`` and bind it (see ``link``).
 
     ``note``, when given, is a context manager (a ``debug.Provenance``) around the body,
     whose ``__exit__`` sees any exception raised inside the function before it propagates
-    (see the module docstring).
+    (see the module docstring). ``columns``: see ``compile_factory``.
     """
-    compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None)
+    compiled = compile_factory(source, name, [*helpers, *cells], guarded=note is not None,
+                               columns=columns)
     if note is not None:
         helpers = {**helpers, NOTE: note, STALE: never_stale, SPECIAL: None,
                    BRANCH: branch_test}

@@ -335,6 +335,7 @@ def _link(function: Specialised, cells: dict[int, types.CellType]) -> types.Func
     # no notes, no prologue: an exception raised in a variant is raised again by the general
     # code, with its own (see ``_dispatcher``)
     compiled = compile_function(text, function.name, general.__globals__, own, helpers,
-                                general.__defaults__, general.__kwdefaults__)
+                                general.__defaults__, general.__kwdefaults__,
+                                columns=False)  # (its errors are the general code's)
     compiled.source = text
     return compiled

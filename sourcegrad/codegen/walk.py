@@ -112,6 +112,7 @@ _COMPOUND = tuple(cls for cls in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Cla
                                   ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith,
                                   ast.Try, getattr(ast, "TryStar", None), ast.Match)
                   if cls is not None)
+_HOLDERS = (*_COMPOUND, ast.excepthandler, ast.match_case)  # what holds statements
 
 
 def statements(node: ast.AST, into_functions: bool = True) -> Iterator[ast.AST]:
@@ -123,8 +124,11 @@ def statements(node: ast.AST, into_functions: bool = True) -> Iterator[ast.AST]:
         value = getattr(node, part, None)
         if isinstance(value, list):
             for child in value:
-                if isinstance(child, _BLOCK_PARTS) and (
-                        into_functions or not isinstance(child, ast.FunctionDef)):
+                if not isinstance(child, _BLOCK_PARTS):
+                    continue
+                if not isinstance(child, _HOLDERS):  # (a simple statement: no generator)
+                    yield child
+                elif into_functions or not isinstance(child, ast.FunctionDef):
                     yield from statements(child, into_functions)
 
 

@@ -538,16 +538,32 @@ class RowSparse(np.lib.mixins.NDArrayOperatorsMixin):
         return int(np.prod(self.shape))
 
     def dense(self):
+        """The array. A row at an integer index is added as it is (it cannot repeat); the
+        parts at arrays of row indices, which may repeat, are added by one ``np.add.at`` of
+        their elements into the flat array (``_add_rows``: one call per part cost a seventh
+        of word2vec's gradient); other indices (slices, masks, several axes) one by one. The
+        sum is taken in another order than the additions were made: equal to rounding."""
         out = np.zeros(self.shape, self.dtype)
+        rows, values = [], []
+        row_shape = self.shape[1:]
         pending = [self]
         while pending:  # iterative: a long loop's sums nest deeply
             for part in pending.pop().parts:
                 if type(part) is RowSparse:
                     pending.append(part)
-                elif isinstance(part[0], (int, np.integer)):  # one row: it cannot repeat
-                    out[part[0]] += part[1]
+                    continue
+                index, value = part
+                if type(index) is int or isinstance(index, np.integer):  # one row
+                    out[index] += value
+                elif type(index) is np.ndarray and index.dtype.kind in "iu" and index.size:
+                    rows.append(index.reshape(-1))
+                    values.append(_as_rows(value, index.shape + row_shape, row_shape))
                 else:
-                    np.add.at(out, part[0], part[1])
+                    np.add.at(out, index, value)
+        if len(rows) == 1:
+            np.add.at(out, rows[0], values[0])
+        elif rows:
+            _add_rows(out, np.concatenate(rows), np.concatenate(values))
         return out
 
     def __array__(self, dtype=None, copy=None):
@@ -575,6 +591,29 @@ class RowSparse(np.lib.mixins.NDArrayOperatorsMixin):
         return self.dense()[key]
 
 
+def _as_rows(value, shape, row_shape):
+    """``value`` broadcast to ``shape`` (an index's shape, then ``row_shape``), as a stack of
+    rows (a reshape where broadcasting adds only leading axes of length 1)."""
+    if value.shape != shape[len(shape) - value.ndim:] or value.size != math.prod(shape):
+        value = np.broadcast_to(value, shape)
+    return value.reshape((-1, *row_shape))
+
+
+def _add_rows(out, rows, values):
+    """``np.add.at(out, rows, values)`` for a 1-d array of row indices of a C-contiguous
+    ``out``: as ``np.add.at`` of the elements into the flat array (a negative row's
+    elements are negative flat indices of the same row), which NumPy does several times
+    faster than adding rows of many elements one at a time."""
+    count = out.shape[0]
+    if rows.min() < -count or rows.max() >= count:
+        np.add.at(out, rows, values)  # raises NumPy's IndexError
+        return
+    width = math.prod(out.shape[1:])
+    if width != 1:
+        rows = (rows[:, None] * width + np.arange(width)).reshape(-1)
+    np.add.at(out.reshape(-1), rows, values.reshape(-1))
+
+
 def row_sparse_zeros(x):
     """``zeros_like_grad(x)``, as a ``RowSparse`` for a large float array (where a dense
     zero per call costs more than keeping the rows added into it)."""
@@ -599,7 +638,9 @@ def add_at(a, index, b):
     ``b`` summed over repeated indices first, lazily)."""
     if isinstance(a, (list, dict)):
         a[index] = add_grads(a[index], b)
-    elif type(a) is np.ndarray or type(a) is RowSparse:  # (which keeps the pairs)
+    elif type(a) is RowSparse:  # the pair kept (a copy: b may be updated in place later)
+        a.parts.append((index, np.array(b, dtype=a.dtype)))
+    elif type(a) is np.ndarray:
         np.add.at(a, index, b)
     else:
         unique, summed = _summed_over_repeats(index, b, a)

@@ -226,3 +226,15 @@ def test_a_row_out_of_range_raises_numpys_index_error():
     add_at(rows, np.array([100]), np.ones((1, 50)))
     with pytest.raises(IndexError):
         rows.dense()
+
+
+@pytest.mark.parametrize("shape", [(5000,), (100, 5, 10)])
+def test_rows_of_vectors_and_of_matrices_add_up_as_numpy_adds_them(shape):
+    rng = np.random.default_rng(5)
+    rows = row_sparse_zeros(np.zeros(shape))
+    expected = np.zeros(shape)
+    for index in (np.array([1, -1, 1]), np.array([[4, 1]]), np.array([99])):
+        values = rng.standard_normal(index.shape + shape[1:])
+        add_at(rows, index, values)
+        np.add.at(expected, index, values)
+    np.testing.assert_allclose(rows.dense(), expected, rtol=1e-15, atol=1e-15)

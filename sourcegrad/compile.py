@@ -45,7 +45,6 @@ import atexit
 import hashlib
 import linecache
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -58,7 +57,6 @@ from .codegen.walk import walk
 from .errors import LazyBranchError
 
 FACTORY = "_sourcegrad_factory"
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NOTE = "_sourcegrad_note"
 STALE = "_sourcegrad_stale"
 SPECIAL = "_sourcegrad_special"
@@ -97,8 +95,10 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     as it is parsed, its lines moved back where they are in ``source`` but its columns 4
     to the right: a long function's syntax tree is not built, nor read back, in Python.
     """
-    used = set(_IDENTIFIER.findall(source))
-    free = tuple(sorted({n for n in free if n in used} | (OWN_CELLS if guarded else set())))
+    # (a name the text does not hold is no free variable of it: a substring search is cheaper
+    # than listing the text's identifiers, and a name found inside a longer one is an unused
+    # parameter of the factory, nothing more)
+    free = tuple(sorted({n for n in free if n in source} | (OWN_CELLS if guarded else set())))
     filename = generated_file(name, source)
     register_lines(filename, source)
     if not guarded and not columns and '"""' not in source and "'''" not in source:

@@ -132,19 +132,23 @@ def statements(node: ast.AST, into_functions: bool = True) -> Iterator[ast.AST]:
                     yield from statements(child, into_functions)
 
 
-def name_counts(stmts: list[ast.stmt], in_place_reads: int = 0
-                ) -> tuple[dict[str, int], dict[str, int]]:
+def name_counts(stmts: list[ast.stmt], in_place_reads: int = 0,
+                only: set[str] | None = None) -> tuple[dict[str, int], dict[str, int]]:
     """How often each name is read and how often stored (or deleted) in ``stmts``; the
     target of ``x += v`` also counts ``in_place_reads`` reads (passes that fold or move a
-    single-use value count it as more than one)."""
+    single-use value count it as more than one). With ``only``, those names alone are
+    counted (a pass that asks about a few names need not count them all)."""
     loads: dict[str, int] = {}
     stores: dict[str, int] = {}
     for stmt in stmts:
         for node in names_in(stmt):
+            if only is not None and node.id not in only:
+                continue
             counts = loads if isinstance(node.ctx, ast.Load) else stores
             counts[node.id] = counts.get(node.id, 0) + 1
         if in_place_reads:  # (a simple statement holds no other: no walk for it)
             for node in statements(stmt) if isinstance(stmt, _COMPOUND) else (stmt,):
-                if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and (
+                        only is None or node.target.id in only):
                     loads[node.target.id] = loads.get(node.target.id, 0) + in_place_reads
     return loads, stores

@@ -21,7 +21,8 @@ def refold(forward: list[ast.stmt], foldable: set[str], only_names: bool = False
     the user's code and frees the value at once."""
     if not foldable:  # (counting every name is most of the work)
         return tidy(forward)
-    loads, _ = name_counts(forward, in_place_reads=2)  # `t += v` reads `t` and changes it
+    # `t += v` reads `t` and changes it
+    loads, _ = name_counts(forward, in_place_reads=2, only=foldable)
     candidates = {t for t in foldable if loads.get(t) == 1}
     return tidy(_refold_block(forward, candidates, only_names))
 

@@ -63,6 +63,34 @@ def test_an_error_in_a_callees_adjoint_names_both_user_lines():
     assert f"line {line_of('return root_sum(doubled) + np.sum(x)')}, in calls_root_sum" in notes
 
 
+def root_in_a_branch(x):
+    if np.sum(x) > 0:
+        rooted = np.sqrt(x) * 1.5
+    else:
+        rooted = x * 3.0
+    return np.sum(rooted)
+
+
+def root_in_a_loop(x):
+    total = 0.0
+    for _ in range(2):
+        total = total + np.sum(np.sqrt(x))
+    return total
+
+
+@pytest.mark.parametrize("fn", [root_in_a_branch, root_in_a_loop])
+def test_an_error_inside_a_branch_or_a_loop_gets_one_note_naming_the_failing_line(fn):
+    error = raised_by(sg.grad(fn), np.array([0.0, 4.0]))
+    notes = [note for note in error.__notes__ if note.startswith("sourcegrad: line")]
+    assert len(notes) == 1, error.__notes__  # one frame, one note
+    assert f", in {fn.__name__}: " in notes[0]
+    # the generated line the note names is the one the traceback shows failing
+    generated_line = int(notes[0].split("sourcegrad: line ")[1].split()[0])
+    frames = [s for s in traceback.extract_tb(error.__traceback__)
+              if os.path.basename(s.filename).startswith(f"grad_{fn.__name__}-")]
+    assert frames and frames[-1].lineno == generated_line, (frames, notes)
+
+
 def test_notes_survive_the_disk_cache(private_cache_dir):
     script = textwrap.dedent("""
         import numpy as np

@@ -265,7 +265,7 @@ class _Walker:
         self.returned: Abstract | None = None
         self.facts = cleanup.Facts(pure_calls=self.pure_call,
                                    elementwise_calls=self.elementwise_call,
-                                   ufunc_calls=self.ufunc_call)
+                                   ufunc_calls=self.ufunc_call, resolve=self.resolve)
 
     # -- names of things the specialised code reads -------------------------------------------
     def name_for(self, value: Any) -> ast.expr:
@@ -293,6 +293,17 @@ class _Walker:
         name = self.name_for(np)
         assert isinstance(name, ast.Name)
         return name.id
+
+    def resolve(self, name: str) -> Any:
+        """What a name the function reads but does not bind denotes (a helper, a module, a
+        builtin), or ``None``."""
+        if name in self.locals:
+            return None
+        if name in self.target.bindings:
+            return self.target.bindings[name]
+        if name in self.namespace:
+            return self.namespace[name]
+        return getattr(builtins, name, None)
 
     def pure_call(self, call: ast.Call) -> bool:
         """Is ``call`` one that can be dropped when its result is not read (it only makes

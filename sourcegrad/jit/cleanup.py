@@ -30,6 +30,7 @@ from ..codegen.walk import names_in, statements, walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
 from .abstract import Abstract, Array, Number
+from .aliases import drop_aliases
 from .reuse import reuse_memory
 from .step_arrays import Context as StepsContext
 from .step_arrays import preallocate_steps
@@ -60,7 +61,7 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         while _substitute_single_uses(fdef, facts):
             pass
     else:
-        if preallocate_steps(fdef, steps_context(facts, np_name)):
+        if preallocate_steps(fdef, steps_context(facts, np_name)) | drop_aliases(fdef):
             while _remove_dead(fdef, facts) | _remove_dead_stacks(fdef, facts):
                 pass
         _release_last_steps(fdef, facts)

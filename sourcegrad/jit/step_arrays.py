@@ -476,7 +476,7 @@ class _Rewrite:
                     "multiplied many steps at once"):
                 stmt.value.value = stmt.value.value.replace(  # type: ignore[attr-defined]
                     "the steps' factors kept, multiplied many steps at once",
-                    "the steps' factors kept in arrays, multiplied once after the loop")
+                    "the steps' factors kept in arrays, multiplied at once")
             out.append(stmt)
         at = self.block.index(self.loop)
         self.block[:at] = out

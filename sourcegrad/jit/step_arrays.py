@@ -55,6 +55,7 @@ import numpy as np
 
 from ..codegen import printer
 from ..codegen.walk import walk
+from ..passes.purity import PURE_HELPERS
 from ..rules import support
 from .abstract import Abstract, Array
 
@@ -282,9 +283,11 @@ class _Rewrite:
         g_item, x1_item = (self.item(group.cotangents), self.item(group.factors))
         if g_item is None or x1_item is None or not _lines_up(g_item, x1_item, group.matrix):
             return False
+        by_value, stacks = dict(self.by_value), dict(self.stacks)
         g_steps = self.steps_of(*appends[group.cotangents], g_item, group.cotangents)
         x1_steps = self.steps_of(*appends[group.factors], x1_item, group.factors)
-        if g_steps is None or x1_steps is None:
+        if g_steps is None or x1_steps is None:  # what this group found goes with it
+            self.by_value, self.stacks = by_value, stacks
             return False
         self.steps[group.cotangents], self.steps[group.factors] = g_steps, x1_steps
         return True
@@ -675,7 +678,18 @@ def _reads_only(call: ast.Call, resolve: Callable[[str], Any]) -> bool:
         if isinstance(func.value, ast.Name) and resolve(func.value.id) is np:
             return func.attr not in _NUMPY_WRITERS
         return func.attr in _READING_METHODS
-    return isinstance(func, ast.Name) and _is_one_of(resolve(func.id), _READING_BUILTINS)
+    if not isinstance(func, ast.Name):
+        return False
+    called = resolve(func.id)
+    if _is_one_of(called, _READING_BUILTINS):
+        return True
+    name = getattr(called, "__name__", "")
+    return name in _READING_HELPERS and getattr(support, name, None) is called
+
+
+# sourcegrad's helpers that write into nothing they are given (``add_into`` writes into its
+# first argument)
+_READING_HELPERS = PURE_HELPERS - {"add_into"}
 
 
 def _is_one_of(value: Any, objects: frozenset | tuple) -> bool:

@@ -179,6 +179,15 @@ def ragged(W, U, xs):
     return total
 
 
+def growing_state(W, U, xs):
+    """The state starts as one row and broadcasts to the batch at the first step: the
+    states the products read change shape."""
+    h = np.zeros((1, U.shape[0]))
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ W + h @ U)
+    return np.sum(h ** 2)
+
+
 def ragged_arguments(rng):
     return (rng.standard_normal((3, 4)) * 0.5, rng.standard_normal((4, 4)),
             [rng.standard_normal((k, 3)) for k in (1, 4, 2)])
@@ -189,32 +198,40 @@ def rnn_arguments(rng):
             rng.standard_normal((5, 2, 3)))
 
 
+# function, its arguments, and what must stay in the variant (``None``: every list)
 LEFT_ALONE = {
-    "counted": (counted, lambda rng: (*rnn_arguments(rng), 5)),
-    "breaks": (breaks, rnn_arguments),
-    "continues": (continues, rnn_arguments),
-    "in_a_while": (in_a_while, rnn_arguments),
-    "in_a_branch": (in_a_branch, rnn_arguments),
-    "ragged": (ragged, ragged_arguments),
+    "counted": (counted, lambda rng: (*rnn_arguments(rng), 5), None),
+    "breaks": (breaks, rnn_arguments, None),
+    "continues": (continues, rnn_arguments, None),
+    "in_a_while": (in_a_while, rnn_arguments, None),
+    "in_a_branch": (in_a_branch, rnn_arguments, None),
+    "ragged": (ragged, ragged_arguments, None),
+    # (the inputs' steps keep their shape: that product is rewritten, the states' is not)
+    "growing_state": (growing_state, rnn_arguments,
+                      ("h_steps.append(h)", f"grad_U += {OVER_STEPS}(grad_h_at_U_steps, ")),
 }
 
 
 @pytest.mark.parametrize("name", sorted(LEFT_ALONE))
 def test_the_lists_stay_where_the_steps_are_not_known(name, monkeypatch):
-    fn, make = LEFT_ALONE[name]
+    fn, make, kept = LEFT_ALONE[name]
     args = make(np.random.default_rng(5))
     batched, per_step = both(fn, monkeypatch, wrt=(0, 1))
     assert OVER_STEPS in batched.source  # the loop products were made...
     got, general, source = specialised_and_general(batched, args)
-    assert OVER_STEPS in source and "_steps.append(" in source  # ...and stay lists
-    assert "np.empty(" not in source
+    if kept is None:  # ...and stay lists
+        assert OVER_STEPS in source and "_steps.append(" in source
+        assert "np.empty(" not in source
+    else:
+        assert all(line in source for line in kept)
     assert_rounding(got, general)
     assert_rounding(got, per_step(*args))
     assert_finite_differences(fn, args, (0, 1), got)
 
 
-def test_a_state_written_into_is_not_kept_by_a_copy(monkeypatch):
-    """``h[0] = ...`` after the step: the stack of states stays a list of the arrays."""
+def test_a_state_written_into_stays_in_its_list():
+    """``h[0] = ...`` after the step (the backward sweep restores the elements in place):
+    the loop products stay one a step, and the stack of states a list."""
     rng = np.random.default_rng(6)
     args = rnn_arguments(rng)
     g = sg.grad(element_write_into_the_state, wrt=(0, 1))
@@ -222,6 +239,25 @@ def test_a_state_written_into_is_not_kept_by_a_copy(monkeypatch):
     assert "h_stack[" not in source
     assert_rounding(got, general)
     assert_finite_differences(element_write_into_the_state, args, (0, 1), got)
+
+
+def all_but_the_last_input(W, U, xs):
+    """The loop reads ``xs[t]`` for all steps but the last: ``xs`` is not the array of the
+    steps (they are copied into one)."""
+    h = np.zeros((xs.shape[1], U.shape[0]))
+    for t in range(xs.shape[0] - 1):
+        h = np.tanh(xs[t] @ W + h @ U)
+    return np.sum(h ** 2)
+
+
+def test_an_argument_holds_the_steps_only_if_all_its_rows_are_steps(monkeypatch):
+    args = rnn_arguments(np.random.default_rng(7))
+    batched, per_step = both(all_but_the_last_input, monkeypatch, wrt=(0, 1))
+    got, general, source = specialised_and_general(batched, args)
+    assert "xs_t_steps[t] = xs[t]" in source and "xs.reshape(" not in source
+    assert_rounding(got, general)
+    assert_rounding(got, per_step(*args))
+    assert_finite_differences(all_but_the_last_input, args, (0, 1), got)
 
 
 @settings(max_examples=30, deadline=None)

@@ -10,7 +10,10 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
   of a ``for`` loop over ``range(n)`` and popped once per iteration of the ``reversed``
   loop over the same range becomes an array made before the loop and indexed by the loop
   variable (other stacks of arrays stay lists: Numba keeps those at no cost).
-- On the NumPy path, results go into memory nothing else reads (``reuse.py``).
+- On the NumPy path, the steps a backward loop keeps for its weight products become
+  arrays of all steps, multiplied once after the loop, where the trip count and the steps'
+  shapes are known (``step_arrays.py``); a second name for one value goes (``aliases.py``);
+  results go into memory nothing else reads (``reuse.py``).
 - For Numba: no ``del`` (it refuses the statement; it frees arrays when their last
   reference goes), and ``reversed(range(...))`` becomes a decreasing ``range``.
 """

@@ -9,6 +9,8 @@ the shape and dtype of every variable of the generated code from those of the ar
   a float is ``1.0``; ``np.size(x)`` is a number;
 - values kept only for their shape (``shape_only``), and stacks of them, disappear
   (``cleanup.py``);
+- on the NumPy path, a loop's kept steps are arrays of all steps, multiplied once after the
+  loop (``step_arrays.py``), and ``grad_a = grad_b`` aliases go (``aliases.py``);
 - for Numba (``numba=True``): what Numba does not compile is spelt as it does (no ``del``, no
   ``reversed(range(...))``, a reduction over an axis as ``reduce_along``); a stack of
   numbers, or of arrays a ufunc computes, pushed once per iteration of a loop becomes a

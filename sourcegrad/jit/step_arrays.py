@@ -275,6 +275,14 @@ class _Rewrite:
                 group.partial = stmt
         if set(appends) != {group.cotangents, group.factors}:
             return False
+        # the gradient is added to in the loop by its partial products alone: it is read
+        # only after the loop, where the product of all steps has been added
+        in_loop = sum(1 for stmt in self.loop.body for n in walk(stmt)
+                      if isinstance(n, ast.Name) and n.id == group.gradient)
+        in_partial = sum(1 for n in walk(group.partial) if isinstance(n, ast.Name)
+                         and n.id == group.gradient) if group.partial is not None else 0
+        if in_loop != in_partial:
+            return False
         for name in (group.cotangents, group.factors):
             inside = sum(1 for n in walk(group.partial) if isinstance(n, ast.Name)
                          and n.id == name) if group.partial is not None else 0

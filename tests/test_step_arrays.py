@@ -103,8 +103,8 @@ def test_the_rnn_variant_agrees_at_every_shape(steps, batch):
     got, general, source = specialised_and_general(g, args)
     if steps:  # (a loop of no steps keeps its empty lists)
         assert f"np.empty(({steps}, " in source and OVER_STEPS not in source
-    # a stack of matrices times a matrix: the state's cotangent is ``g @ Wh.T`` there too
-    assert "matmul_vjp_x1(" not in source
+        # a stack of matrices times a matrix: the state's cotangent is ``g @ Wh.T`` too
+        assert "matmul_vjp_x1(" not in source
     assert_rounding(got, general)
     assert_finite_differences(loss, args, (0, 1), got)
     if steps == 0:

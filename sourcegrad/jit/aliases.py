@@ -25,69 +25,109 @@ import bisect
 from dataclasses import dataclass, field
 
 from ..codegen import printer
-from ..codegen.walk import walk
+from ..codegen.walk import names_in, walk
 
-_ROUNDS = 3
+_ROUNDS = 2
 
 
 def drop_aliases(fdef: ast.FunctionDef) -> bool:
     """Rewrite ``fdef`` in place; did anything change?"""
     changed = False
     for _ in range(_ROUNDS):
-        if not _one_round(fdef):
+        done, deferred = _one_round(fdef)
+        changed |= done
+        if not deferred:
             break
-        changed = True
     return changed
 
 
-@dataclass
+@dataclass(eq=False)
 class _Block:
+    """A block's statements and, for each (but comments), its position and the range of
+    serial numbers of the statements it holds (itself first)."""
+
     statements: list[ast.stmt]
-    bound: dict[str, list[int]] = field(default_factory=dict)  # name -> positions (sorted)
-    read: dict[str, list[int]] = field(default_factory=dict)
+    ats: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+
+    def position(self, serial: int) -> int | None:
+        """The position of the statement of this block that holds statement ``serial``."""
+        i = bisect.bisect_right(self.starts, serial) - 1
+        if i >= 0 and serial < self.ends[i]:
+            return self.ats[i]
+        return None
 
 
 @dataclass
 class _Index:
-    """Where each name is bound, deleted and read, by block and position."""
+    """Each name's nodes, with the serial number of the statement holding them (statements
+    numbered in source order, outer ones first)."""
 
     blocks: list[_Block] = field(default_factory=list)
+    nodes: dict[str, list[tuple[ast.Name, int]]] = field(default_factory=dict)
+    bindings: dict[str, list[int]] = field(default_factory=dict)  # stores and ``del``s
+    reads: dict[str, list[int]] = field(default_factory=dict)
     stores: dict[str, int] = field(default_factory=dict)  # bindings in the whole function
     loads: dict[str, int] = field(default_factory=dict)
     deletes: dict[str, list[ast.Delete]] = field(default_factory=dict)
 
+    def positions(self, name: str, block: _Block, load: bool) -> list[int]:
+        """The positions in ``block`` of the statements holding (at any depth) a read of
+        ``name`` (``load``), or a binding or ``del`` of it; one per node, in order."""
+        found = []
+        for serial in (self.reads if load else self.bindings).get(name, ()):
+            at = block.position(serial)
+            if at is not None:
+                found.append(at)
+        return sorted(found)
+
 
 def _index(fdef: ast.FunctionDef) -> _Index:
+    """One walk: each name node, with its statement's serial number."""
     index = _Index()
-    for node in walk(fdef):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                index.loads[node.id] = index.loads.get(node.id, 0) + 1
-            elif isinstance(node.ctx, ast.Store):
-                index.stores[node.id] = index.stores.get(node.id, 0) + 1
-        elif isinstance(node, ast.Delete):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    index.deletes.setdefault(target.id, []).append(node)
+    count = [0]
+
+    def record(node: ast.AST, serial: int) -> None:
+        for name in names_in(node):
+            index.nodes.setdefault(name.id, []).append((name, serial))
+            (index.reads if isinstance(name.ctx, ast.Load) else index.bindings).setdefault(
+                name.id, []).append(serial)
+            if isinstance(name.ctx, ast.Load):
+                index.loads[name.id] = index.loads.get(name.id, 0) + 1
+            elif isinstance(name.ctx, ast.Store):
+                index.stores[name.id] = index.stores.get(name.id, 0) + 1
 
     def visit(body: list[ast.stmt]) -> None:
-        """Each block's names, by the position of the statement of the block (at any
-        depth in it) that binds or reads them."""
         block = _Block(body)
         index.blocks.append(block)
         for at, stmt in enumerate(body):
             if printer.is_comment(stmt):
                 continue
-            for node in walk(stmt):
-                if isinstance(node, ast.Name):
-                    where = block.read if isinstance(node.ctx, ast.Load) else block.bound
-                    where.setdefault(node.id, []).append(at)
-            for name in ("body", "orelse"):
-                inner = getattr(stmt, name, None)
-                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    visit(inner)
+            serial = count[0]
+            count[0] += 1
+            if isinstance(stmt, ast.Delete):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        index.deletes.setdefault(target.id, []).append(stmt)
+            for part in stmt._fields:
+                value = getattr(stmt, part, None)
+                if part in ("body", "orelse") and isinstance(value, list) and value and (
+                        isinstance(value[0], ast.stmt)):
+                    visit(value)
+                elif isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            record(item, serial)
+                elif isinstance(value, ast.AST):
+                    record(value, serial)
+            block.ats.append(at)
+            block.starts.append(serial)
+            block.ends.append(count[0])
 
     visit(fdef.body)
+    for serials in index.bindings.values():
+        serials.sort()
     return index
 
 
@@ -100,8 +140,11 @@ def _alias(stmt: ast.stmt) -> tuple[str, str] | None:
     return None
 
 
-def _one_round(fdef: ast.FunctionDef) -> bool:
+def _one_round(fdef: ast.FunctionDef) -> tuple[bool, bool]:
+    """Drop the aliases the index shows; did it, and did it leave some (an alias of a name
+    it just changed) for another round?"""
     index = _index(fdef)
+    deferred = False
     parameters = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args,
                                   *fdef.args.kwonlyargs, fdef.args.vararg, fdef.args.kwarg]
                   if a is not None}
@@ -110,45 +153,53 @@ def _one_round(fdef: ast.FunctionDef) -> bool:
     for block in index.blocks:
         for at, stmt in enumerate(block.statements):
             pair = _alias(stmt)
-            if pair is None or set(pair) & (parameters | touched):
+            if pair is None or set(pair) & parameters:
+                continue
+            if set(pair) & touched:
+                deferred = True
                 continue
             a, b = pair
             if index.stores.get(a) != 1:
                 continue
-            reads = block.read.get(a, [])
+            reads = index.positions(a, block, load=True)
             if not reads or reads[0] <= at or len(reads) != index.loads.get(a, 0):
                 continue  # read before it, or in another block
-            last = reads[-1]
-            if not _bound_within(block, b, at, last):
-                _rename(block.statements[at + 1:last + 1], a, b)
+            if not _bound_within(index, block, b, at, reads[-1]):
+                _rename(index, a, b)
                 _undelete(index, a)
             elif not _backwards(index, block, at, a, b, parameters):
                 continue
             dropped.add(id(stmt))
             touched |= {a, b}
     if not dropped:
-        return False
+        return False, False
     for block in index.blocks:
         block.statements[:] = [s for s in block.statements if id(s) not in dropped and not (
             isinstance(s, ast.Delete) and not s.targets)] or [ast.Pass()]
-    return True
+    return True, deferred
 
 
-def _bound_within(block: _Block, name: str, start: int, end: int) -> bool:
+def _bound_within(index: _Index, block: _Block, name: str, start: int, end: int) -> bool:
     """Is ``name`` bound or deleted by a statement of the block after ``start``, up to
-    ``end`` (a plain assignment at ``end`` itself reads before it binds)?"""
-    positions = block.bound.get(name, [])
-    i = bisect.bisect_right(positions, start)
-    while i < len(positions) and positions[i] <= end:
-        if positions[i] < end:
-            return True
-        last = block.statements[end]
-        if not isinstance(last, ast.Assign) or any(
-                isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-                for n in walk(last.value)):
-            return True
-        i += 1
-    return False
+    ``end`` (a plain assignment at ``end`` itself reads before it binds)? The statements
+    after ``start`` and before ``end`` hold a range of serial numbers: bisected."""
+    bindings = index.bindings.get(name, [])
+    first = bisect.bisect_left(block.ats, start + 1)
+    last = bisect.bisect_left(block.ats, end)  # (``end`` holds a read: it is in ``ats``)
+    if first < last and _any_in(bindings, block.starts[first], block.starts[last]):
+        return True
+    if not _any_in(bindings, block.starts[last], block.ends[last]):
+        return False
+    made = block.statements[end]
+    return not isinstance(made, ast.Assign) or any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        for n in walk(made.value))
+
+
+def _any_in(serials: list[int], low: int, high: int) -> bool:
+    """Does the sorted ``serials`` hold one in ``[low, high)``?"""
+    i = bisect.bisect_left(serials, low)
+    return i < len(serials) and serials[i] < high
 
 
 def _backwards(index: _Index, block: _Block, at: int, a: str, b: str,
@@ -157,7 +208,7 @@ def _backwards(index: _Index, block: _Block, at: int, a: str, b: str,
     the statements from its binding up to the alias; did it?"""
     if b in parameters or index.stores.get(b) != 1:
         return False
-    bound = block.bound.get(b, [])
+    bound = index.positions(b, block, load=False)
     deletes = index.deletes.get(b, [])
     if len(bound) != 1 + len(deletes) or bound[0] >= at:
         return False
@@ -167,28 +218,23 @@ def _backwards(index: _Index, block: _Block, at: int, a: str, b: str,
         return False
     if any(p <= at for p in bound[1:]):
         return False  # deleted before the alias
-    reads = block.read.get(b, [])
+    reads = index.positions(b, block, load=True)
     if len(reads) != index.loads.get(b, 0) or not reads or reads[0] <= bound[0] or (
             reads[-1] != at):
         return False
-    if block.bound.get(a, []) != [at] and not _only_deletes_after(block, a, at, index):
+    bound_a = index.positions(a, block, load=False)
+    if bound_a[0] != at or len(bound_a) != 1 + len(index.deletes.get(a, [])):
         return False
-    _rename(block.statements[bound[0]:at], b, a)
+    _rename(index, b, a)
     _undelete(index, b)
     return True
 
 
-def _only_deletes_after(block: _Block, name: str, at: int, index: _Index) -> bool:
-    positions = block.bound.get(name, [])
-    return positions[0] == at and len(positions) == 1 + len(index.deletes.get(name, []))
-
-
-def _rename(statements: list[ast.stmt], old: str, new: str) -> None:
-    for stmt in statements:
-        for node in walk(stmt):
-            if isinstance(node, ast.Name) and node.id == old and not isinstance(
-                    node.ctx, ast.Del):
-                node.id = new
+def _rename(index: _Index, old: str, new: str) -> None:
+    """Every read and binding of ``old`` names ``new`` (its ``del``s: ``_undelete``)."""
+    for node, _ in index.nodes.get(old, ()):
+        if not isinstance(node.ctx, ast.Del):
+            node.id = new
 
 
 def _undelete(index: _Index, name: str) -> None:

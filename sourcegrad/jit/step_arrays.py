@@ -80,12 +80,72 @@ class Context:
 
 
 def preallocate_steps(fdef: ast.FunctionDef, context: Context) -> bool:
-    """Rewrite ``fdef`` in place (see the module docstring); did anything change?"""
+    """Rewrite ``fdef`` in place (see the module docstring); did anything change? One walk
+    finds the loops followed by products of kept steps; what the function-wide checks read
+    (names, writes) is gathered once, and again only after a loop was rewritten."""
     changed = False
+    facts: _Facts | None = None
     for block in _blocks(fdef):
-        for loop in [s for s in block if _backward_loop(s)]:
-            changed |= _Rewrite(fdef, block, loop, context).run()  # type: ignore[arg-type]
+        for loop, products in _loops_with_products(block, context.resolve):
+            if not _backward_loop(loop):
+                continue
+            if facts is None:
+                facts = _Facts.of(fdef, context.resolve)
+            if _Rewrite(fdef, block, loop, context, facts, products).run():
+                changed, facts = True, None
     return changed
+
+
+@dataclass
+class _Facts:
+    """What the checks read of the whole function."""
+
+    mentions: dict[str, int]
+    written: set[str]
+    stores: set[str]
+    parameters: set[str]
+
+    @classmethod
+    def of(cls, fdef: ast.FunctionDef, resolve: Callable[[str], Any]) -> _Facts:
+        parameters = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args,
+                                      *fdef.args.kwonlyargs]}
+        return cls(_mentions(fdef), _written_in_place(fdef, resolve), _stored(fdef),
+                   parameters)
+
+
+def _loops_with_products(block: list[ast.stmt], resolve: Callable[[str], Any]
+                         ) -> list[tuple[ast.For, list[ast.AugAssign]]]:
+    """Each ``for`` of the block with the products of kept steps that follow it (before
+    the next ``for``)."""
+    found: list[tuple[ast.For, list[ast.AugAssign]]] = []
+    loop: ast.For | None = None
+    for stmt in block:
+        if isinstance(stmt, ast.For):
+            loop = stmt
+        elif loop is not None and _product_parts(stmt, resolve) is not None:
+            assert isinstance(stmt, ast.AugAssign)
+            if not found or found[-1][0] is not loop:
+                found.append((loop, []))
+            found[-1][1].append(stmt)
+    return found
+
+
+def _product_parts(stmt: ast.stmt, resolve: Callable[[str], Any]
+                   ) -> tuple[str, str, str] | None:
+    """``(cotangents, factors, matrix)`` of ``g += matmul_vjp_x2_over_steps(gs, x1s, W)``."""
+    if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)
+            and isinstance(stmt.target, ast.Name)):
+        return None
+    value = stmt.value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and resolve(value.func.id) is support.matmul_vjp_x2_over_steps
+            and len(value.args) == 3 and not value.keywords
+            and all(isinstance(a, ast.Name) for a in value.args)):
+        return None
+    names = [a.id for a in value.args]  # type: ignore[attr-defined]
+    if len(set(names) | {stmt.target.id}) != 4:
+        return None
+    return names[0], names[1], names[2]
 
 
 # -- the loops ------------------------------------------------------------------------------
@@ -155,16 +215,16 @@ class _Steps:
 
 class _Rewrite:
     def __init__(self, fdef: ast.FunctionDef, block: list[ast.stmt], loop: ast.For,
-                 context: Context) -> None:
+                 context: Context, facts: _Facts, products: list[ast.AugAssign]) -> None:
         self.fdef, self.block, self.loop, self.context = fdef, block, loop, context
         assert isinstance(loop.target, ast.Name)
         self.index = loop.target.id
         self.count: int = getattr(loop, TRIP_COUNT)
-        self.mentions = _mentions(fdef)
-        self.written = _written_in_place(fdef, context.resolve)
-        self.parameters = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args,
-                                           *fdef.args.kwonlyargs]}
-        self.stores = _stored(fdef)
+        self.products = products
+        self.mentions = facts.mentions
+        self.written = facts.written
+        self.parameters = facts.parameters
+        self.stores = facts.stores
         self.body_bindings = _bindings(loop.body)
         self.steps: dict[str, _Steps] = {}  # list -> its steps
         self.by_value: dict[tuple, _Steps] = {}  # what a step is -> the array holding it
@@ -221,13 +281,11 @@ class _Rewrite:
     # -- what the loop's lists are -------------------------------------------------------------
     def groups(self) -> list[_Group]:
         found = []
-        for stmt in self.block[self.block.index(self.loop) + 1:]:
-            if not isinstance(stmt, ast.AugAssign):
-                continue
+        for stmt in self.products:
             parts = self.product_of(stmt)
             if parts is None:
                 continue
-            cotangents, factors, matrix = parts
+            cotangents, factors, _ = parts
             matrix_known = self.known(stmt.value.args[2])  # type: ignore[attr-defined]
             if isinstance(matrix_known, Array) and matrix_known.shape is not None and len(
                     matrix_known.shape) == 2 and not matrix_known.scalar:
@@ -236,20 +294,7 @@ class _Rewrite:
         return found
 
     def product_of(self, stmt: ast.stmt) -> tuple[str, str, str] | None:
-        """``(cotangents, factors, matrix)`` of ``g += matmul_vjp_x2_over_steps(gs, x1s, W)``."""
-        if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)
-                and isinstance(stmt.target, ast.Name)):
-            return None
-        value = stmt.value
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
-                and self.context.resolve(value.func.id) is support.matmul_vjp_x2_over_steps
-                and len(value.args) == 3 and not value.keywords
-                and all(isinstance(a, ast.Name) for a in value.args)):
-            return None
-        names = [a.id for a in value.args]  # type: ignore[attr-defined]
-        if len(set(names) | {stmt.target.id}) != 4:
-            return None
-        return names[0], names[1], names[2]
+        return _product_parts(stmt, self.context.resolve)
 
     def settle(self, group: _Group) -> bool:
         """Can the group's lists be arrays of all steps? Works out where each one's steps

@@ -442,3 +442,33 @@ def test_sorted_keys_of_a_dict_index_it():
     for fun in (first_by_key, by_sorted_values):  # (np.add.at into the dict's gradient)
         check_reverse(fun, (d,))
         assert check_grads(fun, [d], order=2)
+
+
+def test_gradient_of_a_list_of_dicts_keeps_the_arguments_containers_and_order():
+    """``as_gradient``'s walk of plain lists, tuples and dicts (a network's layers): each
+    array leaf's gradient as it is, ``None`` for integer leaves, zeros for leaves the
+    gradient has no part for, the argument's key order."""
+    from sourcegrad.rules.support import as_gradient
+
+    w, b = np.ones((2, 3)), np.full((2,), 2.0)
+    layers = [{"W": np.zeros((2, 3)), "b": np.zeros(2), "n": np.arange(3)},
+              ({"W": np.zeros((2, 3)), "scale": 1.0},)]
+    g = [{"b": b, "W": w, "n": None}, [{"W": w}]]
+    got = as_gradient(g, layers)
+    assert type(got) is list and type(got[1]) is tuple
+    assert list(got[0]) == ["W", "b", "n"] and got[0]["n"] is None
+    assert got[0]["W"] is w and got[0]["b"] is b
+    np.testing.assert_array_equal(got[1][0]["W"], w)
+    assert got[1][0]["scale"] == 0.0 and type(got[1][0]["scale"]) is float
+
+
+def test_gradients_of_dicts_with_the_same_keys_add_in_the_second_ones_order():
+    from sourcegrad.rules.support import add_grads
+
+    a = {"W": np.ones(2), "b": 1.0}
+    b = {"b": 2.0, "W": np.full(2, 3.0)}
+    total = add_grads(a, b)
+    assert list(total) == ["b", "W"] and total["b"] == 3.0
+    np.testing.assert_array_equal(total["W"], [4.0, 4.0])
+    partial = add_grads({"W": np.ones(2)}, b)  # a key missing: a zero there
+    assert list(partial) == ["b", "W"] and partial["b"] == 2.0

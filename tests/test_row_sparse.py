@@ -202,3 +202,39 @@ def test_a_row_sparse_gradient_differentiated_again():
     direction = np.random.default_rng(4).standard_normal(LARGE)
     expected = directional_difference(penalty, (vectors,), 0, direction)
     assert np.isclose(np.sum(got * direction), expected, rtol=1e-6, atol=1e-8)
+
+
+def test_rows_at_arrays_of_indices_add_up_as_numpy_adds_them():
+    """Several parts at arrays of rows (gathered into one scatter): repeats within and
+    across parts, negative rows, an index of two axes, values broadcast along the index."""
+    rng = np.random.default_rng(4)
+    rows, expected = scattered(), np.zeros(LARGE)
+    parts = [(np.array([3, 3, -1]), rng.standard_normal((3, 50))),
+             (np.array([[99, 3], [0, 0]]), rng.standard_normal((2, 2, 50))),
+             (np.array([5, 99]), rng.standard_normal(50)),  # broadcast to both rows
+             (7, rng.standard_normal(50)),
+             (np.array([-100, 7]), rng.standard_normal((2, 50)))]
+    for index, values in parts:
+        add_at(rows, index, values)
+        np.add.at(expected, index, values)
+    np.testing.assert_allclose(rows.dense(), expected, rtol=1e-15, atol=1e-15)
+
+
+def test_a_row_out_of_range_raises_numpys_index_error():
+    rows = scattered()
+    add_at(rows, np.array([1, 2]), np.ones((2, 50)))
+    add_at(rows, np.array([100]), np.ones((1, 50)))
+    with pytest.raises(IndexError):
+        rows.dense()
+
+
+@pytest.mark.parametrize("shape", [(5000,), (100, 5, 10)])
+def test_rows_of_vectors_and_of_matrices_add_up_as_numpy_adds_them(shape):
+    rng = np.random.default_rng(5)
+    rows = row_sparse_zeros(np.zeros(shape))
+    expected = np.zeros(shape)
+    for index in (np.array([1, -1, 1]), np.array([[4, 1]]), np.array([99])):
+        values = rng.standard_normal(index.shape + shape[1:])
+        add_at(rows, index, values)
+        np.add.at(expected, index, values)
+    np.testing.assert_allclose(rows.dense(), expected, rtol=1e-15, atol=1e-15)

@@ -60,11 +60,12 @@ def test_helpers_whose_meaning_the_shapes_settle_disappear():
                    "zeros_like_grad(", "as_gradient(", "unreduce(", "xs_t_at_Wx_stack",
                    "h_at_Wh_stack"):
         assert helper not in text
-    # the weight gradients over the loop's steps stay one call: the shapes do not say how
-    # many steps there are (none: no product at all)
-    assert "grad_Wh += matmul_vjp_x2_over_steps(grad_h_at_Wh_steps, h_steps, Wh)" in text
-    # the one stack the backward sweep reads stays
-    assert "h_stack.append(h)" in text and "h = h_stack.pop()" in text
+    # the loop runs a known number of steps of known shapes: the weight gradients are one
+    # product of arrays of all steps after the loop (jit/step_arrays.py)
+    assert "grad_Wh = h_stack.T @ grad_h_at_Wh_steps" in text
+    assert "matmul_vjp_x2_over_steps(" not in text
+    # the one stack the backward sweep reads is an array of all steps
+    assert "h_stack[t] = h" in text and "h = h_stack[t]" in text
     # the user's lines are still quoted over each block
     assert "# h = np.tanh(xs[t] @ Wx + h @ Wh)" in text
 

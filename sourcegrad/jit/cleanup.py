@@ -10,7 +10,10 @@ known shape into preallocated arrays, and spell what Numba does not compile as i
   of a ``for`` loop over ``range(n)`` and popped once per iteration of the ``reversed``
   loop over the same range becomes an array made before the loop and indexed by the loop
   variable (other stacks of arrays stay lists: Numba keeps those at no cost).
-- On the NumPy path, results go into memory nothing else reads (``reuse.py``).
+- On the NumPy path, the steps a backward loop keeps for its weight products become
+  arrays of all steps, multiplied once after the loop, where the trip count and the steps'
+  shapes are known (``step_arrays.py``); a second name for one value goes (``aliases.py``);
+  results go into memory nothing else reads (``reuse.py``).
 - For Numba: no ``del`` (it refuses the statement; it frees arrays when their last
   reference goes), and ``reversed(range(...))`` becomes a decreasing ``range``.
 """
@@ -30,7 +33,10 @@ from ..codegen.walk import names_in, statements, walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
 from .abstract import Abstract, Array, Number
+from .aliases import drop_aliases
 from .reuse import reuse_memory
+from .step_arrays import Context as StepsContext
+from .step_arrays import preallocate_steps
 
 TRIP_COUNT = "sourcegrad_trip_count"  # on a specialised ``for``: its length, if known
 
@@ -43,6 +49,7 @@ class Facts:
     pure_calls: Callable[[ast.Call], bool] = lambda call: False
     elementwise_calls: Callable[[ast.Call], bool] = lambda call: False  # ufuncs, math
     ufunc_calls: Callable[[ast.Call], bool] = lambda call: False  # one output, all inputs
+    resolve: Callable[[str], object] = lambda name: None  # what a name the code reads denotes
     # what is known of each expression the specialiser wrote (by id, with the node itself)
     known: dict[int, tuple[ast.AST, Abstract]] = field(default_factory=dict)
 
@@ -60,12 +67,20 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         while _substitute_single_uses(fdef, facts):
             pass
     else:
+        if preallocate_steps(fdef, steps_context(facts, np_name)) | drop_aliases(fdef):
+            while _remove_dead(fdef, facts) | _remove_dead_stacks(fdef, facts):
+                pass
         _release_last_steps(fdef, facts)
     _edit(fdef, lambda stmt: None if _keeps_own_shape(stmt) and not _keeps_shape(stmt)
           else stmt)  # ``x = x``, what ``x = shape_only(x)`` became where ``x`` is still read
     fdef.body = _joined_deletes(_without_stray_comments(fdef.body))
     if not numba:
         reuse_memory(fdef, facts.known, facts.ufunc_calls, np_name)
+
+
+def steps_context(facts: Facts, np_name: str) -> StepsContext:
+    return StepsContext(facts.known, facts.stack_items, facts.resolve, facts.ufunc_calls,
+                        np_name)
 
 
 def _joined_deletes(body: list[ast.stmt]) -> list[ast.stmt]:

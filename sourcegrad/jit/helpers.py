@@ -330,7 +330,10 @@ def _ndims(*operands: Abstract) -> list[int | None]:
 def _matmul_vjp_x1(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     (g, _), (_, ax1), (x2, ax2) = bound["g"], bound["x1"], bound["x2"]
     n1, n2 = _ndims(ax1, ax2)
-    if n2 == 2 and n1 in (1, 2):
+    # a stack of matrices times one matrix: ``g`` has ``x1``'s leading axes (nothing
+    # broadcasts against a matrix), and ``g @ x2.T`` is ``x1``'s cotangent (Numba's ``@``
+    # takes vectors and matrices only)
+    if n2 == 2 and (n1 in (1, 2) or n1 is not None and n1 > 2 and not ctx.numba):
         return ctx.evaluate(ast.BinOp(left=g, op=ast.MatMult(),
                                       right=ast.Attribute(value=x2, attr="T", ctx=ast.Load())))
     if n2 == 1 and n1 == 2:

@@ -9,6 +9,8 @@ the shape and dtype of every variable of the generated code from those of the ar
   a float is ``1.0``; ``np.size(x)`` is a number;
 - values kept only for their shape (``shape_only``), and stacks of them, disappear
   (``cleanup.py``);
+- on the NumPy path, a loop's kept steps are arrays of all steps, multiplied once after the
+  loop (``step_arrays.py``), and ``grad_a = grad_b`` aliases go (``aliases.py``);
 - for Numba (``numba=True``): what Numba does not compile is spelt as it does (no ``del``, no
   ``reversed(range(...))``, a reduction over an axis as ``reduce_along``); a stack of
   numbers, or of arrays a ufunc computes, pushed once per iteration of a loop becomes a
@@ -268,7 +270,7 @@ class _Walker:
         self.returned: Abstract | None = None
         self.facts = cleanup.Facts(pure_calls=self.pure_call,
                                    elementwise_calls=self.elementwise_call,
-                                   ufunc_calls=self.ufunc_call)
+                                   ufunc_calls=self.ufunc_call, resolve=self.resolve)
 
     # -- names of things the specialised code reads -------------------------------------------
     def name_for(self, value: Any) -> ast.expr:
@@ -296,6 +298,17 @@ class _Walker:
         name = self.name_for(np)
         assert isinstance(name, ast.Name)
         return name.id
+
+    def resolve(self, name: str) -> Any:
+        """What a name the function reads but does not bind denotes (a helper, a module, a
+        builtin), or ``None``."""
+        if name in self.locals:
+            return None
+        if name in self.target.bindings:
+            return self.target.bindings[name]
+        if name in self.namespace:
+            return self.namespace[name]
+        return getattr(builtins, name, None)
 
     def pure_call(self, call: ast.Call) -> bool:
         """Is ``call`` one that can be dropped when its result is not read (it only makes

@@ -6,11 +6,9 @@ def grad_calls_user_function(x):
     grad_calls_user_function_value = 1.0
     # return np.sum(helper(x) + helper(x, scale=3.0))
     grad_helper_x_plus_helper_x = np.broadcast_to(grad_calls_user_function_value, (3,))
-    grad_helper_x = grad_helper_x_plus_helper_x
-    grad_helper_x_2 = grad_helper_x_plus_helper_x
-    grad_x = backward_helper(grad_helper_x_2, helper_x_2_saved)[0]
-    del grad_helper_x_2, helper_x_2_saved
-    grad_x = grad_x + backward_helper(grad_helper_x, helper_x_saved)[0]
+    grad_x = backward_helper(grad_helper_x_plus_helper_x, helper_x_2_saved)[0]
+    del helper_x_2_saved
+    grad_x = grad_x + backward_helper(grad_helper_x_plus_helper_x, helper_x_saved)[0]
     return grad_x
 
 

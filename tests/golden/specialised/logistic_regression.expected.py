@@ -9,9 +9,8 @@ def grad_logistic_loss(w, b, X, y):
     grad_y_times_z = -grad_logaddexp_0_minus_y
     grad_z = np.multiply(grad_y_times_z, y, out=grad_y_times_z)
     del grad_y_times_z
-    grad_logaddexp_0 = grad_logaddexp_0_minus_y
-    grad_z += grad_logaddexp_0 * (0.5 + 0.5 * np.tanh(0.5 * z))
-    del grad_logaddexp_0, z
+    grad_z += grad_logaddexp_0_minus_y * (0.5 + 0.5 * np.tanh(0.5 * z))
+    del z
     # z = X @ w + b
     grad_X_at_w = grad_z
     grad_b = np.sum(grad_z)

@@ -15,9 +15,9 @@ def grad_pairs_loss(v, pairs):
         # total = total + pair_loss(v, pairs[i][0], pairs[i][1])
         grad_total_plus_pair_loss_v = grad_total
         grad_total = grad_total_plus_pair_loss_v
-        grad_pair_loss_v = grad_total_plus_pair_loss_v
         pair_loss_v_saved = pair_loss_v_saved_stack.pop()
-        grad_v = add_grads(grad_v, backward_pair_loss(grad_pair_loss_v, pair_loss_v_saved)[0])
+        grad_v = add_grads(grad_v,
+                           backward_pair_loss(grad_total_plus_pair_loss_v, pair_loss_v_saved)[0])
     return as_gradient(grad_v, v)
 
 

@@ -36,7 +36,7 @@ from .abstract import Abstract, Array, Number
 from .aliases import drop_aliases
 from .reuse import reuse_memory
 from .step_arrays import Context as StepsContext
-from .step_arrays import preallocate_steps
+from .step_arrays import emptied_list, preallocate_steps
 
 TRIP_COUNT = "sourcegrad_trip_count"  # on a specialised ``for``: its length, if known
 
@@ -901,7 +901,7 @@ def numba_spelling(fdef: ast.FunctionDef) -> None:
         for stmt in body:
             if isinstance(stmt, ast.Delete) or _never_taken(stmt):
                 continue
-            name = _emptied_list(stmt)
+            name = emptied_list(stmt)
             if name is not None and in_loop and name in emptied:
                 stmt = _cleared(name, stmt)
             elif name is not None:
@@ -920,15 +920,6 @@ def _never_taken(stmt: ast.stmt) -> bool:
     """``if False: ...`` (with no ``else``), as a helper the shapes settle may leave."""
     return isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Constant) and (
         stmt.test.value is False and not stmt.orelse)
-
-
-def _emptied_list(stmt: ast.stmt) -> str | None:
-    """``xs`` of ``xs = []``."""
-    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.List)
-            and not stmt.value.elts):
-        return stmt.targets[0].id
-    return None
 
 
 def _cleared(name: str, like: ast.stmt) -> ast.stmt:

@@ -303,8 +303,8 @@ class _Rewrite:
             return False
         mentioned = 1  # the product after the loop
         made = [s for s in self.block[:self.block.index(self.loop)]
-                if _empties(s) in (group.cotangents, group.factors)]
-        if len(made) != 2 or {_empties(s) for s in made} != {group.cotangents, group.factors}:
+                if emptied_list(s) in (group.cotangents, group.factors)]
+        if len(made) != 2 or {emptied_list(s) for s in made} != {group.cotangents, group.factors}:
             return False
         mentioned += 1
         appends: dict[str, tuple[ast.expr, int]] = {}
@@ -363,7 +363,7 @@ class _Rewrite:
         parts = self.product_of(product)
         return parts is not None and parts[:2] == (group.cotangents, group.factors) and (
             ast.dump(product) == ast.dump(group.product)) and (
-            {_empties(s) for s in empties} == lists)
+            {emptied_list(s) for s in empties} == lists)
 
     def item(self, name: str) -> Array | None:
         item = self.context.stack_items.get(name)
@@ -438,7 +438,7 @@ class _Rewrite:
         if self.mentions.get(stack) != 3:
             return None
         made = next((s for s in self.block[:self.block.index(self.loop)]
-                     if _empties(s) == stack), None)
+                     if emptied_list(s) == stack), None)
         forward = next((s for s in self.block[:self.block.index(self.loop)]
                         if _forward_loop(s, self.loop) and any(
                             _appended(p) is not None and _appended(p)[0] == stack  # type: ignore[index]
@@ -518,7 +518,7 @@ class _Rewrite:
         filled = {s.array for s in self.steps.values() if s.how in ("computed", "copied")}
         out: list[ast.stmt] = []
         for stmt in self.block[:self.block.index(self.loop)]:
-            emptied = _empties(stmt)
+            emptied = emptied_list(stmt)
             if emptied in lists:
                 if emptied in filled:
                     assert isinstance(stmt, ast.Assign)
@@ -639,7 +639,7 @@ def _at(array: str, index: str, ctx: ast.expr_context) -> ast.Subscript:
                          slice=ast.Name(id=index, ctx=ast.Load()), ctx=ctx)
 
 
-def _empties(stmt: ast.stmt) -> str | None:
+def emptied_list(stmt: ast.stmt) -> str | None:
     """``xs`` of ``xs = []``."""
     if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.List)

@@ -78,12 +78,15 @@ def root_in_a_loop(x):
     return total
 
 
-@pytest.mark.parametrize("fn", [root_in_a_branch, root_in_a_loop])
-def test_an_error_inside_a_branch_or_a_loop_gets_one_note_naming_the_failing_line(fn):
+@pytest.mark.parametrize(("fn", "statement"), [
+    (root_in_a_branch, "rooted = np.sqrt(x) * 1.5"),
+    (root_in_a_loop, "total = total + np.sum(np.sqrt(x))")])
+def test_an_error_inside_a_branch_or_a_loop_gets_one_note_naming_the_failing_line(fn, statement):
     error = raised_by(sg.grad(fn), np.array([0.0, 4.0]))
     notes = [note for note in error.__notes__ if note.startswith("sourcegrad: line")]
     assert len(notes) == 1, error.__notes__  # one frame, one note
-    assert f", in {fn.__name__}: " in notes[0]
+    # the user's statement whose adjoint failed, not the `if` or `for` around it
+    assert f"line {line_of(statement)}, in {fn.__name__}: {statement}" in notes[0], notes
     # the generated line the note names is the one the traceback shows failing
     generated_line = int(notes[0].split("sourcegrad: line ")[1].split()[0])
     frames = [s for s in traceback.extract_tb(error.__traceback__)

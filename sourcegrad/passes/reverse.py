@@ -699,6 +699,9 @@ class ReverseMode:
         last_line = None
         for stmt in reversed(stmts):
             code = self.adjoint(stmt)
+            for part in code:  # an error on it names the user's statement, not the block's
+                if getattr(part, "lineno", None) is None:
+                    located(part, stmt)
             if code and getattr(stmt, "lineno", None) not in (None, last_line):
                 out.append(self._comment(stmt))
                 last_line = stmt.lineno

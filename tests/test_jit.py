@@ -40,8 +40,10 @@ FALLBACKS = {
                             "def layers_loss(params, x, y):"),
     "namedtuple_parameters": ("the helper `zeros_like_grad` has no compiled form",
                               "prediction = x @ p.w + p.b"),
-    # a scatter into a row-sparse gradient (issue 14): `add_at` has no compiled form
-    "row_sparse": ("Untyped global name 'add_at'", "for i in range(len(pairs)):"),
+    # a scatter into a row-sparse gradient (issue 14): `add_at` has no compiled form (in the
+    # callee's backward, called from the adjoint of this statement of the loop's body)
+    "row_sparse": ("Untyped global name 'add_at'",
+                   "total = total + pair_loss(v, pairs[i][0], pairs[i][1])"),
 }
 
 

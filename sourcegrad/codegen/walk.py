@@ -132,6 +132,21 @@ def statements(node: ast.AST, into_functions: bool = True) -> Iterator[ast.AST]:
                     yield from statements(child, into_functions)
 
 
+def blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:
+    """Every block of statements in ``fdef``: its body, then those of its compound
+    statements in source order (found through the statements alone: no block is inside an
+    expression)."""
+    found = [fdef.body]
+    for node in statements(fdef):
+        if node is fdef:
+            continue
+        for part in ("body", "orelse"):
+            block = getattr(node, part, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                found.append(block)
+    return found
+
+
 def name_counts(stmts: list[ast.stmt], in_place_reads: int = 0,
                 only: set[str] | None = None) -> tuple[dict[str, int], dict[str, int]]:
     """How often each name is read and how often stored (or deleted) in ``stmts``; the

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..codegen import printer
 from ..codegen.clone import clone
-from ..codegen.walk import names_in, statements, walk
+from ..codegen.walk import blocks, names_in, statements, walk
 from ..passes.shape_only import WHY as SHAPE_ONLY_NOTE
 from . import abstract as a
 from .abstract import Abstract, Array, Number
@@ -509,7 +509,7 @@ def _release_last_steps(fdef: ast.FunctionDef, facts: Facts) -> None:
     such arrays of all steps' products; in the general code the backward sweep rebinds
     ``v`` at once, in the specialised code it may not): where the loop surely ran (its trip
     count is known and not zero) and nothing reads ``v`` after it, ``del steps, v``."""
-    loops = [(loop, done) for block in _blocks(fdef)
+    loops = [(loop, done) for block in blocks(fdef)
              for loop, done in itertools.pairwise(block)
              if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
              and getattr(loop, TRIP_COUNT, None) and isinstance(done, ast.Delete)]
@@ -531,19 +531,6 @@ def _release_last_steps(fdef: ast.FunctionDef, facts: Facts) -> None:
                     and stmt.targets[0].id not in live | deleted):
                 done.targets.append(ast.Name(id=stmt.targets[0].id, ctx=ast.Del()))
                 deleted.add(stmt.targets[0].id)
-
-
-def _blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:
-    """Every block of statements in ``fdef``: its body, and those of its compound
-    statements."""
-    found = [fdef.body]
-    for node in statements(fdef):  # (not into expressions: no block is there)
-        for name in ("body", "orelse"):
-            block = getattr(node, name, None)
-            if node is not fdef and isinstance(block, list) and block and isinstance(
-                    block[0], ast.stmt):
-                found.append(block)
-    return found
 
 
 # -- one expression instead of a chain of statements, for Numba ---------------------------

@@ -27,12 +27,12 @@ overwritten).
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
 from ..codegen import printer
-from ..codegen.walk import names_in, nodes_with_names, statements, walk
+from ..codegen.walk import blocks, names_in, nodes_with_names, walk
 from .abstract import Abstract, Array
 
 Known = dict[int, tuple[ast.AST, Abstract]]
@@ -53,7 +53,7 @@ def reuse_memory(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall,
     later node is not mistaken for it); ``ufunc_call``: is a call one of NumPy's ufuncs,
     given its inputs by position?"""
     private = _private_arrays(fdef, known, ufunc_call)
-    for block in _blocks(fdef):
+    for block in blocks(fdef):
         if private:
             for stmt, following in zip(block, _next_statements(block), strict=True):
                 if isinstance(following, ast.Delete):
@@ -64,17 +64,6 @@ def reuse_memory(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall,
 
 
 # -- where --------------------------------------------------------------------------------
-def _blocks(fdef: ast.FunctionDef) -> Iterator[list[ast.stmt]]:
-    blocks = [fdef.body]
-    for node in statements(fdef):  # (not into expressions: no block is there)
-        if node is not fdef:
-            for name in ("body", "orelse"):
-                block = getattr(node, name, None)
-                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                    blocks.append(block)
-    yield from blocks
-
-
 def _next_statements(block: list[ast.stmt]) -> list[ast.stmt | None]:
     """For each statement, the next one that is not a comment."""
     out: list[ast.stmt | None] = []

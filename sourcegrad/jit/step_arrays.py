@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from ..codegen import printer
-from ..codegen.walk import walk
+from ..codegen.walk import blocks, walk
 from ..passes.purity import PURE_HELPERS
 from ..rules import support
 from .abstract import Abstract, Array
@@ -85,7 +85,7 @@ def preallocate_steps(fdef: ast.FunctionDef, context: Context) -> bool:
     (names, writes) is gathered once, and again only after a loop was rewritten."""
     changed = False
     facts: _Facts | None = None
-    for block in _blocks(fdef):
+    for block in blocks(fdef):
         for loop, products in _loops_with_products(block, context.resolve):
             if not _backward_loop(loop):
                 continue
@@ -759,17 +759,6 @@ def _assigned_between(block: list[ast.stmt], first: ast.stmt, last: ast.stmt,
     between = block[block.index(first) + 1:block.index(last)]
     return any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id in reads
                for s in between for n in walk(s))
-
-
-def _blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:
-    found = [fdef.body]
-    for node in walk(fdef):
-        for name in ("body", "orelse"):
-            block = getattr(node, name, None)
-            if node is not fdef and isinstance(block, list) and block and isinstance(
-                    block[0], ast.stmt):
-                found.append(block)
-    return found
 
 
 __all__ = ["Context", "preallocate_steps"]

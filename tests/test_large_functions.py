@@ -14,9 +14,11 @@ transformed. A linear pass does about four times the work on the larger one; a q
 sixteen.
 """
 
+import ast
 import collections
 import gc
 import importlib.util
+import inspect
 import os
 import pathlib
 import random
@@ -33,6 +35,7 @@ from sourcegrad.pipeline import module_source
 
 from . import test_random_programs as programs
 from .fd import assert_close, numerical_grad
+from .golden_functions import GOLDEN
 
 LARGE_DIR = pathlib.Path(__file__).parent / "golden" / "large"
 UPDATE = bool(os.environ.get("SOURCEGRAD_UPDATE_GOLDEN"))
@@ -68,12 +71,12 @@ MAKERS = {
 }
 
 
-def _load(path: pathlib.Path, module_name: str):
+def _load(path: pathlib.Path, module_name: str, function: str = "f"):
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
-    return module.f
+    return getattr(module, function)
 
 
 @pytest.mark.parametrize("name", sorted(MAKERS))
@@ -250,6 +253,46 @@ def test_specialisation_runs_no_cyclic_collection(tmp_path):
         gc.callbacks.remove(count)
     assert specialisation.variants_of(g).made == 1
     assert len(collections_run) <= 1, collections_run
+
+
+
+def _cyclic_garbage_of(action) -> list:
+    """What ``action`` leaves that only the cyclic collector can free."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        action()
+        gc.collect()
+        return list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()
+
+
+@pytest.mark.parametrize("name", ["rnn", "sized"])
+def test_no_syntax_tree_is_left_for_the_cyclic_collector(name, tmp_path):
+    """A reference cycle among a pass's helpers (a recursive closure, an object and its
+    bound method) holds a tree: the whole transformation or variant then lives until the
+    cyclic collector runs, which walks all of it (0.2 s after a variant of 2,000 lines).
+    Neither transforming nor making the variant at the first call leaves one."""
+    path = tmp_path / f"cycles_{name}.py"  # a new function: nothing cached
+    if name == "rnn":  # loops: the loop products, step arrays and aliases of the variant
+        golden, args, wrt = GOLDEN["rnn"]
+        path.write_text("import numpy as np\n\n\n" + inspect.getsource(golden))
+        fn = _load(path, f"cycles_{name}", golden.__name__)
+    else:
+        path.write_text(sized_subject.source(60, seed=7, name="f"))
+        fn, args, wrt = _load(path, f"cycles_{name}"), sized_subject.arguments(), (0, 1)
+    made = []
+    garbage = _cyclic_garbage_of(lambda: made.append(sg.grad(fn, wrt=wrt)))
+    garbage += _cyclic_garbage_of(lambda: made[0](*args))
+    assert specialisation.variants_of(made[0]).made == 1
+    trees = collections.Counter(type(o).__name__ for o in garbage if isinstance(o, ast.AST))
+    assert not trees, trees
 
 
 def _assert_linear(counts: list[collections.Counter], ratio: float) -> None:

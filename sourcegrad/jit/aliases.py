@@ -71,6 +71,7 @@ class _Index:
     stores: dict[str, int] = field(default_factory=dict)  # bindings in the whole function
     loads: dict[str, int] = field(default_factory=dict)
     deletes: dict[str, list[ast.Delete]] = field(default_factory=dict)
+    count: int = 0  # statements numbered so far
 
     def positions(self, name: str, block: _Block, load: bool) -> list[int]:
         """The positions in ``block`` of the statements holding (at any depth) a read of
@@ -84,51 +85,55 @@ class _Index:
 
 
 def _index(fdef: ast.FunctionDef) -> _Index:
-    """One walk: each name node, with its statement's serial number."""
+    """One walk: each name node, with its statement's serial number. (Module-level helpers,
+    not closures: a recursive closure is a reference cycle, which would keep the whole tree
+    alive until the cyclic collector runs.)"""
     index = _Index()
-    count = [0]
-
-    def record(node: ast.AST, serial: int) -> None:
-        for name in names_in(node):
-            index.nodes.setdefault(name.id, []).append((name, serial))
-            (index.reads if isinstance(name.ctx, ast.Load) else index.bindings).setdefault(
-                name.id, []).append(serial)
-            if isinstance(name.ctx, ast.Load):
-                index.loads[name.id] = index.loads.get(name.id, 0) + 1
-            elif isinstance(name.ctx, ast.Store):
-                index.stores[name.id] = index.stores.get(name.id, 0) + 1
-
-    def visit(body: list[ast.stmt]) -> None:
-        block = _Block(body)
-        index.blocks.append(block)
-        for at, stmt in enumerate(body):
-            if printer.is_comment(stmt):
-                continue
-            serial = count[0]
-            count[0] += 1
-            if isinstance(stmt, ast.Delete):
-                for target in stmt.targets:
-                    if isinstance(target, ast.Name):
-                        index.deletes.setdefault(target.id, []).append(stmt)
-            for part in stmt._fields:
-                value = getattr(stmt, part, None)
-                if part in ("body", "orelse") and isinstance(value, list) and value and (
-                        isinstance(value[0], ast.stmt)):
-                    visit(value)
-                elif isinstance(value, list):
-                    for item in value:
-                        if isinstance(item, ast.AST):
-                            record(item, serial)
-                elif isinstance(value, ast.AST):
-                    record(value, serial)
-            block.ats.append(at)
-            block.starts.append(serial)
-            block.ends.append(count[0])
-
-    visit(fdef.body)
+    _visit(index, fdef.body)
     for serials in index.bindings.values():
         serials.sort()
     return index
+
+
+def _visit(index: _Index, body: list[ast.stmt]) -> None:
+    """Number the statements of ``body`` (nested ones after their holder) and record their
+    names."""
+    block = _Block(body)
+    index.blocks.append(block)
+    for at, stmt in enumerate(body):
+        if printer.is_comment(stmt):
+            continue
+        serial = index.count
+        index.count += 1
+        if isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    index.deletes.setdefault(target.id, []).append(stmt)
+        for part in stmt._fields:
+            value = getattr(stmt, part, None)
+            if part in ("body", "orelse") and isinstance(value, list) and value and (
+                    isinstance(value[0], ast.stmt)):
+                _visit(index, value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        _record(index, item, serial)
+            elif isinstance(value, ast.AST):
+                _record(index, value, serial)
+        block.ats.append(at)
+        block.starts.append(serial)
+        block.ends.append(index.count)
+
+
+def _record(index: _Index, node: ast.AST, serial: int) -> None:
+    for name in names_in(node):
+        index.nodes.setdefault(name.id, []).append((name, serial))
+        (index.reads if isinstance(name.ctx, ast.Load) else index.bindings).setdefault(
+            name.id, []).append(serial)
+        if isinstance(name.ctx, ast.Load):
+            index.loads[name.id] = index.loads.get(name.id, 0) + 1
+        elif isinstance(name.ctx, ast.Store):
+            index.stores[name.id] = index.stores.get(name.id, 0) + 1
 
 
 def _alias(stmt: ast.stmt) -> tuple[str, str] | None:

@@ -639,26 +639,30 @@ def _stack_uses(fdef: ast.FunctionDef) -> dict[str, list[tuple[ast.stmt, list[as
     if not made:
         return uses
 
-    def visit(body: list[ast.stmt]) -> None:
-        for stmt in body:
-            if printer.is_comment(stmt):
-                continue
-            own = [getattr(stmt, f) for f in ("test", "iter", "target", "value", "targets")
-                   if hasattr(stmt, f)]
-            names = set()
-            for part in own:
-                for node in (part if isinstance(part, list) else [part]):
-                    if isinstance(node, ast.AST):
-                        names |= {n.id for n in names_in(node)}
-            if not isinstance(stmt, ast.If | ast.For | ast.While):
-                names |= {n.id for n in names_in(stmt)}
-            for name in names & made:
-                uses[name].append((stmt, body))
-            for field_name in ("body", "orelse"):
-                visit(getattr(stmt, field_name, []))
-
-    visit(fdef.body)
+    _collect_stack_uses(fdef.body, made, uses)
     return uses
+
+
+def _collect_stack_uses(body: list[ast.stmt], made: set[str],
+                        uses: dict[str, list[tuple[ast.stmt, list[ast.stmt]]]]) -> None:
+    """``_stack_uses``'s walk (a function of its own: a recursive closure is a reference
+    cycle, which would keep the tree alive until the cyclic collector runs)."""
+    for stmt in body:
+        if printer.is_comment(stmt):
+            continue
+        own = [getattr(stmt, f) for f in ("test", "iter", "target", "value", "targets")
+               if hasattr(stmt, f)]
+        names = set()
+        for part in own:
+            for node in (part if isinstance(part, list) else [part]):
+                if isinstance(node, ast.AST):
+                    names |= {n.id for n in names_in(node)}
+        if not isinstance(stmt, ast.If | ast.For | ast.While):
+            names |= {n.id for n in names_in(stmt)}
+        for name in names & made:
+            uses[name].append((stmt, body))
+        for field_name in ("body", "orelse"):
+            _collect_stack_uses(getattr(stmt, field_name, []), made, uses)
 
 
 def _stack_statement(stmt: ast.stmt, stack: str) -> str | None:

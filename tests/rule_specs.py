@@ -177,6 +177,8 @@ def _build(template: Any, rng: np.random.Generator) -> Any:
         return template.make(rng)
     if isinstance(template, list):
         return [_build(t, rng) for t in template]
+    if isinstance(template, dict):
+        return {k: _build(t, rng) for k, t in template.items()}
     return template
 
 
@@ -198,6 +200,8 @@ class Case:
                 return "float"
             if isinstance(a, list):
                 return "[" + ",".join(show(x) for x in a) + "]"
+            if isinstance(a, dict):
+                return "{" + ",".join(f"{k}:{show(x)}" for k, x in a.items()) + "}"
             return repr(a)
         parts = [show(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
         return "(" + ",".join(parts) + ")"
@@ -726,6 +730,12 @@ SPECS += [
                                   case(Arr((3,)), Arr((2, 3))))),
     Spec(support.private_copy, (case(Arr((3,))), case(Arr((2, 3))))),
     Spec(support.add_grads, (case(Arr((3,)), Arr((3,))), case(Arr((2, 3)), Arr((2, 3))))),
+    # a layer's cotangent: every key, the parts given (in another order), zeros elsewhere
+    Spec(support.zeros_like_grad_with, (
+        case({"W": Arr((2, 3)), "b": Arr((2,))}, {"b": Arr((2,)), "W": Arr((2, 3))}),
+        case({"W": Arr((2, 3)), "b": Arr((2,)), "s": Flt()}, {"W": Arr((2, 3))}))),
+    Spec(support.parts_of_grad, (case({"W": Arr((2, 3)), "b": Arr((2,))}, {"b": Arr((2,))}),
+                                 case({"W": Arr((2, 3))}, {"W": Arr((2, 3))}))),
     Spec(support.matmul_vjp_x1, (case(Arr((3, 5)), Arr((3, 4)), Arr((4, 5))),
                                  case(Arr((5,)), Arr((4,)), Arr((4, 5))),
                                  case(Arr((3,)), Arr((3, 4)), Arr((4,))),

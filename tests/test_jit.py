@@ -38,7 +38,7 @@ FALLBACKS = {
     # structures (issue 12) Numba does not take: a list of dicts, a namedtuple's gradient
     "for_layer_in_params": ("argument `params` is a list, which Numba does not take",
                             "def layers_loss(params, x, y):"),
-    "namedtuple_parameters": ("the helper `zeros_like_grad` has no compiled form",
+    "namedtuple_parameters": ("the helper `zeros_like_grad_with` has no compiled form",
                               "prediction = x @ p.w + p.b"),
     # a scatter into a row-sparse gradient (issue 14): `add_at` has no compiled form (in the
     # callee's backward, called from the adjoint of this statement of the loop's body)

@@ -214,6 +214,8 @@ def _float32_cases():
 def _as_float32(x):
     if isinstance(x, list):
         return [_as_float32(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _as_float32(v) for k, v in x.items()}
     if isinstance(x, (np.ndarray, np.floating)) and x.dtype == np.float64:
         return np.asarray(x, dtype=np.float32)
     return x

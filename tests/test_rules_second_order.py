@@ -39,7 +39,8 @@ def _wrapper(primitive, args, kwargs, symmetric, weighted=None):
     ``weighted`` (for ``sg.grad``, a real scalar output): ``0`` for an array output, returned
     as ``<prim(...), weights>``; ``n`` for a sequence of ``n`` arrays, unpacked and returned as
     ``<out_0, weights_0> + ... + <out_n-1, weights_n-1>`` (real parts: complex outputs take
-    complex weights)."""
+    complex weights); a tuple of keys for a dict of arrays, returned as
+    ``<out[key_0], weights_0> + ...``."""
     namespace = {"prim": primitive, "np": np}
     spelled, values = [], []
     for i, value in enumerate([*args, *kwargs.values()]):
@@ -56,7 +57,13 @@ def _wrapper(primitive, args, kwargs, symmetric, weighted=None):
     call = ", ".join(spelled[:len(args)]
                      + [f"{k}={v}" for k, v in zip(kwargs, spelled[len(args):], strict=True)])
     name = f"apply_{next(_COUNTER)}"
-    if weighted == 0:
+    if isinstance(weighted, tuple):
+        weights = [f"weights_{i}" for i in range(len(weighted))]
+        inner = " + ".join(f"np.real(np.sum(out[{k!r}] * {w}))"
+                           for k, w in zip(weighted, weights, strict=True))
+        text = (f"def {name}({', '.join([*params, *weights])}):\n"
+                f"    out = prim({call})\n    return {inner}\n")
+    elif weighted == 0:
         text = (f"def {name}({', '.join([*params, 'weights'])}):\n"
                 f"    return np.real(np.sum(prim({call}) * weights))\n")
     elif weighted:
@@ -88,13 +95,15 @@ def test_every_rules_jvp_differentiates_in_both_modes(spec):
 def _check_over_reverse(spec):
     args, kwargs = spec.cases[0].build(seed=0)
     out = spec.primitive(*args, **kwargs)
-    outputs = list(out) if isinstance(out, (list, tuple)) else [out]
+    outputs = list(out.values()) if isinstance(out, dict) else list(out) if isinstance(
+        out, (list, tuple)) else [out]
     rng = np.random.default_rng(1)
     weights = [rng.standard_normal(np.shape(o)) + (1j * rng.standard_normal(np.shape(o))
                                                    if np.iscomplexobj(o) else 0)
                for o in outputs]
-    fn, values = _wrapper(spec.primitive, args, kwargs, spec.symmetric,
-                          weighted=len(outputs) if isinstance(out, (list, tuple)) else 0)
+    weighted = tuple(out) if isinstance(out, dict) else len(outputs) if isinstance(
+        out, (list, tuple)) else 0
+    fn, values = _wrapper(spec.primitive, args, kwargs, spec.symmetric, weighted=weighted)
     for i in checkable_params_positions(spec, args, kwargs, values):
         check_grads(sg.grad(fn, wrt=i), [*values, *weights], modes=("fwd", "rev"), order=1)
     return True

@@ -373,9 +373,10 @@ def _chain(expr: ast.expr) -> tuple[str, ...] | None:
 _SEQUENCE_BUILDERS = frozenset({"list", "tuple", "sorted"})
 # helpers of generated code whose result is a list when the argument at this position is
 # (the code differentiated again: ``tangent_acc = zeros_like_grad(acc)``)
-_STRUCTURE_KEEPING = {"zeros_like_grad": 0, "private_copy": 0, "as_gradient": 1,
-                      "unbroadcast": 1, "broadcast_like": 1, "unbroadcast_each": 1,
-                      "broadcast_each": 1, "unstack_like": 1, "add_grads": 0}
+_STRUCTURE_KEEPING = {"zeros_like_grad": 0, "zero_slots": 0, "private_copy": 0,
+                      "as_gradient": 1, "unbroadcast": 1, "broadcast_like": 1,
+                      "unbroadcast_each": 1, "broadcast_each": 1, "unstack_like": 1,
+                      "add_grads": 0}
 
 
 @dataclass

@@ -62,6 +62,7 @@ from .saving import STACK, Placement, assigned_names, overwrites
 from .schedule import sink_definitions
 from .shape_only import SHAPE_ARGUMENTS, keep_only_shapes
 from .shapes import ShapeFacts, shapes_from_parameters
+from .structure_zeros import build_structure_cotangents
 
 
 @dataclass
@@ -194,6 +195,7 @@ class ReverseMode:
                                           never_released | views_and_shapes(forward + adjoint))
         if moved:  # a cotangent handed on unchanged may now be next to its reader
             adjoint = refold(adjoint, handed_on, only_names=True)
+        adjoint = build_structure_cotangents(adjoint)
         adjoint = release_dead_values(forward, adjoint, keep=never_released)
         output_grad = None
         if isinstance(output, ast.Name) and self.activity.is_active(output.id):

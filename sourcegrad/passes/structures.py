@@ -159,7 +159,7 @@ def _assignment(stmt: ast.Assign, resolver: Resolver, found: Structures,
     elif op.kind == COPY and isinstance(op.args["x"], ast.Name):
         copies.append((var, op.args["x"].id))
     elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and (
-            value.func.id in ("zeros_like_grad", "private_copy") and value.args
+            value.func.id in ("zeros_like_grad", "zero_slots", "private_copy") and value.args
             and isinstance(value.args[0], ast.Name)):
         copies.append((var, value.args[0].id))  # a gradient has its value's structure
     elif op.kind in (SUBSCRIPT, FIELD) and isinstance(op.args["x"], ast.Name):

@@ -365,6 +365,43 @@ def zeros_like_grad(x):
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
+def zeros_like_grad_with(x, parts):
+    """``zeros_like_grad(x)`` plus ``parts[key]`` at each key: the cotangent of a dict (a
+    layer's ``{'W': ..., 'b': ...}``) whose entries the backward sweep worked out, built at
+    once where it was zeros added to key by key (``passes/structure_zeros.py``). For a plain
+    dict no zero is made for a key in ``parts``; the result has ``x``'s keys in ``x``'s
+    order, as ``zeros_like_grad`` has. Anything else (a record's ``Fields``, a mapping of
+    another type) is built as before: zeros, and each part added to its key's zero."""
+    if type(x) is dict and type(parts) is dict:
+        if len(parts) == len(x):
+            if list(parts) == list(x):
+                return parts
+            if dict.keys(parts) == dict.keys(x):
+                return {k: parts[k] for k in x}
+        elif dict.keys(parts) <= dict.keys(x):
+            return {k: parts[k] if k in parts else zeros_like_grad(v) for k, v in x.items()}
+    grad = zeros_like_grad(x)
+    for key, part in parts.items():
+        grad[key] = grad[key] + part
+    return grad
+
+
+def parts_of_grad(cotangent, parts):
+    """The entries of ``cotangent`` at the keys of ``parts`` (``None`` where it has none):
+    the adjoint of ``zeros_like_grad_with`` in ``parts``."""
+    return {k: _part(cotangent, k, None) for k in parts}
+
+
+def zero_slots(x):
+    """``zeros_like_grad(x)`` for a loop that adds into every element of it
+    (``grad_xs[i] = add_grads(grad_xs[i], ...)`` over ``range(len(xs))``,
+    ``passes/structure_zeros.py``): a plain list's or tuple's elements are ``None``, the
+    zero that ``add_grads`` takes as such, so that no zeros are made only to be added to."""
+    if type(x) is list or type(x) is tuple:
+        return [None] * len(x)
+    return zeros_like_grad(x)
+
+
 def zeros_like_sequence(x):
     """``zeros_like_grad`` that keeps a tuple a tuple: the zero tangent of a list or tuple
     that a linear rule takes as a whole (``a + b`` of tuples, forward mode applying the join

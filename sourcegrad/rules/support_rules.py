@@ -32,6 +32,7 @@ from .support import (
     matmul_vjp_x1_over_steps,
     matmul_vjp_x2,
     matmul_vjp_x2_over_steps,
+    parts_of_grad,
     quantile_axes,
     quantile_q_shape,
     quantile_slope_weights,
@@ -44,6 +45,7 @@ from .support import (
     unbroadcast_each,
     unreduce,
     unstack_like,
+    zeros_like_grad_with,
 )
 
 
@@ -143,6 +145,32 @@ class add_grads_rule:
 
     def jvp_b(t, ans, a, b):
         return t
+
+
+@rule(support.zeros_like_grad_with)
+class zeros_like_grad_with_rule:
+    """A structure's cotangent holding ``parts`` at their keys, zeros elsewhere: linear in
+    ``parts``, whose cotangent is the entries of ``g`` at those keys."""
+    sequence_output = True
+    sequence_params = ("parts",)
+    linear = True
+    nondiff = ("x",)
+
+    def vjp_parts(g, ans, x, parts):
+        return parts_of_grad(g, parts)
+
+
+@rule(support.parts_of_grad)
+class parts_of_grad_rule:
+    """The entries of a cotangent at the keys of ``parts``: linear in the cotangent
+    (``zeros_like_grad_with`` is its adjoint)."""
+    sequence_output = True
+    sequence_params = ("cotangent",)
+    linear = True
+    nondiff = ("parts",)
+
+    def vjp_cotangent(g, ans, cotangent, parts):
+        return zeros_like_grad_with(cotangent, g)
 
 
 @rule(support.matmul_vjp_x1)
@@ -253,6 +281,7 @@ class matmul_vjp_x2_over_steps_rule:
 
 nondifferentiable(
     support.scalar_seed, support.zeros_like_grad, support.zeros_like_sequence,
+    support.zero_slots,
     support.row_sparse_zeros, support.no_cotangent, support.reduced_count,
     support.broadcast_size, support.tie_weights, support.degrees_of_freedom,
     support.unit_tangents,

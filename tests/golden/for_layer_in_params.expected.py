@@ -30,7 +30,7 @@ def grad_layers_loss(params, x, y):
     grad_h = unbroadcast(grad_h_minus_y, h)
     del grad_h_minus_y
     # for layer in params:
-    grad_params = zeros_like_grad(params)
+    grad_params = zero_slots(params)
     for i in reversed(range(len(params))):
         layer_b = layer_b_stack.pop()
         h_at_layer_w = h_at_layer_w_stack.pop()
@@ -41,11 +41,9 @@ def grad_layers_loss(params, x, y):
         h = h_stack.pop()
         grad_h_at_layer_w = unbroadcast(grad_h_at_layer_w_plus_layer, h_at_layer_w)
         grad_layer_b = unbroadcast(grad_h_at_layer_w_plus_layer, layer_b)
-        grad_layer = zeros_like_grad(layer)
-        grad_layer['b'] = grad_layer['b'] + grad_layer_b
         grad_h = matmul_vjp_x1(grad_h_at_layer_w, h, layer_w)
         grad_layer_w = matmul_vjp_x2(grad_h_at_layer_w, h, layer_w)
-        grad_layer['w'] = grad_layer['w'] + grad_layer_w
+        grad_layer = zeros_like_grad_with(layer, {'w': grad_layer_w, 'b': grad_layer_b})
         # for layer in params:
         grad_params[i] = add_grads(grad_params[i], grad_layer)
     return as_gradient(grad_params, params)

@@ -22,10 +22,7 @@ def grad_affine_loss(p, x, y):
     grad_x_at_p_w = unbroadcast(grad_prediction, x_at_p_w)
     grad_p_b = unbroadcast(grad_prediction, p_b)
     del grad_prediction
-    grad_p = zeros_like_grad(p)
-    grad_p['b'] = grad_p['b'] + grad_p_b
-    del grad_p_b
     grad_p_w = matmul_vjp_x2(grad_x_at_p_w, x, p_w)
     del grad_x_at_p_w, p_w
-    grad_p['w'] = grad_p['w'] + grad_p_w
+    grad_p = zeros_like_grad_with(p, {'w': grad_p_w, 'b': grad_p_b})
     return as_gradient(grad_p, p)

@@ -30,12 +30,16 @@ def _other_values(value, rng):
         return [_other_values(v, rng) for v in value]
     if isinstance(value, tuple):
         return tuple(_other_values(v, rng) for v in value)
+    if isinstance(value, dict):
+        return {k: _other_values(v, rng) for k, v in value.items()}
     return value
 
 
 def _cotangent(ans, rng):
     if isinstance(ans, (list, tuple)):
         return [_cotangent(a, rng) for a in ans]
+    if isinstance(ans, dict):
+        return {k: _cotangent(a, rng) for k, a in ans.items()}
     g = rng.standard_normal(np.shape(ans))
     if np.iscomplexobj(ans):
         g = g + 1j * rng.standard_normal(np.shape(ans))
@@ -47,6 +51,10 @@ def _same(got, expected):
         assert isinstance(got, (list, tuple)) and len(got) == len(expected)
         for g, e in zip(got, expected, strict=True):
             _same(g, e)
+    elif isinstance(expected, dict):
+        assert isinstance(got, dict) and list(got) == list(expected)
+        for key, e in expected.items():
+            _same(got[key], e)
     elif expected is None:
         assert got is None
     else:

@@ -304,3 +304,28 @@ def test_the_slots_are_left_empty_for_a_loop_that_writes_each():
 def test_the_slots_are_zeros_unless_the_loop_surely_writes_each(change):
     old, new = change
     assert "grad_xs = zeros_like_grad(xs)" in rewritten(SLOTS.replace(old, new))
+
+
+def test_sg_jit_compiles_the_slots_of_an_array():
+    """``for x in xs`` calling a function: the slots are added to with ``add_grads``; for an
+    array ``xs`` they are its zeros, compiled by Numba as before."""
+    pytest.importorskip("numba")
+    from sourcegrad.jit import compiler
+
+    def f(x):
+        return np.sum(np.sin(x) ** 2)
+
+    def loss(xs):
+        total = 0.0
+        for x in xs:
+            total = total + f(x)
+        return total
+
+    g = sg.grad(loss)
+    assert "grad_xs = zero_slots(xs)" in g.source
+    xs = rng.standard_normal((4, 3))
+    compiled = sg.jit(g, fallback=False)
+    assert_tree_close(compiled(xs), tree_numerical_grad(loss, (xs,), 0))
+    assert compiled._compiled[compiler.key((xs,))] is not compiled.fn
+    layers = [rng.standard_normal(3), rng.standard_normal(2)]  # a list: zero_slots' Nones
+    assert_tree_close(g(layers), tree_numerical_grad(loss, (layers,), 0))

@@ -169,6 +169,16 @@ def zeros_like_grad_form(x):
     return None
 
 
+@_form(support.zero_slots)
+def zero_slots_form(x):
+    """An array's zeros (Numba takes no list, whose slots would start empty). Written out,
+    not through ``zeros_like_grad_form``: ``emit --jit`` copies each form alone."""
+    if isinstance(x, types.Array):
+        dtype = x.dtype if isinstance(x.dtype, types.Float | types.Complex) else types.float64
+        return lambda x: np.zeros(x.shape, dtype)
+    return None
+
+
 @_form(support.no_cotangent)
 def no_cotangent_form(x):
     """The value itself."""

@@ -397,6 +397,15 @@ def _reduced_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | 
     return ast.Constant(count), Number(int, count)
 
 
+@rule(support.zero_slots)
+def _zero_slots(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    """An array's slots are its zeros (a list's stay empty, ``None``, as the helper makes
+    them)."""
+    if isinstance(bound["x"][1], Array):
+        return _zeros_like_grad(ctx, bound)
+    return None, a.UNKNOWN
+
+
 @rule(support.element_count)
 def _element_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     size = a.size(bound["x"][1])

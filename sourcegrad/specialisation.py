@@ -87,6 +87,8 @@ def describe(value: Any) -> Any:
     kind = type(value)
     if kind is np.ndarray:
         return (value.shape, value.dtype)
+    if kind is dict:
+        return kind  # read as unknown: the code stays general where it reads one
     if kind in _NUMBERS or isinstance(value, np.generic):
         return kind
     if kind is tuple or kind is list:
@@ -95,8 +97,6 @@ def describe(value: Any) -> Any:
         return (kind, value)
     if isinstance(value, tuple) and hasattr(kind, "_fields"):  # a namedtuple
         return (kind, *[describe(v) for v in value])
-    if kind is dict:
-        return kind  # read as unknown: the code stays general where it reads one
     if isinstance(value, _BY_IDENTITY):
         return (kind, value)
     return (GENERAL, kind)

@@ -329,3 +329,22 @@ def test_sg_jit_compiles_the_slots_of_an_array():
     assert compiled._compiled[compiler.key((xs,))] is not compiled.fn
     layers = [rng.standard_normal(3), rng.standard_normal(2)]  # a list: zero_slots' Nones
     assert_tree_close(g(layers), tree_numerical_grad(loss, (layers,), 0))
+
+
+def test_a_layers_gradients_are_writeable_arrays_of_its_dtype():
+    """Entries that went into the dict as they were (a read-only broadcast of the seed, a
+    float32 product) come back as the arrays ``as_gradient`` makes: writeable, owning their
+    memory, of the layer's dtype; integer entries have none."""
+    def loss(layers):
+        total = 0.0
+        for layer in layers:
+            total = total + np.sum(layer["W"]) + np.sum(layer["b"] * layer["b"])
+        return total
+
+    layers = [{"W": np.ones((2, 3)), "b": np.arange(3.0, dtype=np.float32), "n": np.arange(2)}]
+    got = sg.grad(loss)(layers)
+    assert got[0]["n"] is None
+    for key, expected in [("W", np.ones((2, 3))), ("b", 2 * np.arange(3.0))]:
+        leaf = got[0][key]
+        assert leaf.flags.writeable and leaf.base is None and leaf.dtype == layers[0][key].dtype
+        np.testing.assert_allclose(leaf, expected)

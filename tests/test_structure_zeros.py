@@ -9,6 +9,7 @@ import ast
 import collections
 import dataclasses
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -348,3 +349,27 @@ def test_a_layers_gradients_are_writeable_arrays_of_its_dtype():
         leaf = got[0][key]
         assert leaf.flags.writeable and leaf.base is None and leaf.dtype == layers[0][key].dtype
         np.testing.assert_allclose(leaf, expected)
+
+
+GLOBAL_LAYERS = make_layers([2, 3, 2])  # read by `through_global_layers`, a global of data
+
+
+def through_global_layers(x):
+    for layer in GLOBAL_LAYERS:
+        x = np.tanh(layer["W"] @ x + layer["b"])
+    return np.sum(x ** 2)
+
+
+@pytest.mark.parametrize("sizes", [[2, 3, 2], [2, 2, 2]], ids=["shapes differ", "same shapes"])
+def test_a_global_list_of_layer_dicts_is_specialised_without_a_warning(sizes, monkeypatch):
+    """What the variant knows of a global list is the join of its items: two dicts of arrays
+    were compared element by element (a ValueError, so a RuntimeWarning and the general
+    code)."""
+    monkeypatch.setitem(globals(), "GLOBAL_LAYERS", make_layers(sizes))
+    x = rng.standard_normal((2, 4))
+    g = sg.grad(through_global_layers)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = g(x)
+    assert specialisation.variants_of(g).made == 1
+    assert_tree_close(got, tree_numerical_grad(through_global_layers, (x,), 0))

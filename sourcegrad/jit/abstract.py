@@ -116,11 +116,20 @@ def of_value(value: Any, numbers: bool = True) -> Abstract:
     return Constant(value)
 
 
+def _equal(a: Abstract, b: Abstract) -> bool:
+    """``a == b``, false where comparing fails: constants holding arrays (the dicts of a
+    global list of layers) compare their arrays, which answer element by element."""
+    try:
+        return bool(a == b)
+    except (ValueError, TypeError):
+        return False
+
+
 def join(a: Abstract | None, b: Abstract | None) -> Abstract:
     """What is known of a value that is either ``a`` or ``b`` (``None``: not yet a value)."""
     if a is None:
         return b if b is not None else UNKNOWN
-    if b is None or a == b:
+    if b is None or _equal(a, b):
         return a
     if isinstance(a, Number) and isinstance(b, Number) and a.kind is b.kind:
         return Number(a.kind)

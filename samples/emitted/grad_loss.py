@@ -277,10 +277,16 @@ def _tree_gradient(g, x):
 
 
 def _subtree_gradient(g, x):
-    """``_tree_gradient`` of a part: an array or a float at once."""
+    """``_tree_gradient`` of a part: an array or a float at once, and a fresh float array of
+    the right shape (``as_gradient``'s common case: a layer's weights) without a call."""
     kind = type(x)
     if kind is np.ndarray:
-        return as_gradient(g, x) if x.dtype.kind in "fc" else None
+        if x.dtype.kind not in "fc":
+            return None
+        if type(g) is np.ndarray and g.base is None and g.dtype is x.dtype and (
+                g.shape == x.shape and g.flags.writeable):
+            return g
+        return as_gradient(g, x)
     if kind is float:
         return as_gradient(g, x)
     return _tree_gradient(g, x)

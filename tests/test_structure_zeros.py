@@ -196,6 +196,12 @@ def test_second_order_through_the_built_cotangents():
         return np.sum(grads[0]["W"] ** 2) + np.sum(np.sin(grads[1]["b"]))
 
     check_against_fd_and_general(curvature, (layers, x), (0, 1))
+    # forward over reverse (as sg.hessian runs): through zeros_like_grad_with's tangent
+    tangent = [{k: rng.standard_normal(v.shape) for k, v in layer.items()} for layer in layers]
+    _, along = sg.jvp(curvature, (layers, x), (tangent, np.zeros_like(x)))
+    fd = tree_numerical_grad(curvature, (layers, x), 0)
+    expected = sum(np.sum(fd[i][k] * tangent[i][k]) for i in range(2) for k in ("W", "b"))
+    np.testing.assert_allclose(along, expected, rtol=1e-6)
 
 
 # -- the helpers -------------------------------------------------------------------------------

@@ -379,3 +379,20 @@ def test_a_global_list_of_layer_dicts_is_specialised_without_a_warning(sizes, mo
         got = g(x)
     assert specialisation.variants_of(g).made == 1
     assert_tree_close(got, tree_numerical_grad(through_global_layers, (x,), 0))
+
+
+def test_an_emitted_module_carries_the_helpers_and_gives_the_same_gradient():
+    """``sourcegrad emit`` copies ``zero_slots`` and ``zeros_like_grad_with`` (and what they
+    call) into the module, which runs without sourcegrad."""
+    from sourcegrad import emit
+
+    g = sg.grad(mlp_loss)
+    header = emit.Header("tests/test_structure_zeros.py", "mlp_loss", ("layers",), "reverse",
+                         "0" * 16, sg.__version__)
+    text = emit.module_text(g, header)
+    assert "def zero_slots(" in text and "def zeros_like_grad_with(" in text
+    namespace: dict = {}
+    exec(compile(text, "<emitted mlp_loss>", "exec"), namespace)
+    layers = make_layers([4, 3, 2], extra=True)
+    args = (layers, rng.standard_normal((4, 5)), rng.uniform(size=(2, 5)))
+    assert_tree_close(namespace["grad_mlp_loss"](*args), g(*args), 1e-12, 1e-14)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ..codegen.walk import blocks, names_in, walk
+from ..codegen.walk import blocks, names_in, statements, walk
 from .desugar import call, name
 from .purity import is_pure
 
@@ -47,15 +47,37 @@ _WRITING_HELPERS = frozenset({"add_into", "add_at", "put_back"})
 
 def build_structure_cotangents(adjoint: list[ast.stmt]) -> list[ast.stmt]:
     """``adjoint`` with its dicts' cotangents built at once and its lists' slots left
-    empty where a loop writes each (see the module docstring). Rewritten in place."""
+    empty where a loop writes each (see the module docstring). Rewritten in place; a sweep
+    with neither kind of write is only looked at statement by statement (a long function's
+    sweep is walked node by node only if it has them)."""
     holder = ast.Module(body=adjoint, type_ignores=[])
-    written = written_in_place(adjoint)
-    for block in blocks(holder):  # type: ignore[arg-type]
-        _dicts_at_once(block, written)
-    written = written_in_place(adjoint)  # (the dicts' element writes are gone)
-    for block in blocks(holder):  # type: ignore[arg-type]
-        _empty_slots(block, written)
+    keyed, slotted = _written_by_key_or_slot(holder)
+    if keyed:
+        written = written_in_place(adjoint)
+        for block in blocks(holder):  # type: ignore[arg-type]
+            _dicts_at_once(block, written, keyed)
+    if slotted:
+        written = written_in_place(adjoint)  # (after the above: fewer element writes)
+        for block in blocks(holder):  # type: ignore[arg-type]
+            _empty_slots(block, written, slotted)
     return holder.body
+
+
+def _written_by_key_or_slot(holder: ast.Module) -> tuple[set[str], set[str]]:
+    """The names ``grad`` of ``grad[key] = grad[key] + v`` (a string ``key``) and of
+    ``grad[i] = add_grads(grad[i], v)``: the only ones either rewrite may concern."""
+    keyed: set[str] = set()
+    slotted: set[str] = set()
+    for stmt in statements(holder):
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Subscript) and isinstance(stmt.targets[0].value, ast.Name)):
+            continue
+        target = stmt.targets[0]
+        if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+            keyed.add(target.value.id)
+        elif isinstance(target.slice, ast.Name) and _is_call_of(stmt.value, "add_grads", 2):
+            slotted.add(target.value.id)
+    return keyed, slotted
 
 
 def written_in_place(stmts: list[ast.stmt]) -> set[str]:
@@ -90,11 +112,11 @@ class _EntryWrite:
     value: ast.expr
 
 
-def _dicts_at_once(block: list[ast.stmt], written: set[str]) -> None:
+def _dicts_at_once(block: list[ast.stmt], written: set[str], keyed: set[str]) -> None:
     position = 0
     while position < len(block):
         zeros = _zeros_of(block[position])
-        if zeros is not None:
+        if zeros is not None and zeros[0] in keyed:
             _dict_at_once(block, position, *zeros, written)
         position += 1
 
@@ -165,10 +187,10 @@ def _string_entry(node: ast.expr, grad: str) -> str | None:
 
 
 # -- a list's slots left empty ------------------------------------------------------------------
-def _empty_slots(block: list[ast.stmt], written: set[str]) -> None:
+def _empty_slots(block: list[ast.stmt], written: set[str], slotted: set[str]) -> None:
     for position, stmt in enumerate(block):
         zeros = _zeros_of(stmt)
-        if zeros is None:
+        if zeros is None or zeros[0] not in slotted:
             continue
         grad, value = zeros
         loop = _next_reader(block, position, grad)

@@ -184,7 +184,7 @@ def hstack(tensors: Any) -> Tensor:
 
 def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
     """Each vector repeated along the other vectors' dimensions (``indexing="xy"``: the
-    first two dimensions swapped, as NumPy's default); each grid is an expanded view.
+    first two dimensions swapped, as in NumPy's default); each grid is a view.
 
     >>> rows, cols = sg.meshgrid(sg.tensor([1.0, 2.0]), sg.tensor([3.0, 4.0, 5.0]))
     >>> rows.shape, cols[0]
@@ -193,14 +193,11 @@ def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     vectors = [_as_tensor(t).reshape(-1) for t in tensors]
-    if indexing == "xy" and len(vectors) > 1:
-        vectors[0], vectors[1] = vectors[1], vectors[0]
     shape = tuple(v.shape[0] for v in vectors)
     grids = [v.reshape([-1 if i == j else 1 for j in range(len(shape))]).expand(*shape)
              for i, v in enumerate(vectors)]
     if indexing == "xy" and len(grids) > 1:
-        grids = [g.transpose(0, 1) for g in grids]
-        grids[0], grids[1] = grids[1], grids[0]
+        return tuple(g.transpose(0, 1) for g in grids)
     return tuple(grids)
 
 

@@ -166,7 +166,8 @@ def lerp(input: Any, end: Any, weight: Any) -> Tensor:
     >>> sg.lerp(sg.tensor([0.0, 10.0]), sg.tensor([1.0, 20.0]), 0.25)
     tensor([ 0.2500, 12.5000])
     """
-    return dispatch.call(ops.lerp, input, end, weight)
+    name = "LerpBackward1" if isinstance(weight, Tensor) else "LerpBackward0"
+    return dispatch.call_named(name, ops.lerp, (input, end, weight), {})
 
 
 # ------------------------------------------------------------------------------- reductions
@@ -273,17 +274,21 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
                                   "(p a number, or 'fro') only")
     if dtype is not None:
         input = _as_tensor(input).to(dtype)
-    return _reduced("LinalgVectorNormBackward0", np.linalg.vector_norm, input, dim, keepdim,
+    return _vector_norm("LinalgVectorNormBackward0", input, p, dim, keepdim)
+
+
+def _vector_norm(name: str, input: Any, p: Any, dim: Any, keepdim: bool) -> Tensor:
+    return _reduced(name, np.linalg.vector_norm, input, dim, keepdim,
                     ord=2 if p == "fro" else p)
 
 
 def dist(input: Any, other: Any, p: float = 2) -> Tensor:
-    """The ``p``-norm of ``input - other`` (two nodes, where PyTorch records one).
+    """The ``p``-norm of ``input - other`` (the difference is a node of its own).
 
     >>> sg.dist(sg.tensor([1.0, 1.0]), sg.tensor([4.0, 5.0]))
     tensor(5.)
     """
-    return norm(_as_tensor(input) - other, p)
+    return _vector_norm("DistBackward0", _as_tensor(input) - other, p, None, False)
 
 
 def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
@@ -688,15 +693,18 @@ def outer(input: Any, vec2: Any) -> Tensor:
 
 
 def addmm(input: Any, mat1: Any, mat2: Any, *, beta: float = 1, alpha: float = 1) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)`` (as several nodes unless ``beta`` and
-    ``alpha`` are 1).
+    """``beta * input + alpha * (mat1 @ mat2)``: the affine layer's node (``nn.ops.linear``
+    of ``mat2``'s transpose; ``beta`` and ``alpha`` other than 1 scale the operands first).
 
     >>> sg.addmm(sg.tensor([1.0, 1.0]), sg.eye(2), sg.tensor([[1.0, 2.0], [3.0, 4.0]]))
     tensor([[2., 3.],
             [4., 5.]])
     """
-    product = mm(mat1, mat2)
-    return (input if beta == 1 else beta * input) + (product if alpha == 1 else alpha * product)
+    _refuse_ndim(mat1, (2,), "self must be a matrix")
+    _refuse_ndim(mat2, (2,), "mat2 must be a matrix")
+    bias = input if beta == 1 else beta * input
+    return dispatch.call_named("AddmmBackward0", ops.linear, (
+        mat1 if alpha == 1 else alpha * mat1, _as_tensor(mat2).t(), bias), {})
 
 
 def trace(input: Any) -> Tensor:

@@ -785,6 +785,17 @@ def det(input: Any) -> Tensor:
     return dispatch.call(np.linalg.det, input)
 
 
+def logdet(input: Any) -> Tensor:
+    """The logarithm of the determinant (NaN where it is negative), from
+    ``np.linalg.slogdet``, so that large matrices do not overflow.
+
+    >>> sg.tensor([[2.0, 1.0], [1.0, 3.0]]).logdet()
+    tensor(1.6094)
+    """
+    sign, log_magnitude = dispatch.call(np.linalg.slogdet, input)
+    return where(sign < 0, float("nan"), log_magnitude)
+
+
 def kron(input: Any, other: Any) -> Tensor:
     """The Kronecker product.
 
@@ -1010,7 +1021,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         logsumexp, amax, amin, median, count_nonzero, cumsum, cumprod, softmax, log_softmax,
         sort, argsort, topk, gather, index_select, take, select, masked_fill, where, nonzero,
         argwhere, flip, diff, repeat_interleave, dot, mm, bmm, mv, outer, addmm, trace, diag,
-        diagonal, tril, triu, inverse, det, kron, cross, allclose, isclose, equal, isnan,
+        diagonal, tril, triu, inverse, det, logdet, kron, cross, allclose, isclose, equal, isnan,
         isinf, isfinite)},
 }
 # Tensor methods only.

@@ -139,6 +139,7 @@ OPERATIONS = {
     "tril batch": lambda m, x, y: x.reshape(3, 2, 2).tril(-1),
     "inverse": lambda m, x, y: _square(m, x).inverse(),
     "det": lambda m, x, y: m.det(_square(m, x)),
+    "logdet": lambda m, x, y: _square(m, x).logdet(),
     "kron": lambda m, x, y: m.kron(x[0], y),
     "cross": lambda m, x, y: m.cross(x[:, :3], x[:, 1:], dim=1),
     "einsum": lambda m, x, y: m.einsum("ij,j->i", x, y),
@@ -254,6 +255,18 @@ def test_the_results_of_sort_topk_and_median_are_named_values_and_indices():
         assert result.values is values and result.indices is indices
 
 
+def test_logdet_of_a_negative_determinant_is_nan_and_masked_fill__is_recorded():
+    def observe(m):
+        x = m.tensor([[0.0, 1.0], [1.0, 0.0]], requires_grad=True)
+        w = m.tensor([[-1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = w * 1
+        y.masked_fill_(y < 0, 0.0)
+        (y * m.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        return x.logdet(), y, w.grad
+
+    same(observe)
+
+
 def test_descending_sort_keeps_ties_in_order_as_pytorch_does():
     def observe(m):
         x = m.tensor([[2.0, 1.0, 2.0, 3.0, 1.0]])
@@ -296,6 +309,8 @@ ERRORS = {
     "index_select by a matrix": lambda m: m.ones(2, 2).index_select(0, m.tensor([[0]])),
     "mT of a vector": lambda m: m.ones(2).mT,
     "diag of a batch": lambda m: m.ones(2, 2, 2).diag(),
+    "masked_fill_ on a leaf": lambda m: m.ones(2, requires_grad=True).masked_fill_(
+        m.tensor([True, False]), 0.0),
 }
 
 

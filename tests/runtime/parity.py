@@ -24,7 +24,7 @@ def _assert_same(got, expected, atol=0.0):
             _assert_same(g, e, atol)
     elif isinstance(expected, torch.Tensor):
         assert isinstance(got, sg.Tensor), (got, expected)
-        expected = expected.detach().numpy()
+        expected = expected.detach().numpy(force=True)  # (force: a ZeroTensor too)
         assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
         assert got.shape == expected.shape, (got.shape, expected.shape)
         np.testing.assert_allclose(got.detach().numpy(), expected, atol=atol,

@@ -331,3 +331,28 @@ def test_each_function_is_its_tensor_method():
     for name in ("prod", "std", "sort", "square", "maximum", "eq", "cumsum", "norm", "where",
                  "all", "argmax", "numel", "t", "clip", "softmax", "mm", "erf"):
         assert getattr(sg, name) is getattr(sg.Tensor, name), name
+
+
+def _second_order(name):
+    def observe(m):
+        x = m.tensor(X, dtype=m.float64, requires_grad=True)
+        y = m.tensor(Y, dtype=m.float64, requires_grad=True)
+        out = OPERATIONS[name](m, x, y)
+        outs = out if isinstance(out, tuple) else (out,)
+        loss = sum((o * m.tensor(np.cos(np.arange(o.numel())).reshape(tuple(o.shape)),
+                                 dtype=o.dtype)).sum() for o in outs)
+        gx, gy = m.autograd.grad(loss, [x, y], create_graph=True, allow_unused=True)
+        grads = [g for g in (gx, gy) if g is not None and g.requires_grad]
+        if not grads:  # (a linear function of the inputs)
+            return gx, gy
+        curvature = sum((g * g).sum() for g in grads)
+        return (gx, gy, *m.autograd.grad(curvature, [x, y], allow_unused=True))
+
+    return observe
+
+
+@pytest.mark.parametrize("name", OPERATIONS, ids=list(OPERATIONS))
+def test_gradients_of_gradients_match(name):
+    """``create_graph=True``: the backward pass records its own graph through the same
+    rules, so the gradient of a gradient is PyTorch's too."""
+    same(_second_order(name), atol=1e-10)

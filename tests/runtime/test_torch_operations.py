@@ -5,6 +5,9 @@ float64, with ``dim``/``keepdim`` variants and broadcasting; results without a g
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import sourcegrad as sg
 
@@ -356,3 +359,41 @@ def test_gradients_of_gradients_match(name):
     """``create_graph=True``: the backward pass records its own graph through the same
     rules, so the gradient of a gradient is PyTorch's too."""
     same(_second_order(name), atol=1e-10)
+
+
+# name: fn(m, x, dim, keepdim), along one dimension (``dim`` None: over every element)
+ALONG_A_DIM = {
+    "prod": lambda m, x, d, k: x.prod() if d is None else x.prod(d, keepdim=k),
+    "std": lambda m, x, d, k: x.std(d, keepdim=k),
+    "var biased": lambda m, x, d, k: m.var(x, d, unbiased=False, keepdim=k),
+    "norm": lambda m, x, d, k: x.norm(dim=d, keepdim=k),
+    "norm p1": lambda m, x, d, k: m.norm(x, 1, d, keepdim=k),
+    "logsumexp": lambda m, x, d, k: x.logsumexp(-1 if d is None else d, keepdim=k),
+    "amax": lambda m, x, d, k: x.amax(() if d is None else d, keepdim=k),
+    "median": lambda m, x, d, k: x.median() if d is None else x.median(d, keepdim=k)[0],
+    "cumsum": lambda m, x, d, k: x.cumsum(0 if d is None else d),
+    "cumprod": lambda m, x, d, k: m.cumprod(x, 0 if d is None else d),
+    "softmax": lambda m, x, d, k: x.softmax(0 if d is None else d),
+    "sort": lambda m, x, d, k: x.sort(-1 if d is None else d, descending=k)[0],
+    "topk": lambda m, x, d, k: x.topk(2, -1 if d is None else d, largest=k)[0],
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=2, max_side=4),
+       name=st.sampled_from(sorted(ALONG_A_DIM)), data=st.data())
+def test_drawn_shapes_dims_and_keepdims_match(shape, name, data):
+    dim = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)))
+    keepdim = data.draw(st.booleans())
+    size = int(np.prod(shape))
+    values = data.draw(st.permutations(range(1, size + 1)))  # distinct: no ties
+    x_data = (np.array(values, dtype=np.float64) / size + 0.5).reshape(shape)
+
+    def observe(m):
+        x = m.tensor(x_data, requires_grad=True)
+        out = ALONG_A_DIM[name](m, x, dim, keepdim)
+        (out * m.tensor(np.cos(np.arange(out.numel())).reshape(tuple(out.shape)))).sum(
+            ).backward()
+        return out, type(out.grad_fn).__name__, x.grad
+
+    same(observe, atol=1e-12)

@@ -32,6 +32,17 @@ def _as_tensor(value: Any) -> Tensor:
     return value if isinstance(value, Tensor) else Tensor(np.asarray(value))
 
 
+def _checked(input: Any, dim: Any) -> Any:
+    """``dim`` (an int, several, or None) as given, or PyTorch's error for one out of range
+    (NumPy's would name an ``axis``)."""
+    ndim = max(_data(input).ndim, 1)
+    for d in dim if isinstance(dim, (tuple, list)) else (dim,):
+        if d is not None and not -ndim <= d < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                             f"{ndim - 1}], but got {d})")
+    return dim
+
+
 # ------------------------------------------------------------------ elementwise, from tables
 
 
@@ -177,8 +188,8 @@ def _reduced(node: str | None, fn: Callable, input: Any, dim: Any, keepdim: bool
              **options: Any) -> Tensor:
     """``fn(input, axis=dim, keepdims=keepdim, **options)``, one node named ``node`` (by
     default the rule's, ``...Backward1`` when ``dim`` is given)."""
-    return dispatch.call_named(node, fn, (input,),
-                               {"axis": _dim_args(dim), "keepdims": keepdim, **options})
+    return dispatch.call_named(node, fn, (input,), {
+        "axis": _dim_args(_checked(input, dim)), "keepdims": keepdim, **options})
 
 
 def prod(input: Any, dim: int | None = None, keepdim: bool = False, *,
@@ -355,6 +366,7 @@ def median(input: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     ReductionResult(values=tensor([2., 5.], grad_fn=<MedianBackward1>), indices=tensor([2, 0]))
     """
     data = _data(input)
+    _checked(input, dim)
     if dim is None:
         flat = data.reshape(-1)
         position = np.argsort(flat, kind="stable")[(flat.size - 1) // 2]
@@ -391,7 +403,7 @@ def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Tensor:
     >>> x.grad
     tensor([3., 2., 1.])
     """
-    return dispatch.call(np.cumsum, input, axis=dim, **({} if dtype is None else {"dtype": dtype}))
+    return _scan(np.cumsum, input, dim, dtype)
 
 
 def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Tensor:
@@ -400,8 +412,12 @@ def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Tensor:
     >>> sg.tensor([1.0, 2.0, 3.0]).cumprod(0)
     tensor([1., 2., 6.])
     """
-    return dispatch.call(np.cumprod, input, axis=dim,
-                         **({} if dtype is None else {"dtype": dtype}))
+    return _scan(np.cumprod, input, dim, dtype)
+
+
+def _scan(fn: Callable, input: Any, dim: int, dtype: Any) -> Tensor:
+    options = {} if dtype is None else {"dtype": dtype}
+    return dispatch.call(fn, input, axis=_checked(input, dim), **options)
 
 
 def softmax(input: Any, dim: int, dtype: Any = None) -> Tensor:
@@ -413,7 +429,7 @@ def softmax(input: Any, dim: int, dtype: Any = None) -> Tensor:
     """
     if dtype is not None:
         input = _as_tensor(input).to(dtype)
-    return dispatch.call(ops.softmax, input, axis=dim)
+    return dispatch.call(ops.softmax, input, axis=_checked(input, dim))
 
 
 def log_softmax(input: Any, dim: int, dtype: Any = None) -> Tensor:
@@ -424,7 +440,7 @@ def log_softmax(input: Any, dim: int, dtype: Any = None) -> Tensor:
     """
     if dtype is not None:
         input = _as_tensor(input).to(dtype)
-    return dispatch.call(ops.log_softmax, input, axis=dim)
+    return dispatch.call(ops.log_softmax, input, axis=_checked(input, dim))
 
 
 def _order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
@@ -445,7 +461,7 @@ def sort(input: Any, dim: int = -1, descending: bool = False, stable: bool = Fal
     >>> values, indices
     (tensor([[3., 2., 1.]], grad_fn=<SortBackward0>), tensor([[0, 2, 1]]))
     """
-    order = _order(_data(input), dim, descending)
+    order = _order(_data(input), _checked(input, dim), descending)
     values = dispatch.call_named("SortBackward0", operator.getitem,
                                  (input, _picking(order, dim)), {})
     return ReductionResult(values, Tensor(order))
@@ -458,7 +474,7 @@ def argsort(input: Any, dim: int = -1, descending: bool = False, stable: bool = 
     >>> sg.tensor([3.0, 1.0, 2.0]).argsort()
     tensor([1, 2, 0])
     """
-    return Tensor(_order(_data(input), dim, descending))
+    return Tensor(_order(_data(input), _checked(input, dim), descending))
 
 
 def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
@@ -470,7 +486,7 @@ def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool =
     ReductionResult(values=tensor([5., 4.], grad_fn=<TopkBackward0>), indices=tensor([1, 3]))
     """
     data = _data(input)
-    if not 0 <= k <= (data.shape[dim] if data.ndim else 1):
+    if not 0 <= k <= (data.shape[_checked(input, dim)] if data.ndim else 1):
         raise RuntimeError("selected index k out of range")
     order = np.take(_order(data, dim, largest), np.arange(k), axis=dim)
     values = dispatch.call_named("TopkBackward0", operator.getitem,
@@ -492,7 +508,7 @@ def gather(input: Any, dim: int, index: Any) -> Tensor:
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
     return dispatch.call_named("GatherBackward0", operator.getitem,
-                               (input, _picking(index, dim)), {})
+                               (input, _picking(index, _checked(input, dim))), {})
 
 
 def index_select(input: Any, dim: int, index: Any) -> Tensor:
@@ -505,7 +521,8 @@ def index_select(input: Any, dim: int, index: Any) -> Tensor:
     index = _data(index)
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    return dispatch.call_named("IndexSelectBackward0", np.take, (input, index), {"axis": dim})
+    return dispatch.call_named("IndexSelectBackward0", np.take, (input, index),
+                               {"axis": _checked(input, dim)})
 
 
 def take(input: Any, index: Any) -> Tensor:
@@ -524,7 +541,7 @@ def select(input: Any, dim: int, index: int) -> Tensor:
     tensor([1., 3.])
     """
     input = _as_tensor(input)
-    return input[(slice(None),) * (dim % input.data.ndim) + (index,)]
+    return input[(slice(None),) * (_checked(input, dim) % input.data.ndim) + (index,)]
 
 
 def masked_fill(input: Any, mask: Any, value: Any) -> Tensor:
@@ -604,7 +621,8 @@ def flip(input: Any, dims: Any) -> Tensor:
     tensor([[2., 1.],
             [4., 3.]])
     """
-    return _FLIP.binary(input, tuple(dims) if isinstance(dims, (list, tuple)) else (dims,))
+    dims = _checked(input, tuple(dims) if isinstance(dims, (list, tuple)) else (dims,))
+    return _FLIP.binary(input, dims)
 
 
 def diff(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None

@@ -111,13 +111,11 @@ BINARY: dict[str, tuple[dispatch.Op, str, str, str]] = {
 }
 
 _ELEMENTWISE: dict[str, Callable[..., Tensor]] = {}
-for _name, (_op, _summary, _call, _printed) in UNARY.items():
-    _ELEMENTWISE[_name] = _op.unary
-for _name, (_op, _summary, _call, _printed) in BINARY.items():
-    _ELEMENTWISE[_name] = _op.binary
-for _name, (_op, _summary, _call, _printed) in (*UNARY.items(), *BINARY.items()):
-    # the tensor method and the sg function are the Op's call: one docstring for both
-    _ELEMENTWISE[_name].__doc__ = f"{_summary}\n\n>>> {_call}\n{_printed}\n"
+for _table, _arity in ((UNARY, "unary"), (BINARY, "binary")):
+    for _name, (_op, _summary, _call, _printed) in _table.items():
+        # the tensor method and the sg function are the Op's call: one docstring for both
+        _ELEMENTWISE[_name] = getattr(_op, _arity)
+        _ELEMENTWISE[_name].__doc__ = f"{_summary}\n\n>>> {_call}\n{_printed}\n"
 
 # (each by its name, for ``from .operations import square``)
 neg, square, reciprocal, rsqrt = (_ELEMENTWISE[n] for n in ("neg", "square", "reciprocal",
@@ -552,8 +550,10 @@ def masked_fill(input: Any, mask: Any, value: Any) -> Tensor:
     >>> x.masked_fill(x < 0, 0.0)
     tensor([1., 0., 3.])
     """
-    name = "MaskedFillBackward1" if isinstance(value, Tensor) else "MaskedFillBackward0"
-    return dispatch.call_named(name, np.where, (mask, value, input), {})
+    if isinstance(value, Tensor):
+        return dispatch.call_named("MaskedFillBackward1", np.where, (mask, value, input), {})
+    value = np.asarray(value, dtype=_data(input).dtype)  # (an int tensor stays int)
+    return dispatch.call_named("MaskedFillBackward0", np.where, (mask, value, input), {})
 
 
 def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:

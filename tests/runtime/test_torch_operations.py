@@ -190,7 +190,8 @@ def test_piecewise_constant_functions_are_recorded_with_a_zero_gradient(name):
 def test_piecewise_constant_functions_keep_integers():
     def observe(m):
         x = m.tensor([[1, -2], [3, 4]])
-        return x.floor(), x.ceil(), x.round(), x.trunc(), x.sign(), x.neg(), x.square()
+        return (x.floor(), x.ceil(), x.round(), x.trunc(), x.sign(), x.neg(), x.square(),
+                x.masked_fill(x > 2, -1), m.where(x > 2, x, 0))
 
     same(observe)
 

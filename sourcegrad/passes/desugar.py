@@ -31,10 +31,12 @@ from ..frontend.forms import lambda_as_def, parameters_of
 from ..frontend.nesting import Nesting
 from ..frontend.source import Parsed
 from ..rules import support
+from .comprehension_scopes import scope_comprehensions
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
     fdef = namer.disguise(clone(parsed.tree))  # the user's names sourcegrad's code also uses
+    scope_comprehensions(fdef, namer)
     rewriter = _Desugar(parsed, namer)
     fdef.body = rewriter.block(_drop_docstring(fdef.body))
     fdef.body = _Returns(namer).rewrite_function(fdef.body)

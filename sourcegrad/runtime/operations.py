@@ -250,8 +250,7 @@ def var_mean(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim:
     >>> sg.var_mean(sg.tensor([1.0, 2.0, 3.0]))
     (tensor(1.), tensor(2.))
     """
-    return (var(input, dim, unbiased, keepdim, correction=correction),
-            _as_tensor(input).mean(None if isinstance(dim, bool) else dim, keepdim))
+    return _with_mean(var, input, dim, unbiased, keepdim, correction)
 
 
 def std_mean(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
@@ -261,7 +260,12 @@ def std_mean(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim:
     >>> sg.std_mean(sg.tensor([1.0, 2.0, 3.0]))
     (tensor(1.), tensor(2.))
     """
-    return (std(input, dim, unbiased, keepdim, correction=correction),
+    return _with_mean(std, input, dim, unbiased, keepdim, correction)
+
+
+def _with_mean(spread: Callable, input: Any, dim: Any, unbiased: Any, keepdim: bool,
+               correction: Any) -> tuple[Tensor, Tensor]:
+    return (spread(input, dim, unbiased, keepdim, correction=correction),
             _as_tensor(input).mean(None if isinstance(dim, bool) else dim, keepdim))
 
 
@@ -278,7 +282,7 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     tensor([[ 0.6000, -0.8000],
             [ 0.0000,  0.0000]])
     """  # noqa: E501  (a printed line)
-    if p == "nuc" or not isinstance(p, (int, float, str)) or isinstance(p, str) and p != "fro":
+    if not isinstance(p, (int, float, str)) or isinstance(p, str) and p != "fro":
         raise NotImplementedError(f"norm(p={p!r}): sourcegrad supports the vector norms "
                                   "(p a number, or 'fro') only")
     if dtype is not None:

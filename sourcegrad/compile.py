@@ -50,6 +50,7 @@ import sys
 import tempfile
 import types
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,10 +96,11 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     as it is parsed, its lines moved back where they are in ``source`` but its columns 4
     to the right: a long function's syntax tree is not built, nor read back, in Python.
     """
-    # (a name the text does not hold is no free variable of it: a substring search is cheaper
-    # than listing the text's identifiers, and a name found inside a longer one is an unused
-    # parameter of the factory, nothing more)
-    free = tuple(sorted({n for n in free if n in source} | (OWN_CELLS if guarded else set())))
+    # (each is a parameter of the factory, the text's function's free variable if it reads
+    # it: a name it does not read is an unused parameter, nothing more; finding which names
+    # a long text holds, searching it for each of the hundreds of helpers' names, took as
+    # long as compiling it)
+    free = tuple(sorted({*free, *(OWN_CELLS if guarded else ())}))
     filename = generated_file(name, source)
     register_lines(filename, source)
     if not guarded and not columns and '"""' not in source and "'''" not in source:
@@ -110,8 +112,29 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
             _guard(fdef)
         tree = ast.Module(body=[_factory(fdef, free)], type_ignores=[])
         inner = _function_code(compile(tree, filename, "exec"), name)
+        if guarded:
+            _unguard(fdef)
+            _LAST_PARSED[:] = [(source, fdef)]
     _keep_lines_while_alive(inner)
     return Compiled(inner, source, filename)
+
+
+# the function last compiled with its guard: its text, and its tree as parsed from it (the
+# guard taken off again), for the specialiser, which reads the tree back at the function's
+# first call, usually made at once (parsing a long function again cost as much as compiling
+# it). One only: a derivative never called holds nothing for long.
+_LAST_PARSED: list[tuple[str, ast.FunctionDef]] = []
+
+
+def parsed(source: str) -> ast.FunctionDef:
+    """The single function of ``source`` (generated text) parsed: the tree compiling it
+    made, if it was the last one compiled with its guard (given once: the caller may
+    change it), else parsed now."""
+    if _LAST_PARSED and _LAST_PARSED[0][0] == source:
+        return _LAST_PARSED.pop()[1]
+    fdef = ast.parse(source).body[0]
+    assert isinstance(fdef, ast.FunctionDef)
+    return fdef
 
 
 def _function_code(module_code: types.CodeType, name: str) -> types.CodeType:
@@ -285,19 +308,40 @@ def _guard(fdef: ast.FunctionDef) -> None:
                  _located_at(noting, line, column, into_body=False)]
 
 
+def _unguard(fdef: ast.FunctionDef) -> None:
+    """``fdef`` as it was before ``_guard``."""
+    noting = fdef.body[-1]
+    assert isinstance(noting, ast.With)
+    fdef.body = noting.body
+    for stmt in _branching(fdef.body):
+        assert isinstance(stmt.test, ast.Call)
+        stmt.test = stmt.test.args[0]
+
+
 def _branch_tests(body: list[ast.stmt]) -> None:
-    """``if test:`` becomes ``if _sourcegrad_branch(test):``, and so does a ``while``'s
-    (not inside nested ``def``s or classes: those are not guarded)."""
+    """``if test:`` becomes ``if _sourcegrad_branch(test):``, and so does a ``while``'s."""
+    for stmt in _branching(body):
+        stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
+                                      args=[stmt.test], keywords=[]), stmt.test)
+
+
+# the statements holding others that are guarded (not nested ``def``s and classes)
+_HOLDING = (ast.If, ast.While, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Try,
+            ast.TryStar)
+
+
+def _branching(body: list[ast.stmt]) -> Iterator[ast.If | ast.While]:
+    """The ``if`` and ``while`` statements in ``body``, at any depth (not inside nested
+    ``def``s or classes: those are not guarded)."""
     for stmt in body:
-        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
-            continue
         if isinstance(stmt, (ast.If, ast.While)):
-            stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
-                                          args=[stmt.test], keywords=[]), stmt.test)
+            yield stmt
+        if not isinstance(stmt, _HOLDING):
+            continue
         for part in ("body", "orelse", "finalbody"):
-            _branch_tests(getattr(stmt, part, None) or [])
+            yield from _branching(getattr(stmt, part, None) or [])
         for handler in getattr(stmt, "handlers", None) or []:
-            _branch_tests(handler.body)
+            yield from _branching(handler.body)
 
 
 def _located(node: Any, at: ast.AST) -> Any:

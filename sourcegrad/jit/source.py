@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..codegen import printer
-from ..compile import NOTE
+from ..compile import NOTE, parsed
 from ..debug import Provenance
 
 USER_LINE = "sourcegrad_user_line"  # the attribute statements carry their user line in
@@ -55,7 +55,7 @@ def read(fn: types.FunctionType) -> Generated:
     provenance = cells.pop(NOTE).cell_contents if NOTE in cells else None
     namespace = dict(fn.__globals__)
     namespace.update({n: c.cell_contents for n, c in cells.items()})
-    fdef = _parse_function(fn.source)
+    fdef = parsed(fn.source)
     if isinstance(provenance, Provenance):
         provenance.read_lines_from(fn.source, fdef)  # before the comments go in
     _put_back_comments(fdef, fn.source)
@@ -124,13 +124,16 @@ def _full_line_comments(text: str, fdef: ast.FunctionDef) -> list[tuple[int, str
     return [(number, comment) for number, comment in found if number not in inside]
 
 
-def _with_parents(body: list[ast.stmt]) -> list[tuple[ast.stmt, list[ast.stmt]]]:
+def _with_parents(body: list[ast.stmt], found: list[tuple[ast.stmt, list[ast.stmt]]] | None
+                  = None) -> list[tuple[ast.stmt, list[ast.stmt]]]:
     """Every statement under ``body`` with the list it is in, in source order."""
-    found = []
+    found = [] if found is None else found
     for stmt in body:
         found.append((stmt, body))
+        if "body" not in stmt._fields:  # (what holds no block)
+            continue
         for field in ("body", "orelse", "finalbody"):
-            found.extend(_with_parents(getattr(stmt, field, [])))
+            _with_parents(getattr(stmt, field, []), found)
     return found
 
 

@@ -154,6 +154,21 @@ def early_return(rng, names, v):
             f"    {v} = {expression(rng, names, 2)}"]
 
 
+def comprehension(rng, names, v):
+    """A comprehension whose variable may have the name of one of the function's: it is the
+    comprehension's own (its first ``iter`` still reads the function's)."""
+    var = rng.choice([*names, "u"])
+    items = f"[{expression(rng, names, 1)}, {expression(rng, names, 1)} * 0.5]"
+    body = expression(rng, [*names, var, var], 1)
+    form = rng.choice([
+        f"sum([{body} for {var} in {items}])",
+        f"sum({body} for {var} in {items})",
+        f"[{body} for {var} in {items}][1]",
+        f"{{k: {body} for k, {var} in enumerate({items})}}[0]",
+        f"sum([sum([{body} for {var} in {items}]) * {var} for {var} in {items}])"])
+    return [f"    {v} = {form}"]
+
+
 def plain(rng, names, v):
     return [f"    {v} = {expression(rng, names, 3)}"]
 
@@ -161,7 +176,7 @@ def plain(rng, names, v):
 STATEMENTS = [(reduction, 10), (for_loop, 10), (augmented_loop, 7), (while_loop, 7),
               (list_of_parts, 6), (branch, 10), (loop_with_a_jump, 6), (nested_loops, 4),
               (loop_over_an_array, 5), (element_writes, 6), (unpacked_pair, 4),
-              (early_return, 4), (plain, 30)]
+              (early_return, 4), (comprehension, 5), (plain, 30)]
 
 
 def program(rng: random.Random, returns: list[str] = LOSSES) -> str:

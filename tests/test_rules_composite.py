@@ -64,3 +64,26 @@ def test_grad_through_a_variadic_math_function():
     x = 0.7
     assert np.isclose(sg.grad(hypot_and_sin)(x), numerical_jvp(hypot_and_sin, [x], 0, 1.0),
                       rtol=1e-7)
+
+
+def nan_skipping_extremes(x):
+    return np.sum(np.nanmax(x, axis=0) * 2.0) + np.nanmin(x) + np.sum(np.ptp(x, axis=1) ** 2)
+
+
+def test_nan_skipping_extremes_ignore_the_nans():
+    """A nan ties with nothing: its element gets no cotangent, the others theirs."""
+    x = np.array([[0.3, np.nan, -1.0], [1.2, 0.4, np.nan], [np.nan, 2.0, 0.5]])
+    gradient = sg.grad(lambda a: np.sum(np.nanmax(a, axis=0) * np.array([1.0, 2.0, 3.0]))
+                       + np.nanmin(a))(x)
+    expected = np.zeros_like(x)
+    expected[1, 0], expected[2, 1], expected[2, 2] = 1.0, 2.0, 3.0  # the column maxima
+    expected[0, 2] += 1.0  # the smallest of all
+    np.testing.assert_array_equal(gradient, expected)
+
+
+def test_ptp_against_differences():
+    x = np.array([[0.3, -2.0, 1.1], [1.2, 0.4, -0.1]])
+    direction = np.array([[0.5, -1.0, 0.2], [0.3, 0.9, -0.4]])
+    gradient = sg.grad(nan_skipping_extremes)(x)
+    assert np.isclose(np.sum(gradient * direction),
+                      numerical_jvp(nan_skipping_extremes, (x,), 0, direction), rtol=1e-6)

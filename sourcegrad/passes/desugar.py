@@ -31,10 +31,12 @@ from ..frontend.forms import lambda_as_def, parameters_of
 from ..frontend.nesting import Nesting
 from ..frontend.source import Parsed
 from ..rules import support
+from .comprehension_scopes import scope_comprehensions
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
     fdef = namer.disguise(clone(parsed.tree))  # the user's names sourcegrad's code also uses
+    scope_comprehensions(fdef, namer)
     rewriter = _Desugar(parsed, namer)
     fdef.body = rewriter.block(_drop_docstring(fdef.body))
     fdef.body = _Returns(namer).rewrite_function(fdef.body)
@@ -101,7 +103,22 @@ class _Desugar:
                 stmt, "a decorated nested `def`",
                 f"Define `{stmt.name}` at module level and decorate it there.")
         self.nested[stmt.name] = stmt
-        return []
+        return self._defaults_now(stmt)
+
+    def _defaults_now(self, fdef: ast.FunctionDef) -> list[ast.stmt]:
+        """Python computes a nested function's defaults when its ``def`` runs, not at each
+        call (``def inner(y, s=a)`` keeps the ``a`` of that moment): a default that is not a
+        constant is computed here, into a name of its own that the inlined calls read."""
+        out: list[ast.stmt] = []
+        args = fdef.args
+        with_defaults = args.args[len(args.args) - len(args.defaults):]
+        for i, (param, default) in enumerate(zip(with_defaults, args.defaults, strict=True)):
+            if isinstance(default, ast.Constant):
+                continue
+            held = self.namer.fresh(f"{fdef.name}_{param.arg}_default")
+            out.extend(self._Assign(assign(held, default, fdef)))
+            args.defaults[i] = name(held)
+        return out
 
     def _inline(self, call_node: ast.Call, result: ast.expr, like: ast.stmt) -> list[ast.stmt]:
         """``result = inner(args)`` as the statements of ``inner``'s body, its locals renamed
@@ -557,6 +574,7 @@ class _Returns:
         self.namer = namer
         self.result = ""
         self.flag = ""
+        self.ends_function = False  # ``result = v`` is followed by the function's return
 
     def rewrite_function(self, body: list[ast.stmt], result: ast.expr | None = None
                          ) -> list[ast.stmt]:
@@ -570,6 +588,7 @@ class _Returns:
             return body
         self.result = self.namer.fresh("result")
         self.flag = self.namer.fresh("returned") if _returns_inside_loops(body) else ""
+        self.ends_function = True
         new_body, always = self.block(body, in_loop=False)
         final = located(ast.Return(value=name(self.result)), returns[-1] if returns else body[-1])
         return self._prologue(body, always) + new_body + [final]
@@ -643,6 +662,7 @@ class _Returns:
     def _return(self, stmt: ast.Return, in_loop: bool) -> list[ast.stmt]:
         value = stmt.value if stmt.value is not None else ast.Constant(None)
         stmts: list[ast.stmt] = [assign(self.result, value, stmt)]
+        stmts[0].returns = self.ends_function  # not an alias that lives on (``sharing``)
         if in_loop:
             stmts.append(assign(self.flag, ast.Constant(True), stmt))
             stmts.append(located(ast.Break(), stmt))

@@ -548,9 +548,14 @@ class ForwardMode:
         if not self.activity.is_active(var) or not self.has_tangent(stmt.value):
             return []
         out = self._own(var, stmt)
-        update = ast.AugAssign(target=_retarget(stmt.target, self.tangent(var)), op=stmt.op,
-                               value=name(self.tangent(stmt.value.id)))
-        out.append(located(update, stmt))
+        # ``a[i] += v`` (``+=``/``-=`` only, after desugaring) out of place for the tangent:
+        # owning ``tangent_a`` does not make its elements ours when ``a`` is a list or dict
+        # (``tangent_a[0]`` may be ``tangent_x`` itself, where ``a[0]`` is ``x * 1.0``)
+        target = _retarget(stmt.target, self.tangent(var))
+        current = clone(target)
+        current.ctx = ast.Load()
+        updated = ast.BinOp(left=current, op=stmt.op, right=name(self.tangent(stmt.value.id)))
+        out.append(assign(target, updated, stmt))
         return out
 
     def _append(self, stmt: ast.Expr) -> list[ast.stmt]:

@@ -14,6 +14,7 @@ from .support import (
     cumprod_vjp,
     degrees_of_freedom,
     deviation,
+    extremes_weights,
     leading_axes,
     one_if_single,
     product_of_others,
@@ -103,10 +104,11 @@ class std:
                 / (one_if_single(ans, a) * degrees_of_freedom(a, ans, ddof=ddof)))
 
 
-@rule(np.max, np.amax)
+@rule(np.max, np.amax, np.nanmax)
 class max:
     """The cotangent is shared evenly among the elements that tie for the maximum (PyTorch's
-    ``amax``), and the tangent is their average."""
+    ``amax``), and the tangent is their average. ``np.nanmax``'s too: a nan ties with
+    nothing."""
 
     torch_name = "Amax"
     nondiff = ("axis", "out", "keepdims")
@@ -120,10 +122,11 @@ class max:
                       keepdims=keepdims)
 
 
-@rule(np.min, np.amin)
+@rule(np.min, np.amin, np.nanmin)
 class min:
     """The cotangent is shared evenly among the elements that tie for the minimum (PyTorch's
-    ``amin``), and the tangent is their average."""
+    ``amin``), and the tangent is their average. ``np.nanmin``'s too: a nan ties with
+    nothing."""
 
     torch_name = "Amin"
     nondiff = ("axis", "out", "keepdims")
@@ -135,6 +138,20 @@ class min:
     def jvp_a(t, ans, a, axis=None, out=None, keepdims=False):
         return np.sum(t * tie_weights(a, ans, axis=axis, keepdims=keepdims), axis=axis,
                       keepdims=keepdims)
+
+
+@rule(np.ptp)
+class ptp:
+    """``max - min``: the cotangent goes to the maximum's ties with ``+``, to the minimum's
+    with ``-`` (shared evenly among ties, as ``max``/``min`` share it)."""
+
+    nondiff = ("axis", "out", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, out=None, keepdims=False):
+        return unreduce(g, a, axis=axis, keepdims=keepdims) * extremes_weights(a, axis=axis)
+
+    def jvp_a(t, ans, a, axis=None, out=None, keepdims=False):
+        return np.sum(t * extremes_weights(a, axis=axis), axis=axis, keepdims=keepdims)
 
 
 @rule(np.cumsum)

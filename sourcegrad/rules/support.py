@@ -225,6 +225,14 @@ def tie_weights(x, ans, axis=None, keepdims=False):
     return winners / count
 
 
+def extremes_weights(x, axis=None):
+    """Weight of each element of ``x`` in ``max - min`` over ``axis`` (``np.ptp``)."""
+    largest = np.max(x, axis=axis, keepdims=True)
+    smallest = np.min(x, axis=axis, keepdims=True)
+    return (tie_weights(x, largest, axis=axis, keepdims=True)
+            - tie_weights(x, smallest, axis=axis, keepdims=True))
+
+
 def quantile_weights(a, q, axis=None, method="linear"):
     """Weight of each element of ``a`` in each quantile ``q`` over ``axis`` (shape
     ``q.shape + a.shape``): NumPy's ``linear`` method interpolates between the two sorted

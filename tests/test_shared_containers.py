@@ -1,0 +1,184 @@
+"""One list or dict under two names, a tangent shared with an element, a default computed
+when its ``def`` runs: each was a silent wrong derivative in at least one mode. Each
+function here is either checked in every mode against finite differences, or refused with
+an error that names the line."""
+
+import numpy as np
+import pytest
+
+import sourcegrad as sg
+
+from .fd import assert_close, numerical_grad
+
+X = np.array([0.3, -0.4])
+DIRECTION = np.array([0.7, -0.2])
+
+
+def assert_every_mode_right(f):
+    expected = numerical_grad(f, (X,), 0)
+    assert_close(sg.grad(f)(X), expected)
+    direction = DIRECTION.copy()
+    value, tangent = sg.jvp(f, (X,), (direction,))
+    assert_close(value, f(X))
+    assert_close(tangent, expected @ DIRECTION)
+    np.testing.assert_array_equal(direction, DIRECTION)  # the caller's tangent untouched
+    leaf = sg.tensor(X, requires_grad=True)
+    sg.differentiable(f)(leaf).backward()
+    assert_close(leaf.grad.numpy(), expected)
+
+
+# -- an element's tangent may be another value's: `a[0] += v` must not change it in place --
+def list_element_updated(x):
+    a = [x * 1.0, x * 2.0]
+    a[0] += x ** 2
+    a[1] *= x
+    return np.sum(a[0] + a[1])
+
+
+def list_element_decreased(x):
+    a = [x / 1.0]
+    a[0] -= x ** 2
+    return np.sum(a[0] * x)
+
+
+def dict_element_updated(x):
+    d = {"a": x * 1.0, "b": x * 3.0}
+    d["a"] += x ** 2
+    return np.sum(d["a"] * x * d["b"])
+
+
+# -- a nested function's default is computed when the `def` runs --------------------------
+def default_of_a_nested_function(x):
+    a = x * 2
+    def scaled(y, s=a):
+        return y * s
+    a = x * 3
+    return np.sum(scaled(x) * a)
+
+
+def default_of_a_lambda(x):
+    a = x * 2
+    scaled = lambda y, s=a: y * s  # noqa: E731
+    a = np.sin(x)
+    return np.sum(scaled(x) * a)
+
+
+def constant_default(x):
+    def scaled(y, s=3.0):
+        return y * s
+    return np.sum(scaled(x) ** 2)
+
+
+# -- one list, two names, but no change is seen under the other name ----------------------
+def changed_before_the_second_name(x):
+    a = []
+    a.append(x)
+    b = a
+    b.append(x * 2)
+    return np.sum(b[1] * b[0])
+
+
+def copy_then_changed(x):
+    a = [x, x * 2]
+    b = list(a)
+    b.append(x * 3)
+    return np.sum(a[-1] * x) + np.sum(b[-1])
+
+
+def returned_early_from_a_loop(x):
+    outs = []
+    for i in range(3):
+        outs.append(x * i)
+        if i == 1:
+            return np.sum(outs[-1] * x)
+    return np.sum(outs[0])
+
+
+def build(x):
+    outs = []
+    for i in range(3):
+        outs.append(x * i)
+        if i == 1:
+            return outs
+    return outs
+
+
+def calls_a_function_returning_its_list_early(x):
+    o = build(x)
+    return np.sum(o[1] * x)
+
+
+@pytest.mark.parametrize("f", [
+    list_element_updated, list_element_decreased, dict_element_updated,
+    default_of_a_nested_function, default_of_a_lambda, constant_default,
+    changed_before_the_second_name, copy_then_changed, returned_early_from_a_loop,
+    calls_a_function_returning_its_list_early], ids=lambda f: f.__name__)
+def test_every_mode_agrees_with_finite_differences(f):
+    assert_every_mode_right(f)
+
+
+# -- one list, two names, a change seen under the other: refused ---------------------------
+def appended_under_another_name(x):
+    a = [x, x * 2]
+    b = a
+    b.append(x * 3)
+    return np.sum(a[2] * x)
+
+
+def appended_then_read_under_another_name(x):
+    a = [x, x * 2]
+    b = a
+    a.append(x * 3)
+    return np.sum(b[2] * x)
+
+
+def popped_under_another_name(x):
+    a = [x, x * 2]
+    b = a
+    b.pop()
+    return np.sum(a[-1] * x)
+
+
+def element_written_then_read_under_another_name(x):
+    a = [x, x * 2]
+    b = a
+    a[0] = x * 5
+    return np.sum(b[0] * x)
+
+
+def dict_entry_written_then_read_under_another_name(x):
+    a = {"p": x}
+    b = a
+    a["p"] = x * 5
+    return np.sum(b["p"] * x)
+
+
+def appended_in_a_loop_under_another_name(x):
+    acc = []
+    cur = acc
+    for i in range(2):
+        cur.append(x * i)
+    return np.sum(acc[1] * x)
+
+
+def nested_function_appends_to_its_argument(x):
+    acc = []
+    def push(lst, v):
+        lst.append(v)
+    push(acc, x * 2)
+    return np.sum(acc[0] * x)
+
+
+REFUSED = [appended_under_another_name, appended_then_read_under_another_name,
+           popped_under_another_name, element_written_then_read_under_another_name,
+           dict_entry_written_then_read_under_another_name,
+           appended_in_a_loop_under_another_name, nested_function_appends_to_its_argument]
+
+
+@pytest.mark.parametrize("f", REFUSED, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_a_change_seen_under_another_name_is_refused(f, mode):
+    with pytest.raises(sg.UnsupportedSyntaxError, match="names the same list or dict") as error:
+        sg.source(f, mode=mode)
+    assert error.value.filename == __file__
+    assert "list(...)" in str(error.value)

@@ -50,7 +50,6 @@ import sys
 import tempfile
 import types
 import weakref
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,29 +111,8 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
             _guard(fdef)
         tree = ast.Module(body=[_factory(fdef, free)], type_ignores=[])
         inner = _function_code(compile(tree, filename, "exec"), name)
-        if guarded:
-            _unguard(fdef)
-            _LAST_PARSED[:] = [(source, fdef)]
     _keep_lines_while_alive(inner)
     return Compiled(inner, source, filename)
-
-
-# the function last compiled with its guard: its text, and its tree as parsed from it (the
-# guard taken off again), for the specialiser, which reads the tree back at the function's
-# first call, usually made at once (parsing a long function again cost as much as compiling
-# it). One only: a derivative never called holds nothing for long.
-_LAST_PARSED: list[tuple[str, ast.FunctionDef]] = []
-
-
-def parsed(source: str) -> ast.FunctionDef:
-    """The single function of ``source`` (generated text) parsed: the tree compiling it
-    made, if it was the last one compiled with its guard (given once: the caller may
-    change it), else parsed now."""
-    if _LAST_PARSED and _LAST_PARSED[0][0] == source:
-        return _LAST_PARSED.pop()[1]
-    fdef = ast.parse(source).body[0]
-    assert isinstance(fdef, ast.FunctionDef)
-    return fdef
 
 
 def _function_code(module_code: types.CodeType, name: str) -> types.CodeType:
@@ -308,40 +286,24 @@ def _guard(fdef: ast.FunctionDef) -> None:
                  _located_at(noting, line, column, into_body=False)]
 
 
-def _unguard(fdef: ast.FunctionDef) -> None:
-    """``fdef`` as it was before ``_guard``."""
-    noting = fdef.body[-1]
-    assert isinstance(noting, ast.With)
-    fdef.body = noting.body
-    for stmt in _branching(fdef.body):
-        assert isinstance(stmt.test, ast.Call)
-        stmt.test = stmt.test.args[0]
-
-
 def _branch_tests(body: list[ast.stmt]) -> None:
-    """``if test:`` becomes ``if _sourcegrad_branch(test):``, and so does a ``while``'s."""
-    for stmt in _branching(body):
-        stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
-                                      args=[stmt.test], keywords=[]), stmt.test)
+    """``if test:`` becomes ``if _sourcegrad_branch(test):``, and so does a ``while``'s
+    (not inside nested ``def``s or classes: those are not guarded)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.If, ast.While)):
+            stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
+                                          args=[stmt.test], keywords=[]), stmt.test)
+        if not isinstance(stmt, _HOLDING):  # (a simple statement, a nested def or class)
+            continue
+        for part in ("body", "orelse", "finalbody"):
+            _branch_tests(getattr(stmt, part, None) or [])
+        for handler in getattr(stmt, "handlers", None) or []:
+            _branch_tests(handler.body)
 
 
 # the statements holding others that are guarded (not nested ``def``s and classes)
 _HOLDING = (ast.If, ast.While, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Try,
             ast.TryStar)
-
-
-def _branching(body: list[ast.stmt]) -> Iterator[ast.If | ast.While]:
-    """The ``if`` and ``while`` statements in ``body``, at any depth (not inside nested
-    ``def``s or classes: those are not guarded)."""
-    for stmt in body:
-        if isinstance(stmt, (ast.If, ast.While)):
-            yield stmt
-        if not isinstance(stmt, _HOLDING):
-            continue
-        for part in ("body", "orelse", "finalbody"):
-            yield from _branching(getattr(stmt, part, None) or [])
-        for handler in getattr(stmt, "handlers", None) or []:
-            yield from _branching(handler.body)
 
 
 def _located(node: Any, at: ast.AST) -> Any:

@@ -189,23 +189,6 @@ def test_comments_are_read_back_but_not_lines_of_a_string():
     assert printer.to_source(fdef).count("# a comment") == 1
 
 
-def test_the_tree_compiling_a_guarded_function_parsed_is_given_back_as_parsed():
-    """The specialiser reads back the tree compiling the general derivative parsed (its
-    guard taken off again), not the text parsed again: it must be the text's tree."""
-    import ast
-    import contextlib
-
-    from sourcegrad.compile import compile_function, parsed
-
-    source = ("def f(x):\n    if x > 0:\n        while x > 1:\n            x = x / 2\n"
-              "    else:\n        x = -x\n    return x\n")
-    compile_function(source, "f", {}, {}, {}, note=contextlib.nullcontext())
-    held = parsed(source)
-    expected = ast.parse(source).body[0]
-    assert ast.dump(held, include_attributes=True) == ast.dump(expected, include_attributes=True)
-    assert parsed(source) is not held  # given once: the specialiser rewrites it in place
-
-
 def _many(a, b=1, *rest, c, d=2, **more):
     return a
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..codegen import printer
-from ..compile import NOTE, parsed
+from ..compile import NOTE
 from ..debug import Provenance
 
 USER_LINE = "sourcegrad_user_line"  # the attribute statements carry their user line in
@@ -55,7 +55,7 @@ def read(fn: types.FunctionType) -> Generated:
     provenance = cells.pop(NOTE).cell_contents if NOTE in cells else None
     namespace = dict(fn.__globals__)
     namespace.update({n: c.cell_contents for n, c in cells.items()})
-    fdef = parsed(fn.source)
+    fdef = _parse_function(fn.source)
     if isinstance(provenance, Provenance):
         provenance.read_lines_from(fn.source, fdef)  # before the comments go in
     _put_back_comments(fdef, fn.source)

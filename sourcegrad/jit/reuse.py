@@ -122,7 +122,11 @@ def _private_arrays(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall
             fresh = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and (
                 _makes_array(node.value, known, ufunc_call))
             for target in node.targets:
-                (made if fresh else spoilt).update(_stored(target))
+                if target.__class__ is ast.Name:  # (most: its name, without a walk)
+                    if target.ctx.__class__ is ast.Store:
+                        (made if fresh else spoilt).add(target.id)
+                else:
+                    (made if fresh else spoilt).update(_stored(target))
         elif kind in _BINDING:
             spoilt |= _stored(node)
         elif kind is ast.BinOp:

@@ -279,6 +279,7 @@ class _Walker:
         fdef = target.generated.fdef
         self.locals = {n.id for n in names_in(fdef) if not isinstance(n.ctx, ast.Load)}
         self.locals |= set(params)
+        self.outer: dict[str, Abstract] = {}  # what ``lookup`` found of other names
         self.env: Env | None = dict(params)
         self.loops: list[_Loop] = []
         self.returned: Abstract | None = None
@@ -619,6 +620,15 @@ class _Walker:
         if name in self.locals:
             assert self.env is not None
             return self.env.get(name, a.UNKNOWN)
+        try:
+            return self.outer[name]
+        except KeyError:
+            found = self.outer[name] = self._outer(name)
+            return found
+
+    def _outer(self, name: str) -> Abstract:
+        """What is known of a name the function does not bind (its namespace is fixed while
+        it is walked: worked out once a name)."""
         if name in self.namespace:
             value = self.namespace[name]
             if not (value is None or isinstance(value, types.ModuleType) or callable(value)):

@@ -221,11 +221,8 @@ class _Module:
         if _is_builtin(value) or _is_support_helper(value) or self._generated(value) or (
                 _is_user_function(value)):
             return value
-        if isinstance(value, (np.ndarray, np.generic)):
-            literal = _array_literal(value, self._module_name(np),
-                                     lambda: self._module_name(base64))
-        else:
-            literal = _literal(value)
+        literal = _literal(value, lambda array: _array_literal(
+            array, self._module_name(np), lambda: self._module_name(base64)))
         if literal is None:
             raise EmitError(
                 f"{reader} reads `{name}`, a {type(value).__name__} that cannot be written into "
@@ -497,8 +494,11 @@ def _array_literal(value: np.ndarray | np.generic, numpy: str,
             f"dtype={value.dtype.str!r}).reshape({value.shape!r}).copy()")
 
 
-def _literal(value: Any) -> str | None:
-    """Python source for a plain literal value, or ``None``."""
+def _literal(value: Any, array: Callable[[Any], str | None] | None = None) -> str | None:
+    """Python source for a plain literal value, or ``None``; with ``array``, NumPy arrays and
+    scalars too, wherever they are (a global list of weight arrays)."""
+    if array is not None and isinstance(value, (np.ndarray, np.generic)):
+        return array(value)
     if value is None or isinstance(value, (bool, int, str, bytes)):
         return repr(value)
     if isinstance(value, float):
@@ -506,14 +506,14 @@ def _literal(value: Any) -> str | None:
     if isinstance(value, complex):  # repr would lose the sign of a zero part
         return f"complex({_literal(value.real)}, {_literal(value.imag)})"
     if isinstance(value, (tuple, list)):
-        items = [_literal(v) for v in value]
+        items = [_literal(v, array) for v in value]
         if any(i is None for i in items):
             return None
         if isinstance(value, tuple):
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
         return "[" + ", ".join(items) + "]"
     if isinstance(value, dict):
-        pairs = [(_literal(k), _literal(v)) for k, v in value.items()]
+        pairs = [(_literal(k), _literal(v, array)) for k, v in value.items()]
         if any(k is None or v is None for k, v in pairs):
             return None
         return "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"

@@ -435,6 +435,35 @@ def test_module_level_arrays_are_written_into_the_module_exactly(tmp_path, priva
     np.testing.assert_allclose(emitted["grad_loss"](x), 2 * x * original["loss"](np.ones(1)))
 
 
+def test_module_level_lists_and_dicts_of_arrays_are_written_exactly(tmp_path, private_cache_dir):
+    """A global list of weight arrays (and a dict holding one too wide to inline) is copied
+    by value, every bit, as the arrays themselves are."""
+    path = tmp_path / "layers.py"
+    path.write_text("import numpy as np\n\n"
+                    "WS = [np.array([1.0, 2.0]), np.float32(0.5), (np.arange(3.0) / 7, 2)]\n"
+                    "BIG = {'w': np.arange(300.0).reshape(3, 100) / 7, 'n': 3}\n\n\n"
+                    "def loss(x):\n"
+                    "    return np.sum(x * WS[0]) * WS[1] + np.sum(WS[2][0]) * np.sum(x ** 2)"
+                    " + np.sum(BIG['w']) * x[0]\n")
+    out = tmp_path / "grad_layers.py"
+    done = sourcegrad("emit", f"{path}:loss", "-o", str(out), cache_dir=private_cache_dir)
+    assert done.returncode == 0, done.stderr
+    emitted, original = {}, {}
+    exec(compile(out.read_text(), str(out), "exec"), emitted)
+    exec(compile(path.read_text(), str(path), "exec"), original)
+    for mine, theirs in [(emitted["WS"][0], original["WS"][0]),
+                         (emitted["WS"][1], original["WS"][1]),
+                         (emitted["WS"][2][0], original["WS"][2][0]),
+                         (emitted["BIG"]["w"], original["BIG"]["w"])]:
+        assert type(mine) is type(theirs) and mine.dtype == theirs.dtype
+        assert np.asarray(mine).tobytes() == np.asarray(theirs).tobytes()
+    assert emitted["WS"][2][1] == 2 and emitted["BIG"]["n"] == 3
+    x = np.array([0.5, -1.0])
+    expected = [(original["loss"](x + e * 1e-6) - original["loss"](x - e * 1e-6)) / 2e-6
+                for e in np.eye(2)]
+    np.testing.assert_allclose(emitted["grad_loss"](x), expected, rtol=1e-6)
+
+
 @pytest.mark.parametrize("mode", ["reverse", "forward"])
 def test_emitted_modules_keep_to_100_columns_and_name_only_what_they_hold(mode):
     helpers = {name for name in dir(support) if callable(getattr(support, name))}

@@ -2,7 +2,8 @@
 
 Each function applies a primitive of ``sg.nn.ops`` through the runtime's dispatch, so its
 node's backward is the primitive's rule in ``sourcegrad/rules/nn.py``; PyTorch's argument
-names (``dim``, ``reduction``) are kept.
+names (``dim``, ``reduction``) are kept. ``softmax`` and ``log_softmax`` are the tensor
+methods' (``runtime/operations.py``), with PyTorch's legacy default for ``dim``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime import dispatch
+from ..runtime import dispatch, operations
 from ..runtime.tensor import Tensor
 from . import ops
 
@@ -72,7 +73,7 @@ def softmax(input: Tensor, dim: int | None = None) -> Tensor:
     tensor([[0.5000, 0.5000],
             [0.1192, 0.8808]])
     """
-    return dispatch.call(ops.softmax, input, axis=_softmax_dim(input, dim, "softmax"))
+    return operations.softmax(input, _softmax_dim(input, dim, "softmax"))
 
 
 def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
@@ -81,7 +82,7 @@ def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
     >>> sg.nn.functional.log_softmax(sg.tensor([1.0, 1.0]), dim=0)
     tensor([-0.6931, -0.6931])
     """
-    return dispatch.call(ops.log_softmax, input, axis=_softmax_dim(input, dim, "log_softmax"))
+    return operations.log_softmax(input, _softmax_dim(input, dim, "log_softmax"))
 
 
 def _softmax_dim(input: Tensor, dim: int | None, name: str) -> int:

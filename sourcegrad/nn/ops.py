@@ -1,11 +1,16 @@
-"""Neural-network primitives on plain NumPy arrays.
+"""Neural-network primitives on plain NumPy arrays, and the few functions PyTorch has that
+NumPy lacks (``rsqrt``, ``logsumexp``, ``lerp``, ``erf``, and ``floor``, ``ceil``, ``round``,
+``trunc`` as PyTorch records them: nodes with a zero gradient).
 
 Each is an ordinary NumPy function (numerically stable), so the source transformer can
 differentiate code that calls it and the runtime can record it; its derivative rule is in
-``sourcegrad/rules/nn.py``. ``sg.nn.functional`` applies them to tensors.
+``sourcegrad/rules/nn.py``. ``sg.nn.functional`` and the tensor methods apply them to
+tensors.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -65,6 +70,72 @@ def log_softmax(x, axis=-1):
     """
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """``log(sum(exp(x)))`` over ``axis``, computed without overflow (the maximum is taken
+    out first; an all ``-inf`` slice gives ``-inf``).
+
+    >>> float(sg.nn.ops.logsumexp(np.array([1000.0, 1000.0])))
+    1000.6931471805599
+    """
+    peak = np.max(x, axis=axis, keepdims=True)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    out = np.log(np.sum(np.exp(x - peak), axis=axis, keepdims=True)) + peak
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
+def rsqrt(x):
+    """``1 / sqrt(x)``, elementwise.
+
+    >>> sg.nn.ops.rsqrt(np.array([4.0, 0.25]))
+    array([0.5, 2. ])
+    """
+    return 1 / np.sqrt(x)
+
+
+def lerp(start, end, weight):
+    """``start + weight * (end - start)``: the linear interpolation from ``start`` to
+    ``end``.
+
+    >>> sg.nn.ops.lerp(np.array([0.0, 10.0]), np.array([1.0, 20.0]), 0.25)
+    array([ 0.25, 12.5 ])
+    """
+    return start + weight * (end - start)
+
+
+def erf(x):
+    """The error function, elementwise (``math.erf`` on each element: NumPy has none).
+
+    >>> sg.nn.ops.erf(np.array([0.0, 1.0]))
+    array([0.        , 0.84270079])
+    """
+    values = np.asarray(x)
+    out = np.vectorize(math.erf, otypes=[np.float64])(values)
+    return out.astype(np.result_type(values.dtype, np.float32)) if values.dtype.kind == "f" \
+        else out
+
+
+def _piecewise_constant(numpy_function, example):
+    """NumPy's ``numpy_function`` as a primitive of its own: ``np.floor`` itself is declared
+    non-differentiable (a constant to the source transformer), while PyTorch records
+    ``x.floor()`` as a node whose gradient is zero; the rule of these copies says so."""
+
+    def step(x):
+        return numpy_function(x)
+
+    step.__name__ = step.__qualname__ = numpy_function.__name__
+    step.__doc__ = (f"``np.{numpy_function.__name__}``, as a primitive whose derivative is 0 "
+                    f"(PyTorch's ``{numpy_function.__name__}``).\n\n"
+                    f">>> sg.nn.ops.{numpy_function.__name__}(np.array([-1.5, 0.5, 2.5]))\n"
+                    f"{example}\n")
+    return step
+
+
+floor = _piecewise_constant(np.floor, "array([-2.,  0.,  2.])")
+ceil = _piecewise_constant(np.ceil, "array([-1.,  1.,  3.])")
+round = _piecewise_constant(np.round, "array([-2.,  0.,  2.])")  # noqa: A001  (half to even)
+trunc = _piecewise_constant(np.trunc, "array([-1.,  0.,  2.])")
 
 
 def binary_cross_entropy_with_logits(input, target, reduction="mean"):

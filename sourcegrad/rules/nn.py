@@ -8,11 +8,20 @@ Softmax-like expressions subtract the maximum before ``exp``, as the forward doe
 the user left at its default, and ``np.sum``'s own default (None) is not -1.
 """
 
+import math
+
 import numpy as np
 
 from ..nn import ops
 from .registry import rule
-from .support import broadcast_like, broadcast_size, matmul_vjp_x1, matmul_vjp_x2, unbroadcast
+from .support import (
+    broadcast_like,
+    broadcast_size,
+    matmul_vjp_x1,
+    matmul_vjp_x2,
+    unbroadcast,
+    unreduce,
+)
 
 
 @rule(ops.sigmoid)
@@ -84,6 +93,84 @@ class log_softmax:
 
     def jvp_x(t, ans, x, axis=-1):
         return t - np.sum(np.exp(ans) * t, axis, keepdims=True)
+
+
+@rule(ops.logsumexp)
+class logsumexp:
+    """The derivative is the softmax over ``axis``: ``exp(x - ans)``, ``ans`` spread back
+    over the reduced axes."""
+
+    torch_name = "Logsumexp"
+    nondiff = ("axis", "keepdims")
+
+    def vjp_x(g, ans, x, axis=None, keepdims=False):
+        return (unreduce(g, x, axis=axis, keepdims=keepdims)
+                * np.exp(x - unreduce(ans, x, axis=axis, keepdims=keepdims)))
+
+    def jvp_x(t, ans, x, axis=None, keepdims=False):
+        return np.sum(t * np.exp(x - unreduce(ans, x, axis=axis, keepdims=keepdims)),
+                      axis=axis, keepdims=keepdims)
+
+
+@rule(ops.rsqrt)
+class rsqrt:
+    """``d/dx x^(-1/2) = -1/2 x^(-3/2) = -ans^3 / 2``."""
+
+    torch_name = "Rsqrt"
+
+    def vjp_x(g, ans, x):
+        return -0.5 * g * ans * ans * ans
+
+    def jvp_x(t, ans, x):
+        return -0.5 * t * ans * ans * ans
+
+
+@rule(ops.lerp)
+class lerp:
+    torch_name = "Lerp"
+
+    def vjp_start(g, ans, start, end, weight):
+        return unbroadcast(g * (1 - weight), start)
+
+    def vjp_end(g, ans, start, end, weight):
+        return unbroadcast(g * weight, end)
+
+    def vjp_weight(g, ans, start, end, weight):
+        return unbroadcast(g * (end - start), weight)
+
+    def jvp_start(t, ans, start, end, weight):
+        return broadcast_like(t * (1 - weight), ans)
+
+    def jvp_end(t, ans, start, end, weight):
+        return broadcast_like(t * weight, ans)
+
+    def jvp_weight(t, ans, start, end, weight):
+        return broadcast_like(t * (end - start), ans)
+
+
+@rule(ops.erf)
+class erf:
+    torch_name = "Erf"
+
+    def vjp_x(g, ans, x):
+        return g * (2 / math.sqrt(math.pi)) * np.exp(-x * x)
+
+    def jvp_x(t, ans, x):
+        return t * (2 / math.sqrt(math.pi)) * np.exp(-x * x)
+
+
+@rule(ops.floor, ops.ceil, ops.round, ops.trunc)
+class piecewise_constant:
+    """Zero wherever the derivative exists, as PyTorch's ``FloorBackward0`` (the runtime
+    names each node after its function)."""
+
+    torch_name = "Floor"
+
+    def vjp_x(g, ans, x):
+        return np.zeros_like(g)
+
+    def jvp_x(t, ans, x):
+        return np.zeros_like(t)
 
 
 @rule(ops.binary_cross_entropy_with_logits)

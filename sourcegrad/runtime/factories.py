@@ -118,6 +118,50 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
     return _made(np.arange(start, end, step, dtype=dtype), requires_grad)
 
 
+def linspace(start: Any, end: Any, steps: int, dtype: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` (both included), float32
+    unless told otherwise.
+
+    >>> sg.linspace(0, 1, 5)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
+    return _made(np.linspace(start, end, steps, dtype=dtype or float32), requires_grad)
+
+
+def randperm(n: int, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """A random permutation of ``0 .. n - 1`` (int64 unless told otherwise).
+
+    >>> sorted(sg.randperm(4).tolist())
+    [0, 1, 2, 3]
+    """
+    return _made(_rng.permutation(n).astype(dtype or int64), requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None) -> Tensor:
+    """``data`` as a tensor without a copy where it can be: a tensor itself, an ndarray's
+    memory shared (as ``from_numpy``) when the dtype agrees; other data copied.
+
+    >>> a = np.array([1.0, 2.0])
+    >>> t = sg.as_tensor(a); a[0] = 5.0; t
+    tensor([5., 2.], dtype=sg.float64)
+    """
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or np.dtype(dtype) == data.dtype):
+        return Tensor(data)
+    return tensor(data, dtype=dtype)
+
+
+def is_tensor(obj: Any) -> bool:
+    """Whether ``obj`` is a ``sg.Tensor``.
+
+    >>> sg.is_tensor(sg.ones(1)), sg.is_tensor(np.ones(1))
+    (True, False)
+    """
+    return isinstance(obj, Tensor)
+
+
 def rand(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Draws uniform in ``[0, 1)`` (from ``sg.manual_seed``'s generator).
 

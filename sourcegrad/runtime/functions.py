@@ -1,5 +1,7 @@
 """Module-level functions mirroring ``torch.*`` (``sg.exp(t)``, ``sg.sum(t, dim=1)``...):
-each is the tensor method of the same name, so there is one implementation."""
+each is the tensor method of the same name, so there is one implementation. Those of
+``operations.py`` (``sg.prod``, ``sg.sort``...) are the tensor methods themselves; so are
+``all``, ``any``, ``argmax``, ``argmin``, ``numel``, ``t`` and ``clip`` below."""
 
 from __future__ import annotations
 
@@ -143,28 +145,6 @@ def transpose(input: Any, dim0: int, dim1: int) -> Tensor:
     return _as_tensor(input).transpose(dim0, dim1)
 
 
-def maximum(input: Any, other: Any) -> Tensor:
-    """The elementwise maximum (ties share the gradient equally).
-
-    >>> t = sg.tensor([[1.0, -2.0], [3.0, 4.0]])
-    >>> sg.maximum(t, sg.zeros(2, 2))
-    tensor([[1., 0.],
-            [3., 4.]])
-    """
-    return dispatch.call(np.maximum, input, other)
-
-
-def minimum(input: Any, other: Any) -> Tensor:
-    """The elementwise minimum (ties share the gradient equally).
-
-    >>> t = sg.tensor([[1.0, -2.0], [3.0, 4.0]])
-    >>> sg.minimum(t, sg.zeros(2, 2))
-    tensor([[ 0., -2.],
-            [ 0.,  0.]])
-    """
-    return dispatch.call(np.minimum, input, other)
-
-
 def cat(tensors: Any, dim: int = 0) -> Tensor:
     """``torch.cat``: join tensors along an existing dimension (``CatBackward0``).
 
@@ -181,6 +161,44 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     sg.Size([3, 2])
     """
     return dispatch.call(np.stack, [_as_tensor(t) for t in tensors], axis=dim)
+
+
+def vstack(tensors: Any) -> Tensor:
+    """The tensors (vectors as rows) joined along the first dimension (``CatBackward0``).
+
+    >>> sg.vstack([sg.tensor([1.0, 2.0]), sg.tensor([3.0, 4.0])])
+    tensor([[1., 2.],
+            [3., 4.]])
+    """
+    return dispatch.call(np.vstack, [_as_tensor(t) for t in tensors])
+
+
+def hstack(tensors: Any) -> Tensor:
+    """The tensors joined along the second dimension (the first, for vectors).
+
+    >>> sg.hstack([sg.tensor([1.0, 2.0]), sg.tensor([3.0])])
+    tensor([1., 2., 3.])
+    """
+    return dispatch.call(np.hstack, [_as_tensor(t) for t in tensors])
+
+
+def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
+    """Each vector repeated along the other vectors' dimensions (``indexing="xy"``: the
+    first two dimensions swapped, as in NumPy's default); each grid is a view.
+
+    >>> rows, cols = sg.meshgrid(sg.tensor([1.0, 2.0]), sg.tensor([3.0, 4.0, 5.0]))
+    >>> rows.shape, cols[0]
+    (sg.Size([2, 3]), tensor([3., 4., 5.]))
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    vectors = [_as_tensor(t).reshape(-1) for t in tensors]
+    shape = tuple(v.shape[0] for v in vectors)
+    grids = [v.reshape([-1 if i == j else 1 for j in range(len(shape))]).expand(*shape)
+             for i, v in enumerate(vectors)]
+    if indexing == "xy" and len(grids) > 1:
+        return tuple(g.transpose(0, 1) for g in grids)
+    return tuple(grids)
 
 
 def clone(input: Any) -> Tensor:
@@ -311,3 +329,9 @@ def div(input: Any, other: Any) -> Tensor:
             [ 1.5000,  2.0000]])
     """
     return _as_tensor(input).div(other)
+
+
+# The tensor methods themselves, as functions of the tensor.
+all = Tensor.all  # noqa: A001  (torch.all)
+any = Tensor.any  # noqa: A001  (torch.any)
+argmax, argmin, numel, t, clip = Tensor.argmax, Tensor.argmin, Tensor.numel, Tensor.t, Tensor.clip

@@ -337,7 +337,9 @@ class ForwardMode:
                                    value: ast.expr | None = None) -> None:
         """A write into a possible view that a derivative would have to follow: refused."""
         base = self.views.get(var)
-        if base is None:
+        if base is None or is_generated(self.parsed.filename):
+            # a gradient's code writes into its own arrays (`y[0] = y_slice_old` puts back
+            # what `y[0] *= x` overwrote): the memory it shares is shared on purpose
             return
         if self.activity.is_active(var) or base in self.state.defined or (
             value is not None and self._has_any_tangent(value)

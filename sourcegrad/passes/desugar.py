@@ -111,20 +111,30 @@ class _Desugar:
         constant is computed here, into a name of its own that the inlined calls read."""
         out: list[ast.stmt] = []
         args = fdef.args
-        with_defaults = args.args[len(args.args) - len(args.defaults):]
+        positional = [*args.posonlyargs, *args.args]
+        with_defaults = positional[len(positional) - len(args.defaults):]
         for i, (param, default) in enumerate(zip(with_defaults, args.defaults, strict=True)):
-            if isinstance(default, ast.Constant):
-                continue
-            held = self.namer.fresh(f"{fdef.name}_{param.arg}_default")
-            out.extend(self._Assign(assign(held, default, fdef)))
-            args.defaults[i] = name(held)
+            args.defaults[i] = self._default_now(fdef, param, default, out)
+        for i, (param, default) in enumerate(zip(args.kwonlyargs, args.kw_defaults,
+                                                 strict=True)):
+            if default is not None:  # None: a keyword-only parameter without a default
+                args.kw_defaults[i] = self._default_now(fdef, param, default, out)
         return out
+
+    def _default_now(self, fdef: ast.FunctionDef, param: ast.arg, default: ast.expr,
+                     out: list[ast.stmt]) -> ast.expr:
+        if isinstance(default, ast.Constant):
+            return default
+        held = self.namer.fresh(f"{fdef.name}_{param.arg}_default")
+        out.extend(self._Assign(assign(held, default, fdef)))
+        return name(held)
 
     def _inline(self, call_node: ast.Call, result: ast.expr, like: ast.stmt) -> list[ast.stmt]:
         """``result = inner(args)`` as the statements of ``inner``'s body, its locals renamed
         ``inner_<name>`` so that they cannot clash with the caller's."""
         fdef = self.nested[call_node.func.id]
-        params = [a.arg for a in fdef.args.args]
+        args = fdef.args
+        params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
         local = set(params) | {n.id for n in walk(fdef) if isinstance(n, ast.Name)
                                and isinstance(n.ctx, ast.Store)}
         renames = {v: self.namer.fresh(f"{fdef.name}_{v}") for v in sorted(local)}
@@ -140,14 +150,25 @@ class _Desugar:
 
     def _bind_nested(self, fdef: ast.FunctionDef, call_node: ast.Call, params: list[str]
                      ) -> dict[str, ast.expr]:
-        bound: dict[str, ast.expr] = dict(zip(params, call_node.args, strict=False))
+        """Each parameter's argument, as Python binds them: positional arguments to the
+        positional parameters, keywords by name (keyword-only parameters too), then the
+        defaults. A call Python would reject (a missing, unknown or doubly given argument)
+        is refused."""
+        args = fdef.args
+        positional = [a.arg for a in [*args.posonlyargs, *args.args]]
+        by_keyword = {a.arg for a in [*args.args, *args.kwonlyargs]}
+        bound: dict[str, ast.expr] = dict(zip(positional, call_node.args, strict=False))
+        wrong = len(call_node.args) > len(positional)
         for kw in call_node.keywords:
+            wrong |= kw.arg not in by_keyword or kw.arg in bound
             bound[kw.arg] = kw.value
-        defaults = fdef.args.defaults
-        for param, default in zip(params[len(params) - len(defaults):], defaults, strict=True):
+        defaults = list(zip(positional[len(positional) - len(args.defaults):], args.defaults,
+                            strict=True))
+        defaults += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                     if d is not None]
+        for param, default in defaults:
             bound.setdefault(param, clone(default))
-        missing = [p for p in params if p not in bound]
-        if missing or len(call_node.args) > len(params):
+        if wrong or any(p not in bound for p in params):
             raise self.parsed.unsupported(
                 call_node, f"this call of the nested function `{fdef.name}`",
                 "Pass exactly the parameters it declares.")

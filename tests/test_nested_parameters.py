@@ -120,3 +120,75 @@ def test_a_call_python_rejects_is_refused(f):
         f(POINTS[0])
     with pytest.raises(sg.UnsupportedSyntaxError, match="call of the nested function `g`"):
         sg.grad(f)(POINTS[0])
+
+
+# -- which definition a call runs, and a nested function used as a value -----------------
+def defined_in_both_branches(x):
+    if x[0] > 0:
+        def g(v):
+            return v * 2
+    else:
+        def g(v):
+            return v * 3
+    return np.sum(g(x) * x)
+
+
+def redefined_in_a_branch(x):
+    g = lambda v: v * 2  # noqa: E731
+    if x[0] > 0:
+        g = lambda v: v * 3  # noqa: E731
+    return np.sum(g(x) * x)
+
+
+def stored_in_a_loop(x):
+    fs = []
+    for i in range(3):
+        def g(v):
+            return v * i  # noqa: B023 (late binding is the point)
+        fs.append(g)
+    return np.sum(fs[0](x) + fs[1](x) * x)
+
+
+def passed_as_a_key(x):
+    def negated(v):
+        return -v
+    values = sorted([x[0] * 2, x[1], x[2] ** 2], key=negated)
+    return values[0] * 3 + values[1] * 2 + values[2]
+
+
+@pytest.mark.parametrize("f, what", [
+    (defined_in_both_branches, "defining the nested function `g` in two places"),
+    (redefined_in_a_branch, "defining the nested function `g` in two places"),
+    (stored_in_a_loop, "using the nested function `g` as a value"),
+    (passed_as_a_key, "using the nested function `negated` as a value"),
+], ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_a_nested_function_that_inlining_cannot_follow_is_refused(f, what, mode):
+    with pytest.raises(sg.UnsupportedSyntaxError, match=what) as error:
+        sg.source(f, mode=mode)
+    assert error.value.filename == __file__
+
+
+def redefined_in_sequence(x):
+    def g(v):
+        return v * 2
+    a = g(x)
+    def g(v):  # noqa: F811
+        return v * np.sin(v)
+    return np.sum(a * g(x))
+
+
+def defined_in_a_loop_and_called_there(x):
+    t = 0.0
+    for i in range(3):
+        def g(v):
+            return v * i  # noqa: B023
+        t = t + np.sum(g(x) * x)
+    return t
+
+
+@pytest.mark.parametrize("f", [redefined_in_sequence, defined_in_a_loop_and_called_there],
+                         ids=lambda f: f.__name__)
+def test_a_definition_in_one_place_is_still_differentiated(f):
+    x = POINTS[0]
+    assert_close(sg.grad(f)(x.copy()), numerical_grad(f, (x,), 0))

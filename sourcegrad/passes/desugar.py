@@ -31,14 +31,17 @@ from ..frontend.forms import lambda_as_def, parameters_of
 from ..frontend.nesting import Nesting
 from ..frontend.source import Parsed
 from ..rules import support
+from . import nested_functions
 from .comprehension_scopes import scope_comprehensions
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
     fdef = namer.disguise(clone(parsed.tree))  # the user's names sourcegrad's code also uses
     scope_comprehensions(fdef, namer)
+    nested_functions.refuse_definitions_in_two_blocks(parsed, fdef)
     rewriter = _Desugar(parsed, namer)
     fdef.body = rewriter.block(_drop_docstring(fdef.body))
+    nested_functions.refuse_values_of_nested_functions(parsed, fdef, set(rewriter.nested))
     fdef.body = _Returns(namer).rewrite_function(fdef.body)
     fdef.body = _structure_loops(fdef.body)
     return fdef

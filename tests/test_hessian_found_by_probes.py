@@ -74,7 +74,21 @@ def diagonal_updated_in_a_loop(x):
     return np.sum(y * np.cos(y))
 
 
-FUNCTIONS = [integer_exponent_by_keyword, integer_exponent_by_default,
+# -- a list's slice written (`a[1:] = [...]`): its tangent is a list, not 0.0 ---------------
+def list_slice_written(x):
+    a = [x[0], x[1], x[2]]
+    a[1:] = [a[0] * 2, a[1] * 3]
+    return a[0] * a[1] * a[2]
+
+
+def list_slice_written_with_constants(x):
+    a = [x[0], x[1], x[2]]
+    a[:2] = [1.0, 2.0]
+    return a[0] * a[1] * a[2] * x[0]
+
+
+FUNCTIONS = [list_slice_written, list_slice_written_with_constants,
+             integer_exponent_by_keyword, integer_exponent_by_default,
              float_exponent_in_a_variable, exponent_in_a_helper_variable,
              broadcast_then_row_updated, rows_and_columns_updated, diagonal_updated_in_a_loop]
 
@@ -106,3 +120,13 @@ def test_a_moving_exponent_keeps_its_derivative():
 
 def power_of_two_arguments(x, p):
     return np.sum(x ** p)
+
+
+@pytest.mark.parametrize("f", [list_slice_written, list_slice_written_with_constants],
+                         ids=lambda f: f.__name__)
+def test_jvp_of_a_list_slice_written(f):
+    x = POINTS[1]
+    direction = np.array([0.7, -0.2, 0.4])
+    value, tangent = sg.jvp(f, (x.copy(),), (direction,))
+    np.testing.assert_allclose(value, f(x))
+    np.testing.assert_allclose(tangent, numerical_grad(f, (x,), 0) @ direction, rtol=1e-6)

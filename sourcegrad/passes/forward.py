@@ -538,8 +538,11 @@ class ForwardMode:
         if var not in self.state.defined and not self.has_tangent(stmt.value):
             return []
         out = self._own(var, stmt)
-        value = self.tangent_or_zero(stmt.value) if self.has_tangent(stmt.value) else (
-            ast.Constant(0.0))
+        if self.has_tangent(stmt.value) or isinstance(target.slice, ast.Slice):
+            # a list's slice takes a list (`a[1:] = [u, v]`), not the number 0.0
+            value = self.tangent_or_zero(stmt.value)
+        else:
+            value = ast.Constant(0.0)
         out.append(assign(_retarget(target, self.tangent(var)), value, stmt))
         return out
 

@@ -314,6 +314,12 @@ class _Desugar:
                     stmt.target, "unpacking the index of a `range` loop",
                     "Use a single loop variable.",
                 )
+            if _stored_in(stmt.body, stmt.target.id):
+                # `for i in range(n): i = i * 2`: the next step still takes the range's
+                # next value; the loop counts with a name the body leaves alone
+                counter = self.namer.fresh(stmt.target.id)
+                stmt.body = [assign(stmt.target.id, name(counter), stmt), *stmt.body]
+                stmt.target = name(counter, True)
             return [], stmt
         if _is_call_to(it, "enumerate"):
             if it.keywords or len(it.args) != 1 or not (
@@ -324,7 +330,7 @@ class _Desugar:
                     "Use `for i, x in enumerate(xs):` or an index loop `for i in range(len(xs)):`.",
                 )
             index, element = stmt.target.elts
-            if not isinstance(index, ast.Name):
+            if not isinstance(index, ast.Name) or _stored_in(stmt.body, index.id):
                 index_name = self.namer.fresh("i")
                 pre = [assign(index, name(index_name), stmt)]
             else:
@@ -363,10 +369,12 @@ class _Desugar:
         """What a loop iterates over, as a sequence to index: a list or array, or the keys of
         a dict whose values the loop reads (``.items()``, ``.values()``; ``for k in d``
         indexing ``d[k]``)."""
-        if isinstance(expr, ast.Name):
+        if isinstance(expr, ast.Name) and not _stored_in([like], expr.id):
             if loop is not None and _indexes_by_target(loop, expr.id):
                 return self._keys(expr, "keys", like)
             return [], _Sequence(expr)
+        # otherwise (`for x in x:`, `for v in xs: xs = ...`) the loop keeps iterating over
+        # what the name held when it began, as Python does: a name of its own holds it
         source = _dict_view(expr)
         if source is not None:
             return self._keys(*source, like)
@@ -760,6 +768,12 @@ def _is_call_to(expr: ast.expr, *fnames: str) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
         expr.func.id in fnames
     )
+
+
+def _stored_in(body: list[ast.stmt], var: str) -> bool:
+    """Is ``var`` assigned anywhere in ``body`` (a loop's target included)?"""
+    return any(isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store)
+               for stmt in body for n in walk(stmt))
 
 
 def _locals_of(fdef: ast.FunctionDef) -> set[str]:

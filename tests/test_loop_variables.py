@@ -66,7 +66,26 @@ def list_rebound_in_the_loop(x):
     return t
 
 
-FUNCTIONS = [range_variable_rebound, range_variable_rebound_after_use,
+def dict_rebound_in_a_loop_over_its_items(x):
+    d = {"a": x[0], "b": x[1]}
+    t = 0.0
+    for key, v in d.items():
+        d = {"a": v * 2, "b": v * 3, key: v}
+        t = t + v * d["b"]
+    return t
+
+
+def dict_rebound_in_a_loop_over_its_values(x):
+    d = {"a": x[0], "b": x[1] * x[2]}
+    t = 0.0
+    for v in d.values():
+        d = {"a": v * 2}
+        t = t + v * d["a"]
+    return t
+
+
+FUNCTIONS = [dict_rebound_in_a_loop_over_its_items, dict_rebound_in_a_loop_over_its_values,
+             range_variable_rebound, range_variable_rebound_after_use,
              enumerate_index_rebound, loop_over_its_own_name, array_rebound_in_the_loop,
              list_rebound_in_the_loop]
 

@@ -377,7 +377,14 @@ class _Desugar:
         # what the name held when it began, as Python does: a name of its own holds it
         source = _dict_view(expr)
         if source is not None:
-            return self._keys(*source, like)
+            mapping, view = source
+            if view != "keys" and _stored_in([like], mapping.id):
+                # `for k, v in d.items(): d = ...`: the values are those of the dict the
+                # loop began with
+                held = self.namer.fresh(f"{mapping.id}_iterated")
+                before, seq = self._keys(name(held), view, like)
+                return [assign(held, mapping, like), *before], seq
+            return self._keys(mapping, view, like)
         if isinstance(expr, ast.Call) and _is_call_to(expr, "sorted", "reversed") and (
                 expr.args and (view := _dict_view(expr.args[0])) is not None
                 and view[1] == "items" and not getattr(expr, "keys_taken", False)):

@@ -69,8 +69,8 @@ def list_rebound_in_the_loop(x):
 def dict_rebound_in_a_loop_over_its_items(x):
     d = {"a": x[0], "b": x[1]}
     t = 0.0
-    for key, v in d.items():
-        d = {"a": v * 2, "b": v * 3, key: v}
+    for _key, v in d.items():
+        d = {"a": v * 2, "b": v * 3}
         t = t + v * d["b"]
     return t
 

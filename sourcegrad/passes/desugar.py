@@ -235,6 +235,9 @@ class _Desugar:
         if isinstance(stmt.value, ast.Lambda) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], ast.Name):  # `square = lambda v: v * v`: a nested def
             return self._FunctionDef(lambda_as_def(stmt.value, stmt.targets[0].id))
+        if isinstance(stmt.value, ast.Dict) and _keys_may_repeat(stmt.value) and len(
+                stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            return self._dict_entry_by_entry(stmt)
         if self._calls_nested(stmt.value) and len(stmt.targets) == 1:
             before, value = self.hoist(stmt.value, stmt, top=True, keep_call=True)
             return [*before, *self._inline(value, stmt.targets[0], stmt)]
@@ -248,6 +251,31 @@ class _Desugar:
         stmt.value = value
         nested = self._flatten_unpacking(stmt)
         return [*before, stmt, *nested] + [assign(t, _as_load(first), stmt) for t in others]
+
+    def _dict_entry_by_entry(self, stmt: ast.Assign) -> list[ast.stmt]:
+        """``d = {"a": u, k: v}`` where ``k`` may be ``"a"``: Python keeps the last value of
+        a repeated key, which a derivative of the display would not (each value got the
+        entry's cotangent). The keys and values are computed first (they may read the old
+        ``d``), then written one by one into a new dict, a repeated key's write replacing
+        what it held."""
+        target = stmt.targets[0].id
+        out: list[ast.stmt] = []
+        entries = []
+        for key, value in zip(stmt.value.keys, stmt.value.values, strict=True):
+            parts = []
+            for part, what in ((key, "key"), (value, "value")):
+                if isinstance(part, ast.Constant):
+                    parts.append(part)
+                    continue
+                held = self.namer.fresh(f"{target}_{what}")
+                out.extend(self._Assign(assign(held, part, stmt)))
+                parts.append(name(held))
+            entries.append(parts)
+        out.append(assign(target, ast.Dict(keys=[], values=[]), stmt))
+        for key, value in entries:
+            entry = ast.Subscript(value=name(target), slice=key, ctx=ast.Store())
+            out.extend(self._Assign(assign(entry, value, stmt)))
+        return out
 
     def _flatten_unpacking(self, stmt: ast.Assign) -> list[ast.stmt]:
         """``(a, b), c = v`` -> ``parts, c = v`` then ``a, b = parts``: one level of
@@ -775,6 +803,15 @@ def _is_call_to(expr: ast.expr, *fnames: str) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
         expr.func.id in fnames
     )
+
+
+def _keys_may_repeat(display: ast.Dict) -> bool:
+    """May two of the display's keys be equal: a key repeated, or a computed key beside
+    another (``**`` unpacking is left alone: its keys are unknown here)."""
+    if len(display.keys) < 2 or any(k is None for k in display.keys):
+        return False
+    constants = [k.value for k in display.keys if isinstance(k, ast.Constant)]
+    return len(constants) < len(display.keys) or len(set(constants)) < len(constants)
 
 
 def _stored_in(body: list[ast.stmt], var: str) -> bool:

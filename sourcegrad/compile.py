@@ -95,10 +95,11 @@ def compile_factory(source: str, name: str, free: list[str] | tuple[str, ...],
     as it is parsed, its lines moved back where they are in ``source`` but its columns 4
     to the right: a long function's syntax tree is not built, nor read back, in Python.
     """
-    # (a name the text does not hold is no free variable of it: a substring search is cheaper
-    # than listing the text's identifiers, and a name found inside a longer one is an unused
-    # parameter of the factory, nothing more)
-    free = tuple(sorted({n for n in free if n in source} | (OWN_CELLS if guarded else set())))
+    # (each is a parameter of the factory, the text's function's free variable if it reads
+    # it: a name it does not read is an unused parameter, nothing more; finding which names
+    # a long text holds, searching it for each of the hundreds of helpers' names, took as
+    # long as compiling it)
+    free = tuple(sorted({*free, *(OWN_CELLS if guarded else ())}))
     filename = generated_file(name, source)
     register_lines(filename, source)
     if not guarded and not columns and '"""' not in source and "'''" not in source:
@@ -289,15 +290,20 @@ def _branch_tests(body: list[ast.stmt]) -> None:
     """``if test:`` becomes ``if _sourcegrad_branch(test):``, and so does a ``while``'s
     (not inside nested ``def``s or classes: those are not guarded)."""
     for stmt in body:
-        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
-            continue
         if isinstance(stmt, (ast.If, ast.While)):
             stmt.test = _located(ast.Call(func=ast.Name(id=BRANCH, ctx=ast.Load()),
                                           args=[stmt.test], keywords=[]), stmt.test)
+        if not isinstance(stmt, _HOLDING):  # (a simple statement, a nested def or class)
+            continue
         for part in ("body", "orelse", "finalbody"):
             _branch_tests(getattr(stmt, part, None) or [])
         for handler in getattr(stmt, "handlers", None) or []:
             _branch_tests(handler.body)
+
+
+# the statements holding others that are guarded (not nested ``def``s and classes)
+_HOLDING = (ast.If, ast.While, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Try,
+            ast.TryStar)
 
 
 def _located(node: Any, at: ast.AST) -> Any:

@@ -17,7 +17,6 @@ import inspect
 import linecache
 import textwrap
 import types
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,13 +81,20 @@ def line_map(source: str, marks: Landmarks, rendered: ast.FunctionDef | None = N
     return mapped
 
 
-def _in_source_order(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+def _in_source_order(body: list[ast.stmt], found: list[ast.stmt] | None = None
+                     ) -> list[ast.stmt]:
+    """The statements of ``body`` at any depth, in source order (a list, not a generator:
+    one generator a statement and block was most of the time it took)."""
+    found = [] if found is None else found
     for stmt in body:
-        yield stmt
+        found.append(stmt)
+        if "body" not in stmt._fields:  # (what holds no block)
+            continue
         for field in ("body", "orelse", "finalbody"):
-            yield from _in_source_order(getattr(stmt, field, []))
+            _in_source_order(getattr(stmt, field, []), found)
         for handler in getattr(stmt, "handlers", []):
-            yield from _in_source_order(handler.body)
+            _in_source_order(handler.body, found)
+    return found
 
 
 @dataclass

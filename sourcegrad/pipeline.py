@@ -375,8 +375,9 @@ def _inherit_lines(body: list[ast.stmt], lineno: int) -> None:
     for stmt in body:
         if not hasattr(stmt, "lineno"):
             stmt.lineno = lineno
-        for part in ("body", "orelse", "finalbody", "handlers"):
-            _inherit_lines(getattr(stmt, part, []), stmt.lineno)
+        if "body" in stmt._fields:  # (only what holds a block holds statements)
+            for part in ("body", "orelse", "finalbody", "handlers"):
+                _inherit_lines(getattr(stmt, part, []), stmt.lineno)
 
 
 def render(fdef: ast.FunctionDef) -> str:
@@ -401,9 +402,10 @@ def compile_generated(analysis: Any, fdef: ast.FunctionDef) -> types.FunctionTyp
     compiled.helper_names = spelled
     compiled.dependencies = [v for v in analysis.callee_functions.values()
                              if not isinstance(v, CalleeDerivative)]
-    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
-    compiled.dependencies += [v for k, v in analysis.parsed.extra.items()
-                              if k in used and getattr(v, "source", None) is not None]
+    if analysis.parsed.extra:  # (listing a long text's words takes a while)
+        used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
+        compiled.dependencies += [v for k, v in analysis.parsed.extra.items()
+                                  if k in used and getattr(v, "source", None) is not None]
     return compiled
 
 

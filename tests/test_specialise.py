@@ -187,3 +187,29 @@ def test_comments_are_read_back_but_not_lines_of_a_string():
     assert len(comments) == 2
     assert "# inside a string" in printer.to_source(fdef)
     assert printer.to_source(fdef).count("# a comment") == 1
+
+
+def _many(a, b=1, *rest, c, d=2, **more):
+    return a
+
+
+@pytest.mark.parametrize("fn, args, kwargs", [
+    (_many, (1,), {"c": 3}),
+    (_many, (1, 2, 3, 4), {"c": 5, "e": 6}),
+    (_many, (1, 2), {"d": 4, "c": 3}),
+    (_many, (1,), {}),  # c missing: does not bind
+    (_many, (), {"a": 1, "c": 2}),
+    (np.sum, ("x",), {"axis": 0, "keepdims": True}),
+    (np.sum, ("x", 0), {"axis": 1}),  # axis twice: does not bind
+])
+def test_arguments_bound_through_a_plan_are_those_inspect_binds(fn, args, kwargs):
+    import inspect
+
+    from sourcegrad.jit import helpers
+
+    try:
+        expected = dict(inspect.signature(fn).bind(*args, **kwargs).arguments)
+    except TypeError:
+        expected = None
+    for _ in range(2):  # the plan worked out, then the plan remembered
+        assert helpers.bound_arguments(fn, args, kwargs) == expected

@@ -148,15 +148,17 @@ def blocks(fdef: ast.FunctionDef) -> list[list[ast.stmt]]:
 
 
 def name_counts(stmts: list[ast.stmt], in_place_reads: int = 0,
-                only: set[str] | None = None) -> tuple[dict[str, int], dict[str, int]]:
+                only: set[str] | None = None, names: list[list[ast.Name]] | None = None
+                ) -> tuple[dict[str, int], dict[str, int]]:
     """How often each name is read and how often stored (or deleted) in ``stmts``; the
     target of ``x += v`` also counts ``in_place_reads`` reads (passes that fold or move a
     single-use value count it as more than one). With ``only``, those names alone are
-    counted (a pass that asks about a few names need not count them all)."""
+    counted (a pass that asks about a few names need not count them all). ``names``: the
+    ``Name`` nodes of each statement, if the caller listed them already."""
     loads: dict[str, int] = {}
     stores: dict[str, int] = {}
-    for stmt in stmts:
-        for node in names_in(stmt):
+    for i, stmt in enumerate(stmts):
+        for node in names[i] if names is not None else names_in(stmt):
             if only is not None and node.id not in only:
                 continue
             counts = loads if isinstance(node.ctx, ast.Load) else stores

@@ -266,14 +266,32 @@ def broadcast(operands: list[Abstract]) -> Abstract:
     ndims = [a.ndim if isinstance(a, Array) else 0 for a in operands]
     shape = None
     if all(s is not None for s in shapes):
-        try:
-            shape = tuple(np.broadcast_shapes(*shapes))
-        except ValueError:
+        shape = _broadcast_shapes(tuple(shapes))
+        if shape is None:
             return UNKNOWN
     ndim = None if any(n is None for n in ndims) else max(ndims)
     # NumPy's arithmetic gives a NumPy scalar, not a 0-d array, for a 0-d result
     scalar = shape == () or all(isinstance(a, Number) or a.scalar for a in operands)
     return Array(shape, None, ndim, fresh=True, scalar=scalar)
+
+
+# shapes -> the shape they broadcast to (``None``: they do not): a long function asks about
+# the same few shapes again and again
+_BROADCAST: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | None] = {}
+
+
+def _broadcast_shapes(shapes: tuple[tuple[int, ...], ...]) -> tuple[int, ...] | None:
+    try:
+        return _BROADCAST[shapes]
+    except KeyError:
+        pass
+    try:
+        shape: tuple[int, ...] | None = tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        shape = None
+    if len(_BROADCAST) < 4096:  # (a bound: the shapes of one process's calls)
+        _BROADCAST[shapes] = shape
+    return shape
 
 
 def arithmetic(operation: Any, operands: list[Abstract]) -> Abstract:
@@ -285,7 +303,7 @@ def arithmetic(operation: Any, operands: list[Abstract]) -> Abstract:
             return _number_result(operation, operands) or shaped
         return shaped
     if any(isinstance(a, Array) and a.dtype is None for a in operands):
-        return replace(shaped, dtype=None)
+        return shaped  # (of no dtype)
     kinds = tuple(a.kind if isinstance(a, Number) else a.dtype for a in operands)
     try:
         dtype = _RESULT_DTYPES[operation, kinds]
@@ -293,7 +311,9 @@ def arithmetic(operation: Any, operands: list[Abstract]) -> Abstract:
         dtype = _RESULT_DTYPES[operation, kinds] = _result_dtype(operation, operands)
     except TypeError:  # (an operation that cannot be a key)
         dtype = _result_dtype(operation, operands)
-    return UNKNOWN if dtype is None else replace(shaped, dtype=dtype)
+    # (made anew rather than by ``dataclasses.replace``, which took a third of the time)
+    return UNKNOWN if dtype is None else Array(shaped.shape, dtype, shaped.ndim, fresh=True,
+                                               scalar=shaped.scalar)
 
 
 # (operation, each operand's Python type or dtype) -> the dtype of the result, or None if

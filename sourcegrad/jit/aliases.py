@@ -15,7 +15,9 @@ nothing, the second name goes:
 
 Neither applies to parameters. A ``del`` of the name that goes is dropped: the value lives
 as long as the other name does, as it did. One walk of the function finds where each name
-is bound and read; the rewrite runs a few rounds (an alias of an alias).
+is bound and read; the rewrite runs a few rounds (an alias of an alias), each rename and
+each alias dropped updating what the walk found of the names it touched (walking the
+function again for the next round was a third of the pass).
 """
 
 from __future__ import annotations
@@ -32,12 +34,22 @@ _ROUNDS = 2
 
 def drop_aliases(fdef: ast.FunctionDef) -> bool:
     """Rewrite ``fdef`` in place; did anything change?"""
+    index = _index(fdef)
+    parameters = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args,
+                                  *fdef.args.kwonlyargs, fdef.args.vararg, fdef.args.kwarg]
+                  if a is not None}
     changed = False
     for _ in range(_ROUNDS):
-        done, deferred = _one_round(fdef)
+        done, deferred = _one_round(index, parameters)
         changed |= done
         if not deferred:
             break
+    if changed:
+        for block in index.blocks:
+            block.statements[:] = [s for s in block.statements
+                                   if id(s) not in index.dropped and not (
+                                       isinstance(s, ast.Delete) and not s.targets)] or [
+                ast.Pass()]
     return changed
 
 
@@ -62,15 +74,17 @@ class _Block:
 @dataclass
 class _Index:
     """Each name's nodes, with the serial number of the statement holding them (statements
-    numbered in source order, outer ones first)."""
+    numbered in source order, outer ones first), and what they tell of the name, kept up to
+    date as names are renamed and aliases dropped (the statements dropped stay in their
+    blocks, and numbered, until the pass is done: positions stay comparable)."""
 
     blocks: list[_Block] = field(default_factory=list)
     nodes: dict[str, list[tuple[ast.Name, int]]] = field(default_factory=dict)
     bindings: dict[str, list[int]] = field(default_factory=dict)  # stores and ``del``s
     reads: dict[str, list[int]] = field(default_factory=dict)
     stores: dict[str, int] = field(default_factory=dict)  # bindings in the whole function
-    loads: dict[str, int] = field(default_factory=dict)
     deletes: dict[str, list[ast.Delete]] = field(default_factory=dict)
+    dropped: set[int] = field(default_factory=set)  # ids of the aliases dropped
     count: int = 0  # statements numbered so far
 
     def positions(self, name: str, block: _Block, load: bool) -> list[int]:
@@ -83,6 +97,21 @@ class _Index:
                 found.append(at)
         return sorted(found)
 
+    def loads(self, name: str) -> int:
+        return len(self.reads.get(name, ()))
+
+    def recount(self, name: str) -> None:
+        """What the nodes of ``name`` tell of it, again."""
+        reads, bindings, stores = [], [], 0
+        for node, serial in self.nodes.get(name, ()):
+            if isinstance(node.ctx, ast.Load):
+                reads.append(serial)
+            else:
+                bindings.append(serial)
+                stores += isinstance(node.ctx, ast.Store)
+        bindings.sort()
+        self.reads[name], self.bindings[name], self.stores[name] = reads, bindings, stores
+
 
 def _index(fdef: ast.FunctionDef) -> _Index:
     """One walk: each name node, with its statement's serial number. (Module-level helpers,
@@ -90,8 +119,8 @@ def _index(fdef: ast.FunctionDef) -> _Index:
     alive until the cyclic collector runs.)"""
     index = _Index()
     _visit(index, fdef.body)
-    for serials in index.bindings.values():
-        serials.sort()
+    for name in index.nodes:
+        index.recount(name)
     return index
 
 
@@ -126,14 +155,13 @@ def _visit(index: _Index, body: list[ast.stmt]) -> None:
 
 
 def _record(index: _Index, node: ast.AST, serial: int) -> None:
+    nodes = index.nodes
     for name in names_in(node):
-        index.nodes.setdefault(name.id, []).append((name, serial))
-        (index.reads if isinstance(name.ctx, ast.Load) else index.bindings).setdefault(
-            name.id, []).append(serial)
-        if isinstance(name.ctx, ast.Load):
-            index.loads[name.id] = index.loads.get(name.id, 0) + 1
-        elif isinstance(name.ctx, ast.Store):
-            index.stores[name.id] = index.stores.get(name.id, 0) + 1
+        found = nodes.get(name.id)
+        if found is None:
+            nodes[name.id] = [(name, serial)]
+        else:
+            found.append((name, serial))
 
 
 def _alias(stmt: ast.stmt) -> tuple[str, str] | None:
@@ -145,18 +173,15 @@ def _alias(stmt: ast.stmt) -> tuple[str, str] | None:
     return None
 
 
-def _one_round(fdef: ast.FunctionDef) -> tuple[bool, bool]:
+def _one_round(index: _Index, parameters: set[str]) -> tuple[bool, bool]:
     """Drop the aliases the index shows; did it, and did it leave some (an alias of a name
     it just changed) for another round?"""
-    index = _index(fdef)
     deferred = False
-    parameters = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args,
-                                  *fdef.args.kwonlyargs, fdef.args.vararg, fdef.args.kwarg]
-                  if a is not None}
     touched: set[str] = set()  # names a rewrite of this round changed: judged next round
-    dropped: set[int] = set()
+    dropped = len(index.dropped)
     for block in index.blocks:
-        for at, stmt in enumerate(block.statements):
+        for at, serial in zip(block.ats, block.starts, strict=True):
+            stmt = block.statements[at]
             pair = _alias(stmt)
             if pair is None or set(pair) & parameters:
                 continue
@@ -167,21 +192,24 @@ def _one_round(fdef: ast.FunctionDef) -> tuple[bool, bool]:
             if index.stores.get(a) != 1:
                 continue
             reads = index.positions(a, block, load=True)
-            if not reads or reads[0] <= at or len(reads) != index.loads.get(a, 0):
+            if not reads or reads[0] <= at or len(reads) != index.loads(a):
                 continue  # read before it, or in another block
             if not _bound_within(index, block, b, at, reads[-1]):
                 _rename(index, a, b)
                 _undelete(index, a)
             elif not _backwards(index, block, at, a, b, parameters):
                 continue
-            dropped.add(id(stmt))
+            _forget(index, stmt, serial)
             touched |= {a, b}
-    if not dropped:
-        return False, False
-    for block in index.blocks:
-        block.statements[:] = [s for s in block.statements if id(s) not in dropped and not (
-            isinstance(s, ast.Delete) and not s.targets)] or [ast.Pass()]
-    return True, deferred
+    return len(index.dropped) > dropped, deferred
+
+
+def _forget(index: _Index, alias: ast.Assign, serial: int) -> None:
+    """The alias (now ``x = x``) goes: its nodes leave the index."""
+    index.dropped.add(id(alias))
+    name = alias.value.id  # type: ignore[attr-defined]
+    index.nodes[name] = [(n, s) for n, s in index.nodes[name] if s != serial]
+    index.recount(name)
 
 
 def _bound_within(index: _Index, block: _Block, name: str, start: int, end: int) -> bool:
@@ -224,7 +252,7 @@ def _backwards(index: _Index, block: _Block, at: int, a: str, b: str,
     if any(p <= at for p in bound[1:]):
         return False  # deleted before the alias
     reads = index.positions(b, block, load=True)
-    if len(reads) != index.loads.get(b, 0) or not reads or reads[0] <= bound[0] or (
+    if len(reads) != index.loads(b) or not reads or reads[0] <= bound[0] or (
             reads[-1] != at):
         return False
     bound_a = index.positions(a, block, load=False)
@@ -237,14 +265,27 @@ def _backwards(index: _Index, block: _Block, at: int, a: str, b: str,
 
 def _rename(index: _Index, old: str, new: str) -> None:
     """Every read and binding of ``old`` names ``new`` (its ``del``s: ``_undelete``)."""
-    for node, _ in index.nodes.get(old, ()):
-        if not isinstance(node.ctx, ast.Del):
+    kept, moved = [], []
+    for node, serial in index.nodes.get(old, ()):
+        if isinstance(node.ctx, ast.Del):
+            kept.append((node, serial))
+        else:
             node.id = new
+            moved.append((node, serial))
+    index.nodes[old] = kept
+    index.nodes.setdefault(new, []).extend(moved)
+    index.recount(old)
+    index.recount(new)
 
 
 def _undelete(index: _Index, name: str) -> None:
     """``name`` leaves each ``del`` (an empty ``del`` becomes ``pass``, which the tidying
     drops)."""
-    for stmt in index.deletes.get(name, []):
+    gone = set()
+    for stmt in index.deletes.pop(name, []):
+        gone |= {id(t) for t in stmt.targets if isinstance(t, ast.Name) and t.id == name}
         stmt.targets = [t for t in stmt.targets if not (isinstance(t, ast.Name)
                                                         and t.id == name)]
+    if gone:
+        index.nodes[name] = [(n, s) for n, s in index.nodes.get(name, ()) if id(n) not in gone]
+        index.recount(name)

@@ -67,7 +67,14 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
         while _substitute_single_uses(fdef, facts):
             pass
     else:
-        if preallocate_steps(fdef, steps_context(facts, np_name)) | drop_aliases(fdef):
+        changed = preallocate_steps(fdef, steps_context(facts, np_name))
+        # a second name gone makes no assignment dead (the value is read as before, under
+        # the other name), but a stack that was read only through an alias may be just
+        # made, pushed and popped now: the liveness pass runs again only if that happened
+        # (or steps were rewritten), it being the longest part of the tidying
+        if drop_aliases(fdef) and not changed:
+            changed = _remove_dead_stacks(fdef, facts)
+        if changed:
             while _remove_dead(fdef, facts) | _remove_dead_stacks(fdef, facts):
                 pass
         _release_last_steps(fdef, facts)

@@ -114,29 +114,39 @@ def _private_arrays(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall
     harmless: set[int] = set()
     loads: list[ast.Name] = []
     for node in nodes_with_names(fdef):  # (what holds no name is neither made nor read)
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
+        kind = node.__class__  # (compared as it is: the walk's innermost loop)
+        if kind is ast.Name:
+            if node.ctx.__class__ is ast.Load:
                 loads.append(node)
-        elif isinstance(node, ast.Assign):
+        elif kind is ast.Assign:
             fresh = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and (
                 _makes_array(node.value, known, ufunc_call))
             for target in node.targets:
-                (made if fresh else spoilt).update(_stored(target))
-        elif isinstance(node, ast.For | ast.comprehension | ast.With | ast.NamedExpr
-                        | ast.AnnAssign):
+                if target.__class__ is ast.Name:  # (most: its name, without a walk)
+                    if target.ctx.__class__ is ast.Store:
+                        (made if fresh else spoilt).add(target.id)
+                else:
+                    (made if fresh else spoilt).update(_stored(target))
+        elif kind in _BINDING:
             spoilt |= _stored(node)
-        elif isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
-            harmless |= {id(node.left), id(node.right)}
-        elif isinstance(node, ast.UnaryOp):
+        elif kind is ast.BinOp:
+            if node.op.__class__ is not ast.MatMult:
+                harmless |= {id(node.left), id(node.right)}
+        elif kind is ast.UnaryOp:
             harmless.add(id(node.operand))
-        elif isinstance(node, ast.Compare):
+        elif kind is ast.Compare:
             harmless |= {id(n) for n in [node.left, *node.comparators]}
-        elif isinstance(node, ast.Call) and ufunc_call(node) and not node.keywords:
-            harmless |= {id(n) for n in node.args}
-        elif isinstance(node, ast.AugAssign):
+        elif kind is ast.Call:
+            if ufunc_call(node) and not node.keywords:
+                harmless |= {id(n) for n in node.args}
+        elif kind is ast.AugAssign:
             harmless.add(id(node.target))
     read_otherwise = {n.id for n in loads if id(n) not in harmless}
     return made - spoilt - read_otherwise
+
+
+# what else binds names (its targets are never the array an operation made)
+_BINDING = frozenset({ast.For, ast.comprehension, ast.With, ast.NamedExpr, ast.AnnAssign})
 
 
 def _stored(node: ast.AST) -> set[str]:

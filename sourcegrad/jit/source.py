@@ -124,13 +124,16 @@ def _full_line_comments(text: str, fdef: ast.FunctionDef) -> list[tuple[int, str
     return [(number, comment) for number, comment in found if number not in inside]
 
 
-def _with_parents(body: list[ast.stmt]) -> list[tuple[ast.stmt, list[ast.stmt]]]:
+def _with_parents(body: list[ast.stmt], found: list[tuple[ast.stmt, list[ast.stmt]]] | None
+                  = None) -> list[tuple[ast.stmt, list[ast.stmt]]]:
     """Every statement under ``body`` with the list it is in, in source order."""
-    found = []
+    found = [] if found is None else found
     for stmt in body:
         found.append((stmt, body))
+        if "body" not in stmt._fields:  # (what holds no block)
+            continue
         for field in ("body", "orelse", "finalbody"):
-            found.extend(_with_parents(getattr(stmt, field, [])))
+            _with_parents(getattr(stmt, field, []), found)
     return found
 
 

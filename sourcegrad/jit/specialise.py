@@ -239,6 +239,20 @@ class _Session:
         return self.function(source.read(fn), params)
 
 
+# (walker class, "stmt_" or "expr_", node class) -> the walker's method for such nodes, or
+# ``None``: looked up once, not by name for every node
+_HANDLERS: dict[tuple[type, str, type], Callable[..., Any] | None] = {}
+
+
+def _handler(walker: type, prefix: str, node: type) -> Callable[..., Any] | None:
+    key = (walker, prefix, node)
+    try:
+        return _HANDLERS[key]
+    except KeyError:
+        found = _HANDLERS[key] = getattr(walker, prefix + node.__name__, None)
+        return found
+
+
 class _Loop:
     """One pass over a loop's body: ``head`` is what is known at its top (a layer over what
     was known before the loop); each ``break`` and ``continue`` leaves what differs from
@@ -265,6 +279,7 @@ class _Walker:
         fdef = target.generated.fdef
         self.locals = {n.id for n in names_in(fdef) if not isinstance(n.ctx, ast.Load)}
         self.locals |= set(params)
+        self.outer: dict[str, Abstract] = {}  # what ``lookup`` found of other names
         self.env: Env | None = dict(params)
         self.loops: list[_Loop] = []
         self.returned: Abstract | None = None
@@ -362,11 +377,11 @@ class _Walker:
         return out
 
     def statement(self, stmt: ast.stmt) -> list[ast.stmt]:
-        method = getattr(self, f"stmt_{type(stmt).__name__}", None)
+        method = _handler(type(self), "stmt_", type(stmt))
         if method is None:
             self._forget(stmt)
             return [stmt]
-        result = method(stmt)
+        result = method(self, stmt)
         for new in result:
             if new is not stmt:
                 _locate(new, stmt)
@@ -605,6 +620,15 @@ class _Walker:
         if name in self.locals:
             assert self.env is not None
             return self.env.get(name, a.UNKNOWN)
+        try:
+            return self.outer[name]
+        except KeyError:
+            found = self.outer[name] = self._outer(name)
+            return found
+
+    def _outer(self, name: str) -> Abstract:
+        """What is known of a name the function does not bind (its namespace is fixed while
+        it is walked: worked out once a name)."""
         if name in self.namespace:
             value = self.namespace[name]
             if not (value is None or isinstance(value, types.ModuleType) or callable(value)):
@@ -618,10 +642,10 @@ class _Walker:
     def expr(self, node: ast.expr) -> tuple[ast.expr, Abstract]:
         if self.env is None:
             return node, a.UNKNOWN
-        method = getattr(self, f"expr_{type(node).__name__}", None)
+        method = _handler(type(self), "expr_", type(node))
         if method is None:
             return node, a.UNKNOWN
-        new, known = method(node)
+        new, known = method(self, node)
         self.facts.known[id(new)] = (new, known)
         return new, known
 
@@ -828,9 +852,8 @@ class _Walker:
         if isinstance(fn, np.ufunc) and not kwargs:
             return new, a.arithmetic(fn, args)
         if fn in _REDUCTIONS and args:
-            try:
-                bound = helpers.signature_of(fn).bind(*args, **kwargs).arguments
-            except TypeError:
+            bound = helpers.bound_arguments(fn, args, kwargs)
+            if bound is None:
                 return new, a.UNKNOWN
             x = bound.pop(next(iter(bound)))
             if set(bound) - {"axis", "keepdims", "dtype"}:

@@ -108,11 +108,25 @@ def drop_round_trips(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """``a = b`` then ``b = a`` (a cotangent handed through ``total = total + x`` and back)
     go, and the reads of ``a`` that follow read ``b``: when every read of ``a`` comes after
     the pair in the same block, before ``a`` or ``b`` is assigned again."""
-    loads, _ = name_counts(stmts)
-    return _drop_round_trips(stmts, loads)
+    return _drop_round_trips(stmts, _Loads(stmts))
 
 
-def _drop_round_trips(stmts: list[ast.stmt], loads: dict[str, int]) -> list[ast.stmt]:
+class _Loads(dict):
+    """How often each name of ``stmts`` is read, counted when first asked: a round trip is
+    rare, and counting every name of a sweep was most of the pass."""
+
+    def __init__(self, stmts: list[ast.stmt]) -> None:
+        super().__init__()
+        self.stmts: list[ast.stmt] | None = stmts
+
+    def counted(self) -> _Loads:
+        if self.stmts is not None:
+            self.update(name_counts(self.stmts)[0])
+            self.stmts = None
+        return self
+
+
+def _drop_round_trips(stmts: list[ast.stmt], loads: _Loads) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     i = 0
     while i < len(stmts):
@@ -121,7 +135,8 @@ def _drop_round_trips(stmts: list[ast.stmt], loads: dict[str, int]) -> list[ast.
             stmt.body = _drop_round_trips(stmt.body, loads)
             stmt.orelse = _drop_round_trips(stmt.orelse, loads)
         pair = _copy_names(stmt), _copy_names(stmts[i + 1]) if i + 1 < len(stmts) else None
-        if pair[0] and pair[1] == pair[0][::-1] and _rename_reads(stmts[i + 2:], *pair[0], loads):
+        if pair[0] and pair[1] == pair[0][::-1] and _rename_reads(stmts[i + 2:], *pair[0],
+                                                                  loads.counted()):
             i += 2
             continue
         out.append(stmt)

@@ -35,14 +35,16 @@ def sink_definitions(stmts: list[ast.stmt], small: set[str]) -> tuple[list[ast.s
     """``stmts`` (a backward sweep) with single-use definitions moved down to their use, and
     whether any moved; ``small`` are the names whose values are never released or hold next
     to nothing."""
-    loads, stores = name_counts(stmts, in_place_reads=2)
+    nodes = [list(names_in(stmt)) for stmt in stmts]  # (walked once for both uses)
+    loads, stores = name_counts(stmts, in_place_reads=2, names=nodes)
     once = {var for var, count in stores.items() if count == 1 and loads.get(var) == 1}
     moved: list[bool] = []
-    return _sink_block(stmts, once, small, moved), bool(moved)
+    return _sink_block(stmts, once, small, moved, nodes), bool(moved)
 
 
-def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str], moved: list[bool]
-                ) -> list[ast.stmt]:
+def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str], moved: list[bool],
+                nodes: list[list[ast.Name]] | None = None) -> list[ast.stmt]:
+    """``nodes``: the ``Name`` nodes of each statement, if listed already."""
     for stmt in stmts:
         if isinstance(stmt, (ast.If, ast.For, ast.While)):
             stmt.body = _sink_block(stmt.body, once, small, moved)
@@ -51,11 +53,14 @@ def _sink_block(stmts: list[ast.stmt], once: set[str], small: set[str], moved: l
     # knowing only which names the parts after it read (scanning the whole block for each
     # definition made the pass quadratic in the function's length)
     parts: list[list[ast.stmt]] = [[]]
-    for stmt in stmts:
+    names: list[list[set[str]]] = [[]]
+    for i, stmt in enumerate(stmts):
         if is_comment(stmt) and parts[-1]:
             parts.append([])
+            names.append([])
         parts[-1].append(stmt)
-    names = [[{node.id for node in names_in(stmt)} for stmt in part] for part in parts]
+        names[-1].append({node.id for node in (nodes[i] if nodes is not None
+                                               else names_in(stmt))})
     last_part: dict[str, int] = {}
     for index, part_names in enumerate(names):
         for read in part_names:

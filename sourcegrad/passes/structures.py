@@ -188,6 +188,8 @@ def _keyed_by_keys(statements: list[ast.stmt], resolver: Resolver, found: Struct
                        and n is not value.func}
             if sources:
                 keys_of[var] = sources
+    if not key_of:  # (no key read: nothing below to find, in every node of the body)
+        return
     for stmt in statements:  # indexed by a dict's key: a dict too (a gradient or tangent of it)
         for node in ast.walk(stmt):
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and (

@@ -128,6 +128,7 @@ def refuse_writes_into_parameters(form: NormalForm) -> None:
         return  # generated code writes only into what it owns
     params = set(form.params)
     for stmt in statements(form.fdef):
+        _refuse_container_change(form, stmt, params)
         in_place = getattr(stmt, "in_place_of", None)
         written = {in_place.id} if isinstance(in_place, ast.Name) else {
             var for var, is_slice in saving.overwrites(stmt) if is_slice}
@@ -138,6 +139,19 @@ def refuse_writes_into_parameters(form: NormalForm) -> None:
                 "derivative cannot follow it)",
                 f"Return the new array instead, and have the caller use it (for example "
                 f"`{var} = np.copy({var})` first, then `return {var}`).")
+
+
+def _refuse_container_change(form: NormalForm, stmt: ast.stmt, params: set[str]) -> None:
+    """``acc.append(v)`` or ``acc.pop()`` on a list given by the caller changes the caller's
+    list too, which the caller's derivative does not see (it was a silent wrong gradient)."""
+    owner, how = sharing.change_in_place(stmt)
+    if owner in params and owner in form.activity.varied and how != "a write into an element":
+        raise form.parsed.unsupported(
+            stmt, f"changing `{owner}` in place ({how}), a list `{form.parsed.tree.name}` was "
+            "given by the function that calls it (the caller's list changes too, and the "
+            "derivative cannot follow it)",
+            f"Return the new list instead, and have the caller use it (for example "
+            f"`{owner} = list({owner})` first, then `return {owner}`).")
 
 
 def normal_form(fn: Any, wrt: tuple[str, ...], has_aux: bool = False,

@@ -182,3 +182,58 @@ def test_a_change_seen_under_another_name_is_refused(f, mode):
         sg.source(f, mode=mode)
     assert error.value.filename == __file__
     assert "list(...)" in str(error.value)
+
+
+# -- a module-level function called with a list changes the caller's list ------------------
+def pushes(v, acc):
+    acc.append(v * 2)
+    return np.sum(v)
+
+
+def pops(acc):
+    last = acc.pop()
+    return np.sum(last)
+
+
+def helper_appends_to_the_callers_list(x):
+    acc = [x]
+    s = pushes(x, acc)
+    return s * np.sum(acc[1] * acc[0])
+
+
+def helper_fills_an_empty_list(x):
+    acc = []
+    s = pushes(x, acc)
+    return s * np.sum(acc[0])
+
+
+def helper_pops_from_the_callers_list(x):
+    acc = [x, x ** 2]
+    s = pops(acc)
+    return s * np.sum(acc[-1])
+
+
+@pytest.mark.parametrize("f", [helper_appends_to_the_callers_list, helper_fills_an_empty_list,
+                               helper_pops_from_the_callers_list], ids=lambda f: f.__name__)
+def test_a_helper_changing_its_callers_list_is_refused_in_every_mode(f):
+    for run in (lambda: sg.grad(f)(X), lambda: sg.jvp(f, (X,), (DIRECTION,)),
+                lambda: sg.differentiable(f)(sg.tensor(X, requires_grad=True))):
+        with pytest.raises(sg.UnsupportedSyntaxError, match="given by the function that calls"
+                           ) as error:
+            run()
+        assert error.value.filename == __file__
+        assert "list(" in str(error.value)
+
+
+def helper_appends_to_its_own_list(v):
+    acc = [v]
+    acc.append(v * 2)
+    return np.sum(acc[1] * acc[0])
+
+
+def calls_a_helper_with_its_own_list(x):
+    return helper_appends_to_its_own_list(x) * np.sum(x)
+
+
+def test_a_helper_changing_its_own_list_is_differentiated():
+    assert_every_mode_right(calls_a_helper_with_its_own_list)

@@ -31,14 +31,17 @@ from ..frontend.forms import lambda_as_def, parameters_of
 from ..frontend.nesting import Nesting
 from ..frontend.source import Parsed
 from ..rules import support
+from . import nested_functions
 from .comprehension_scopes import scope_comprehensions
 
 
 def run(parsed: Parsed, namer: Namer) -> ast.FunctionDef:
     fdef = namer.disguise(clone(parsed.tree))  # the user's names sourcegrad's code also uses
     scope_comprehensions(fdef, namer)
+    nested_functions.refuse_definitions_in_two_blocks(parsed, fdef)
     rewriter = _Desugar(parsed, namer)
     fdef.body = rewriter.block(_drop_docstring(fdef.body))
+    nested_functions.refuse_values_of_nested_functions(parsed, fdef, set(rewriter.nested))
     fdef.body = _Returns(namer).rewrite_function(fdef.body)
     fdef.body = _structure_loops(fdef.body)
     return fdef
@@ -111,20 +114,30 @@ class _Desugar:
         constant is computed here, into a name of its own that the inlined calls read."""
         out: list[ast.stmt] = []
         args = fdef.args
-        with_defaults = args.args[len(args.args) - len(args.defaults):]
+        positional = [*args.posonlyargs, *args.args]
+        with_defaults = positional[len(positional) - len(args.defaults):]
         for i, (param, default) in enumerate(zip(with_defaults, args.defaults, strict=True)):
-            if isinstance(default, ast.Constant):
-                continue
-            held = self.namer.fresh(f"{fdef.name}_{param.arg}_default")
-            out.extend(self._Assign(assign(held, default, fdef)))
-            args.defaults[i] = name(held)
+            args.defaults[i] = self._default_now(fdef, param, default, out)
+        for i, (param, default) in enumerate(zip(args.kwonlyargs, args.kw_defaults,
+                                                 strict=True)):
+            if default is not None:  # None: a keyword-only parameter without a default
+                args.kw_defaults[i] = self._default_now(fdef, param, default, out)
         return out
+
+    def _default_now(self, fdef: ast.FunctionDef, param: ast.arg, default: ast.expr,
+                     out: list[ast.stmt]) -> ast.expr:
+        if isinstance(default, ast.Constant):
+            return default
+        held = self.namer.fresh(f"{fdef.name}_{param.arg}_default")
+        out.extend(self._Assign(assign(held, default, fdef)))
+        return name(held)
 
     def _inline(self, call_node: ast.Call, result: ast.expr, like: ast.stmt) -> list[ast.stmt]:
         """``result = inner(args)`` as the statements of ``inner``'s body, its locals renamed
         ``inner_<name>`` so that they cannot clash with the caller's."""
         fdef = self.nested[call_node.func.id]
-        params = [a.arg for a in fdef.args.args]
+        args = fdef.args
+        params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
         local = set(params) | {n.id for n in walk(fdef) if isinstance(n, ast.Name)
                                and isinstance(n.ctx, ast.Store)}
         renames = {v: self.namer.fresh(f"{fdef.name}_{v}") for v in sorted(local)}
@@ -140,14 +153,25 @@ class _Desugar:
 
     def _bind_nested(self, fdef: ast.FunctionDef, call_node: ast.Call, params: list[str]
                      ) -> dict[str, ast.expr]:
-        bound: dict[str, ast.expr] = dict(zip(params, call_node.args, strict=False))
+        """Each parameter's argument, as Python binds them: positional arguments to the
+        positional parameters, keywords by name (keyword-only parameters too), then the
+        defaults. A call Python would reject (a missing, unknown or doubly given argument)
+        is refused."""
+        args = fdef.args
+        positional = [a.arg for a in [*args.posonlyargs, *args.args]]
+        by_keyword = {a.arg for a in [*args.args, *args.kwonlyargs]}
+        bound: dict[str, ast.expr] = dict(zip(positional, call_node.args, strict=False))
+        wrong = len(call_node.args) > len(positional)
         for kw in call_node.keywords:
+            wrong |= kw.arg not in by_keyword or kw.arg in bound
             bound[kw.arg] = kw.value
-        defaults = fdef.args.defaults
-        for param, default in zip(params[len(params) - len(defaults):], defaults, strict=True):
+        defaults = list(zip(positional[len(positional) - len(args.defaults):], args.defaults,
+                            strict=True))
+        defaults += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                     if d is not None]
+        for param, default in defaults:
             bound.setdefault(param, clone(default))
-        missing = [p for p in params if p not in bound]
-        if missing or len(call_node.args) > len(params):
+        if wrong or any(p not in bound for p in params):
             raise self.parsed.unsupported(
                 call_node, f"this call of the nested function `{fdef.name}`",
                 "Pass exactly the parameters it declares.")
@@ -211,6 +235,9 @@ class _Desugar:
         if isinstance(stmt.value, ast.Lambda) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], ast.Name):  # `square = lambda v: v * v`: a nested def
             return self._FunctionDef(lambda_as_def(stmt.value, stmt.targets[0].id))
+        if isinstance(stmt.value, ast.Dict) and _keys_may_repeat(stmt.value) and len(
+                stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            return self._dict_entry_by_entry(stmt)
         if self._calls_nested(stmt.value) and len(stmt.targets) == 1:
             before, value = self.hoist(stmt.value, stmt, top=True, keep_call=True)
             return [*before, *self._inline(value, stmt.targets[0], stmt)]
@@ -224,6 +251,31 @@ class _Desugar:
         stmt.value = value
         nested = self._flatten_unpacking(stmt)
         return [*before, stmt, *nested] + [assign(t, _as_load(first), stmt) for t in others]
+
+    def _dict_entry_by_entry(self, stmt: ast.Assign) -> list[ast.stmt]:
+        """``d = {"a": u, k: v}`` where ``k`` may be ``"a"``: Python keeps the last value of
+        a repeated key, which a derivative of the display would not (each value got the
+        entry's cotangent). The keys and values are computed first (they may read the old
+        ``d``), then written one by one into a new dict, a repeated key's write replacing
+        what it held."""
+        target = stmt.targets[0].id
+        out: list[ast.stmt] = []
+        entries = []
+        for key, value in zip(stmt.value.keys, stmt.value.values, strict=True):
+            parts = []
+            for part, what in ((key, "key"), (value, "value")):
+                if isinstance(part, ast.Constant):
+                    parts.append(part)
+                    continue
+                held = self.namer.fresh(f"{target}_{what}")
+                out.extend(self._Assign(assign(held, part, stmt)))
+                parts.append(name(held))
+            entries.append(parts)
+        out.append(assign(target, ast.Dict(keys=[], values=[]), stmt))
+        for key, value in entries:
+            entry = ast.Subscript(value=name(target), slice=key, ctx=ast.Store())
+            out.extend(self._Assign(assign(entry, value, stmt)))
+        return out
 
     def _flatten_unpacking(self, stmt: ast.Assign) -> list[ast.stmt]:
         """``(a, b), c = v`` -> ``parts, c = v`` then ``a, b = parts``: one level of
@@ -290,6 +342,12 @@ class _Desugar:
                     stmt.target, "unpacking the index of a `range` loop",
                     "Use a single loop variable.",
                 )
+            if _stored_in(stmt.body, stmt.target.id):
+                # `for i in range(n): i = i * 2`: the next step still takes the range's
+                # next value; the loop counts with a name the body leaves alone
+                counter = self.namer.fresh(stmt.target.id)
+                stmt.body = [assign(stmt.target.id, name(counter), stmt), *stmt.body]
+                stmt.target = name(counter, True)
             return [], stmt
         if _is_call_to(it, "enumerate"):
             if it.keywords or len(it.args) != 1 or not (
@@ -300,7 +358,7 @@ class _Desugar:
                     "Use `for i, x in enumerate(xs):` or an index loop `for i in range(len(xs)):`.",
                 )
             index, element = stmt.target.elts
-            if not isinstance(index, ast.Name):
+            if not isinstance(index, ast.Name) or _stored_in(stmt.body, index.id):
                 index_name = self.namer.fresh("i")
                 pre = [assign(index, name(index_name), stmt)]
             else:
@@ -339,13 +397,22 @@ class _Desugar:
         """What a loop iterates over, as a sequence to index: a list or array, or the keys of
         a dict whose values the loop reads (``.items()``, ``.values()``; ``for k in d``
         indexing ``d[k]``)."""
-        if isinstance(expr, ast.Name):
+        if isinstance(expr, ast.Name) and not _stored_in([like], expr.id):
             if loop is not None and _indexes_by_target(loop, expr.id):
                 return self._keys(expr, "keys", like)
             return [], _Sequence(expr)
+        # otherwise (`for x in x:`, `for v in xs: xs = ...`) the loop keeps iterating over
+        # what the name held when it began, as Python does: a name of its own holds it
         source = _dict_view(expr)
         if source is not None:
-            return self._keys(*source, like)
+            mapping, view = source
+            if view != "keys" and _stored_in([like], mapping.id):
+                # `for k, v in d.items(): d = ...`: the values are those of the dict the
+                # loop began with
+                held = self.namer.fresh(f"{mapping.id}_iterated")
+                before, seq = self._keys(name(held), view, like)
+                return [assign(held, mapping, like), *before], seq
+            return self._keys(mapping, view, like)
         if isinstance(expr, ast.Call) and _is_call_to(expr, "sorted", "reversed") and (
                 expr.args and (view := _dict_view(expr.args[0])) is not None
                 and view[1] == "items" and not getattr(expr, "keys_taken", False)):
@@ -736,6 +803,21 @@ def _is_call_to(expr: ast.expr, *fnames: str) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
         expr.func.id in fnames
     )
+
+
+def _keys_may_repeat(display: ast.Dict) -> bool:
+    """May two of the display's keys be equal: a key repeated, or a computed key beside
+    another (``**`` unpacking is left alone: its keys are unknown here)."""
+    if len(display.keys) < 2 or any(k is None for k in display.keys):
+        return False
+    constants = [k.value for k in display.keys if isinstance(k, ast.Constant)]
+    return len(constants) < len(display.keys) or len(set(constants)) < len(constants)
+
+
+def _stored_in(body: list[ast.stmt], var: str) -> bool:
+    """Is ``var`` assigned anywhere in ``body`` (a loop's target included)?"""
+    return any(isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store)
+               for stmt in body for n in walk(stmt))
 
 
 def _locals_of(fdef: ast.FunctionDef) -> set[str]:

@@ -337,7 +337,9 @@ class ForwardMode:
                                    value: ast.expr | None = None) -> None:
         """A write into a possible view that a derivative would have to follow: refused."""
         base = self.views.get(var)
-        if base is None:
+        if base is None or is_generated(self.parsed.filename):
+            # a gradient's code writes into its own arrays (`y[0] = y_slice_old` puts back
+            # what `y[0] *= x` overwrote): the memory it shares is shared on purpose
             return
         if self.activity.is_active(var) or base in self.state.defined or (
             value is not None and self._has_any_tangent(value)
@@ -536,8 +538,11 @@ class ForwardMode:
         if var not in self.state.defined and not self.has_tangent(stmt.value):
             return []
         out = self._own(var, stmt)
-        value = self.tangent_or_zero(stmt.value) if self.has_tangent(stmt.value) else (
-            ast.Constant(0.0))
+        if self.has_tangent(stmt.value) or isinstance(target.slice, ast.Slice):
+            # a list's slice takes a list (`a[1:] = [u, v]`), not the number 0.0
+            value = self.tangent_or_zero(stmt.value)
+        else:
+            value = ast.Constant(0.0)
         out.append(assign(_retarget(target, self.tangent(var)), value, stmt))
         return out
 

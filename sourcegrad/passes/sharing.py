@@ -114,7 +114,7 @@ def _refuse_changes_under_another_name(parsed: Parsed, fdef: ast.FunctionDef,
     order = _Order(fdef)
     containers = _containers(fdef)
     for stmt in order.statements:
-        owner, how = _change(stmt)
+        owner, how = change_in_place(stmt)
         others = same.get(owner, set()) - {owner} if owner is not None else set()
         if not others or not ({owner} | others) & activity.varied:
             continue
@@ -191,7 +191,7 @@ def _containers(fdef: ast.FunctionDef) -> set[str]:
     return found
 
 
-def _change(stmt: ast.stmt) -> tuple[str | None, str]:
+def change_in_place(stmt: ast.stmt) -> tuple[str | None, str]:
     """The name a statement changes in place, and how."""
     if is_append(stmt):
         return stmt.value.func.value.id, "`.append`"
@@ -215,7 +215,7 @@ def _is_read_after(var: str, change: ast.stmt, aliasing: dict[int, ast.Assign],
             continue
         if isinstance(stmt, (ast.For, ast.While, ast.If)):
             parts: list[ast.AST] = [stmt.iter if isinstance(stmt, ast.For) else stmt.test]
-        elif _change(stmt)[0] == var:
+        elif change_in_place(stmt)[0] == var:
             parts = _read_besides_change(stmt)
         else:
             parts = [stmt]

@@ -107,7 +107,10 @@ class power:
     derivative is 0 (not ``0 * 0**-1 = nan`` at ``x1 == 0``; the base is taken as 1 there, so
     that ``0.0 ** -1`` is never computed: Python floats raise ZeroDivisionError), and at
     ``x1 == 0`` the
-    exponent's derivative ``ans * log(x1)`` is 0 (its limit where ``x2 > 0``)."""
+    exponent's derivative ``ans * log(x1)`` is 0 (its limit where ``x2 > 0``). An exponent
+    that does not move (a zero tangent: an integer's, say ``p`` in ``v ** p`` saved for the
+    gradient and differentiated again by ``sg.hessian``) adds nothing, even where ``x1 < 0``
+    makes ``log(x1)`` nan: ``0 * nan`` was a nan Hessian."""
 
     torch_name = "Pow"
 
@@ -123,7 +126,8 @@ class power:
                               ans)
 
     def jvp_x2(t, ans, x1, x2):
-        return broadcast_like(t * ans * np.log(np.where(x1 == 0, 1, x1)), ans)
+        return broadcast_like(np.where(t == 0, 0, t * ans * np.log(np.where(x1 == 0, 1, x1))),
+                              ans)
 
 
 @rule(np.remainder, operator.mod)

@@ -132,3 +132,22 @@ def assert_tree_close(actual, expected, rtol=1e-5, atol=1e-6):
     assert [k for k, _ in got] == [k for k, _ in parts[1]]
     for (_, a), (_, e) in zip(got, parts[1], strict=True):
         assert_tree_close(a, e, rtol, atol)
+
+
+def assert_every_mode_matches_differences(f, x, direction):
+    """``sg.grad``, ``sg.jvp`` along ``direction`` and the runtime's ``.backward()`` of
+    ``f`` at the array ``x``, each against central differences; the caller's arrays are
+    left as they were (a derivative must not write into its arguments)."""
+    import sourcegrad as sg
+
+    given_x, given_direction = x.copy(), direction.copy()
+    expected = numerical_grad(f, (x.copy(),), 0)
+    assert_close(sg.grad(f)(x), expected)
+    value, tangent = sg.jvp(f, (x,), (direction,))
+    assert_close(value, f(x.copy()))
+    assert_close(tangent, np.sum(expected * given_direction))
+    leaf = sg.tensor(x.copy(), requires_grad=True)
+    sg.differentiable(f)(leaf).backward()
+    assert_close(leaf.grad.numpy(), expected)
+    np.testing.assert_array_equal(x, given_x)
+    np.testing.assert_array_equal(direction, given_direction)

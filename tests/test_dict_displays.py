@@ -7,9 +7,7 @@ differences in float64."""
 import numpy as np
 import pytest
 
-import sourcegrad as sg
-
-from .fd import assert_close, numerical_grad
+from .fd import assert_every_mode_matches_differences
 
 POINTS = [np.array([0.3, -0.4, 0.8]), np.array([0.9, 0.25, 0.55])]
 DIRECTION = np.array([0.7, -0.2, 0.4])
@@ -53,12 +51,4 @@ FUNCTIONS = [repeated_key, computed_key_equal_to_another, computed_key_in_a_loop
 @pytest.mark.parametrize("f", FUNCTIONS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("point", range(len(POINTS)))
 def test_every_mode_matches_differences(f, point):
-    x = POINTS[point]
-    expected = numerical_grad(f, (x,), 0)
-    assert_close(sg.grad(f)(x.copy()), expected)
-    value, tangent = sg.jvp(f, (x.copy(),), (DIRECTION.copy(),))
-    assert_close(value, f(x))
-    assert_close(tangent, expected @ DIRECTION)
-    leaf = sg.tensor(x.copy(), requires_grad=True)
-    sg.differentiable(f)(leaf).backward()
-    assert_close(leaf.grad.numpy(), expected)
+    assert_every_mode_matches_differences(f, POINTS[point].copy(), DIRECTION.copy())

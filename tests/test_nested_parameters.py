@@ -9,7 +9,7 @@ import pytest
 
 import sourcegrad as sg
 
-from .fd import assert_close, numerical_grad
+from .fd import assert_close, assert_every_mode_matches_differences, numerical_grad
 
 POINTS = [np.array([0.3, -0.4, 0.8]), np.array([-0.9, 0.2, -0.5])]
 DIRECTION = np.array([0.7, -0.2, 0.4])
@@ -72,15 +72,7 @@ FUNCTIONS = [keyword_only_given, keyword_only_left_at_its_default, keyword_only_
 @pytest.mark.parametrize("f", FUNCTIONS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("point", range(len(POINTS)))
 def test_every_mode_matches_differences(f, point):
-    x = POINTS[point]
-    expected = numerical_grad(f, (x,), 0)
-    assert_close(sg.grad(f)(x.copy()), expected)
-    value, tangent = sg.jvp(f, (x.copy(),), (DIRECTION.copy(),))
-    assert_close(value, f(x))
-    assert_close(tangent, expected @ DIRECTION)
-    leaf = sg.tensor(x.copy(), requires_grad=True)
-    sg.differentiable(f)(leaf).backward()
-    assert_close(leaf.grad.numpy(), expected)
+    assert_every_mode_matches_differences(f, POINTS[point].copy(), DIRECTION.copy())
 
 
 def test_second_derivative_of_a_keyword_only_argument():

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from ..codegen.walk import statements
+from ..codegen.walk import names_in, statements
 from ..compile import is_generated
 from ..frontend.source import Parsed
 from .activity import Activity, is_append, stored_base
@@ -121,7 +121,7 @@ def _refuse_changes_under_another_name(parsed: Parsed, fdef: ast.FunctionDef,
         if how == "a write into an element" and not ({owner} | others) & containers:
             continue  # arrays: the transformers follow views (and say so in their terms)
         if not any(order.may_follow(stmt, a) for a in aliasing.values()
-                   if owner in names_in_assignment(a)):
+                   if owner in (a.targets[0].id, a.value.id)):
             continue  # changed only before it had another name
         read = sorted(o for o in others if _is_read_after(o, stmt, aliasing, order))
         if read:
@@ -131,10 +131,6 @@ def _refuse_changes_under_another_name(parsed: Parsed, fdef: ast.FunctionDef,
                 "them for two values)",
                 "Make a copy where one is assigned from the other: `list(...)` or "
                 "`dict(...)`.")
-
-
-def names_in_assignment(stmt: ast.Assign) -> tuple[str, str]:
-    return stmt.targets[0].id, stmt.value.id
 
 
 class _Order:
@@ -219,8 +215,7 @@ def _is_read_after(var: str, change: ast.stmt, aliasing: dict[int, ast.Assign],
             parts = _read_besides_change(stmt)
         else:
             parts = [stmt]
-        if any(isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load)
-               for p in parts for n in ast.walk(p)):
+        if any(n.id == var and isinstance(n.ctx, ast.Load) for p in parts for n in names_in(p)):
             return True
     return False
 

@@ -71,10 +71,12 @@ class Differentiable:
                 "their gradients can be matched to parameters")
         wrt = tuple(self.parameters[i] for i, a in enumerate(args)
                     if isinstance(a, Tensor) and a.requires_grad)
+        sources = [a for a in (*arrays, *kw_arrays.values()) if isinstance(a, np.ndarray)]
         if not wrt or not is_grad_enabled():
-            return _wrap(self.fn(*arrays, **kw_arrays))
+            return _wrap(graph.unaliased(self.fn(*arrays, **kw_arrays), sources))
         forward, backward = self._derivative(wrt)
         value, saved = forward(*arrays, **kw_arrays)
+        value = graph.unaliased(value, sources)
         positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
         single = not isinstance(value, (tuple, list))
 

@@ -341,6 +341,25 @@ def record(name: str | type[Node], inputs: Sequence[Any], outputs: Any,
     return results[0] if single else tuple(results)
 
 
+def unaliased(value: Any, sources: Sequence[np.ndarray]) -> Any:
+    """``value`` (an output, or a tuple or list of them, of a function run on the arrays
+    inside tensors: ``@sg.differentiable``'s) with each array that shares memory with one of
+    ``sources`` (the tensors' arrays) or with another output replaced by a copy. A tensor
+    made around such an array would change its input, or its sibling, behind their version
+    counters: ``y = f(h); y.mul_(2)`` on ``def f(a): return a[0]`` would alter ``h``
+    unnoticed, and a gradient that read ``h`` would silently be wrong."""
+    if isinstance(value, (tuple, list)):
+        kept: list[Any] = []
+        for item in value:
+            kept.append(unaliased(item, [*sources, *(k for k in kept
+                                                      if isinstance(k, np.ndarray))]))
+        return kept if isinstance(value, list) else tuple(kept)
+    if isinstance(value, np.ndarray) and any(
+            isinstance(s, np.ndarray) and np.may_share_memory(value, s) for s in sources):
+        return value.copy()
+    return value
+
+
 def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
                  output: np.ndarray, saved: Any) -> Tensor:
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` (a

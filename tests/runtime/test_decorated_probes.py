@@ -1,0 +1,87 @@
+"""@sg.differentiable probed where a whole-function node can go silently wrong: outputs that
+share memory with the function's inputs (a view, the input itself, one array returned
+twice). Such an output is a tensor of its own, so writing into it must leave the inputs,
+and the gradients that read them, as they were."""
+
+import numpy as np
+import pytest
+
+import sourcegrad as sg
+
+
+@sg.differentiable
+def identity(a):
+    return a
+
+
+@sg.differentiable
+def first_row(a):
+    return a[0]
+
+
+@sg.differentiable
+def doubled_twice(a):
+    b = a * 2.0
+    return b, b
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_writing_into_an_input_returned_as_is_leaves_the_input_and_its_gradient(dtype):
+    x = sg.tensor(np.array([0.5, -0.3], dtype), requires_grad=True)
+    h = x * 1.0
+    y = identity(h)
+    y.mul_(2.0)
+    np.testing.assert_array_equal(h.detach().numpy(), np.array([0.5, -0.3], dtype))
+    (h * 3.0).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.array([3.0, 3.0], dtype))
+    np.testing.assert_array_equal(y.detach().numpy(), np.array([1.0, -0.6], dtype))
+
+
+def test_writing_into_a_returned_view_leaves_the_input_and_its_gradient():
+    x = sg.tensor(np.array([[0.5, -0.3], [1.0, 2.0]]), requires_grad=True)
+    h = x * 1.0
+    first_row(h).mul_(2.0)
+    (h * h).sum().backward()  # d/dx sum(x**2) = 2x: h is unchanged
+    np.testing.assert_allclose(x.grad.numpy(), 2.0 * x.detach().numpy())
+
+
+def test_a_returned_view_is_a_copy_under_no_grad_too():
+    h = sg.tensor(np.array([[0.5, -0.3], [1.0, 2.0]]))
+    with sg.no_grad():
+        row = first_row(h)
+    row.mul_(2.0)
+    np.testing.assert_array_equal(h.numpy(), [[0.5, -0.3], [1.0, 2.0]])
+    assert h._version == 0
+
+
+def test_one_array_returned_twice_gives_two_tensors():
+    x = sg.tensor(np.array([0.5, -0.3]), requires_grad=True)
+    p, q = doubled_twice(x)
+    (q * q).sum().backward()  # d/dx sum((2x)**2) = 8x
+    np.testing.assert_allclose(x.grad.numpy(), [4.0, -2.4])
+    p.add_(10.0)
+    np.testing.assert_array_equal(q.detach().numpy(), [1.0, -0.6])
+    assert q._version == 0
+
+
+class Returns(sg.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = sg.nn.Parameter(sg.tensor(np.array([1.0, 2.0])))
+        self.frozen = sg.tensor(np.array([3.0, 4.0]))
+
+    @sg.differentiable
+    def forward(self, x):
+        return self.w * x, self.frozen
+
+
+def test_a_module_method_returning_its_tensor_does_not_hand_out_its_memory():
+    module = Returns()
+    x = sg.tensor(np.array([1.0, 1.0]))
+    product, frozen = module(x)
+    frozen.zero_()
+    np.testing.assert_array_equal(module.frozen.numpy(), [3.0, 4.0])
+    with sg.no_grad():
+        _, frozen = module(x)
+    frozen.zero_()
+    np.testing.assert_array_equal(module.frozen.numpy(), [3.0, 4.0])

@@ -536,8 +536,10 @@ def backward(roots: Sequence[Tensor], gradients: Sequence[Any], retain_graph: bo
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     captured = run_backward(roots, grads, retain, inputs, create_graph, into_leaves=True)
+    done: set[int] = set()  # (a tensor given twice gets its gradient once, as in PyTorch)
     for tensor, grad in zip(inputs, captured, strict=True):
-        if tensor.grad_fn is not None:  # (a leaf's node ran: its .grad is done)
+        if tensor.grad_fn is not None and id(tensor) not in done:  # (a leaf's node ran)
+            done.add(id(tensor))
             tensor.retain_grad()  # a non-leaf input retains its gradient, as in PyTorch
             if grad is not None:
                 accumulate_into(tensor, grad, in_place=False)
@@ -574,8 +576,11 @@ def _run(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
         root_edges.append(edge)
-    targets = {} if capture is None else {edge_of(t): k for k, t in enumerate(capture)}
-    captured: list = [None] * len(targets)
+    # (one tensor may be asked for more than once: ``autograd.grad(y, [x, x])``)
+    targets: dict[Edge, list[int]] = {}
+    for k, tensor in enumerate(capture or ()):
+        targets.setdefault(edge_of(tensor), []).append(k)
+    captured: list = [None] * len(capture or ())
     capturing = capture is not None
     starts = [node for node, _ in root_edges]
     # Capturing (``autograd.grad``, ``backward(inputs=...)``), only the nodes on a path to
@@ -758,11 +763,11 @@ def _apply_hooks(node: Node, grads: list, retain: bool) -> None:
                 accumulate_into(tensor, grads[nr], in_place=False)
 
 
-def _capture(targets: dict[Edge, int], node: Node, grads: list, captured: list) -> None:
+def _capture(targets: dict[Edge, list[int]], node: Node, grads: list, captured: list
+             ) -> None:
     """``autograd.grad``: keep the gradients reaching the requested tensors."""
     for nr, grad in enumerate(grads):
-        k = targets.get((node, nr))
-        if k is not None:
+        for k in targets.get((node, nr), ()):
             captured[k] = grad
 
 

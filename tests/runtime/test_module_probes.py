@@ -1,0 +1,57 @@
+"""sg.nn.Module probed beside torch.nn.Module: the order of parameters(), state_dict() and
+children() after an attribute is replaced (an optimizer's state and a checkpoint follow
+it), and ReLU(inplace=True)."""
+
+import pytest
+
+from .parity import same
+
+torch = pytest.importorskip("torch")
+
+
+def _names(module):
+    return ([name for name, _ in module.named_parameters()], list(module.state_dict()),
+            [name for name, _ in module.named_children()], [n for n, _ in module.named_buffers()])
+
+
+def test_replacing_a_parameter_keeps_its_place():
+    def observe(m):
+        layer = m.nn.Linear(2, 3)
+        layer.weight = m.nn.Parameter(m.zeros(3, 2))
+        return _names(layer)
+
+    same(observe)
+
+
+def test_tying_a_weight_keeps_the_parameters_order_and_both_gradients():
+    def observe(m):
+        a, b = m.nn.Linear(2, 2), m.nn.Linear(2, 2)
+        b.weight = a.weight
+        net = m.nn.Sequential(a, b)
+        with m.no_grad():
+            for p in net.parameters():
+                p.fill_(0.5)
+        net(m.tensor([[1.0, 2.0]])).sum().backward()
+        return _names(net), [p.grad for p in net.parameters()]
+
+    same(observe)
+
+
+def test_replacing_a_submodule_and_a_buffer_keeps_their_places():
+    def observe(m):
+        class Net(m.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.first = m.nn.Linear(2, 2)
+                self.register_buffer("count", m.zeros(1))
+                self.second = m.nn.Linear(2, 1)
+                self.register_buffer("total", m.zeros(1))
+
+        net = Net()
+        net.first = m.nn.Linear(2, 2)
+        net.add_module("first", m.nn.Linear(2, 2))
+        net.register_buffer("count", m.ones(1))
+        net.count = m.ones(1)
+        return _names(net)
+
+    same(observe)

@@ -2,6 +2,7 @@
 children() after an attribute is replaced (an optimizer's state and a checkpoint follow
 it), and ReLU(inplace=True)."""
 
+import numpy as np
 import pytest
 
 from .parity import same
@@ -53,5 +54,17 @@ def test_replacing_a_submodule_and_a_buffer_keeps_their_places():
         net.register_buffer("count", m.ones(1))
         net.count = m.ones(1)
         return _names(net)
+
+    same(observe)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_inplace_writes_into_its_input(dtype):
+    def observe(m):
+        x = m.tensor(np.array([[1.0, -2.0], [-3.0, 4.0]], dtype), requires_grad=True)
+        h = x * 1.0
+        y = m.nn.ReLU(inplace=True)(h)
+        (y * y).sum().backward()
+        return h, y is h, x.grad, h._version
 
     same(observe)

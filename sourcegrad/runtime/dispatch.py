@@ -356,7 +356,8 @@ def _as_array(result: Any, arrays: tuple) -> np.ndarray:
 def _as_result(result: Any, arrays: tuple) -> np.ndarray:
     """A primitive's single result as an array, in PyTorch's default dtype."""
     ans = result if type(result) is np.ndarray else np.asarray(result)
-    if ans.dtype == _FLOAT64 and getattr(arrays[0], "dtype", None) is not _FLOAT64:
+    first = arrays[0]
+    if ans.dtype == _FLOAT64 and (type(first) is not np.ndarray or first.dtype is not _FLOAT64):
         return _pytorch_float(ans, arrays, _NO_KEYWORDS)
     return ans
 
@@ -685,7 +686,9 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
 
 def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.ndarray:
     """PyTorch's default dtype: a float64 result that no float64 (or complex128) array asked
-    for (integer tensors divided, Python floats mixed with integers) is float32."""
+    for (integer tensors divided, Python floats mixed with integers) is float32. A NumPy
+    scalar (``np.float64(0.5)``, ``np.sqrt(2.0)``) counts as a Python number, as in PyTorch:
+    it does not make a float32 tensor's result float64."""
     if ans.dtype != _FLOAT64 or _holds_float64((*arrays, *kw_arrays.values())):
         return ans
     return ans.astype(np.float32)
@@ -697,6 +700,8 @@ def _holds_float64(values: Sequence) -> bool:
         if isinstance(a, (list, tuple)):
             if _holds_float64(a):
                 return True
+            continue
+        if isinstance(a, np.generic):
             continue
         dtype = getattr(a, "dtype", None)
         # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)

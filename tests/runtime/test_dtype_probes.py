@@ -1,12 +1,13 @@
 """dtypes probed beside PyTorch: a NumPy scalar is a number, not a float64 tensor (a float32
-model scaled by ``np.sqrt(d)`` stays float32)."""
+model scaled by ``np.sqrt(d)`` stays float32), and a gradient assigned to ``.grad`` must
+have its tensor's dtype (backward accumulates into it, rounded to its dtype)."""
 
 import numpy as np
 import pytest
 
 import sourcegrad as sg
 
-from .parity import same
+from .parity import error_of, same
 
 torch = pytest.importorskip("torch")
 
@@ -37,3 +38,26 @@ def test_numpy_functions_of_a_float32_tensor_and_a_numpy_scalar_stay_float32():
     y.sum().backward()
     assert x.grad.dtype == np.float32
     np.testing.assert_array_equal(x.grad.numpy(), [4.0, 4.0])
+
+
+@pytest.mark.parametrize("own, given", [(np.float64, np.float32), (np.float32, np.float64),
+                                        (np.float32, np.int64)])
+def test_assigning_a_gradient_of_another_dtype_is_refused(own, given):
+    def action(m):
+        w = m.tensor(np.array([1.0, 2.0], own), requires_grad=True)
+        w.grad = m.tensor(np.array([1, 2], given))
+
+    # PyTorch's message, up to where it goes on about its ``grad_dtype`` (sg has none)
+    expected_type, expected = error_of(lambda: action(torch))
+    got = error_of(lambda: action(sg))
+    assert got is not None and got[0] is expected_type
+    assert got[1] == expected[:len(got[1])]
+    assert got[1].endswith("(defaults to the tensor's dtype).")
+
+
+def test_a_gradient_assigned_as_an_array_takes_the_tensors_dtype():
+    w = sg.tensor([1.0, 2.0], requires_grad=True)
+    w.grad = np.array([0.5, 0.25])
+    (w * 3.0).sum().backward()
+    assert w.grad.dtype == np.float32
+    np.testing.assert_array_equal(w.grad.numpy(), [3.5, 3.25])

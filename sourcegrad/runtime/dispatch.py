@@ -688,7 +688,8 @@ def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.nda
     """PyTorch's default dtype: a float64 result that no float64 (or complex128) array asked
     for (integer tensors divided, Python floats mixed with integers) is float32. A NumPy
     scalar (``np.float64(0.5)``, ``np.sqrt(2.0)``) counts as a Python number, as in PyTorch:
-    it does not make a float32 tensor's result float64."""
+    it does not make a float32 tensor's result float64. A dtype argument asking for float64
+    is heeded."""
     if ans.dtype != _FLOAT64 or _holds_float64((*arrays, *kw_arrays.values())):
         return ans
     return ans.astype(np.float32)
@@ -702,6 +703,10 @@ def _holds_float64(values: Sequence) -> bool:
                 return True
             continue
         if isinstance(a, np.generic):
+            continue
+        if isinstance(a, np.dtype) or isinstance(a, type) and issubclass(a, np.generic):
+            if np.dtype(a) in (_FLOAT64, _COMPLEX128):  # asked for: ``x.sum(dtype=sg.float64)``
+                return True
             continue
         dtype = getattr(a, "dtype", None)
         # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)

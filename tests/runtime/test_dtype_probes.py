@@ -61,3 +61,23 @@ def test_a_gradient_assigned_as_an_array_takes_the_tensors_dtype():
     (w * 3.0).sum().backward()
     assert w.grad.dtype == np.float32
     np.testing.assert_array_equal(w.grad.numpy(), [3.5, 3.25])
+
+
+@pytest.mark.parametrize("dim", [None, 0])
+def test_sum_heeds_a_float64_dtype(dim):
+    def observe(m):
+        x = m.tensor([[1.0, 2.0], [3.0, 4.5]], requires_grad=True)
+        total = x.sum(dtype=m.float64) if dim is None else x.sum(dim, dtype=m.float64)
+        (total * total).sum().backward()
+        return total, x.grad
+
+    same(observe)
+
+
+def test_numpy_reductions_of_a_float32_tensor_heed_a_float64_dtype():
+    x = sg.tensor([1.0, 2.0], requires_grad=True)
+    for total in (np.sum(x, dtype=np.float64), np.mean(x, dtype=np.float64),
+                  np.cumsum(x, dtype=np.float64)):
+        assert total.dtype == np.float64
+        total.sum().backward()
+    assert x.grad.dtype == np.float32

@@ -85,3 +85,49 @@ def test_a_module_method_returning_its_tensor_does_not_hand_out_its_memory():
         _, frozen = module(x)
     frozen.zero_()
     np.testing.assert_array_equal(module.frozen.numpy(), [3.0, 4.0])
+
+
+@sg.differentiable
+def through_var_positional(a, *rest):
+    return np.sum(a * rest[0])
+
+
+def test_a_tensor_requiring_grad_passed_through_var_positional_is_refused_clearly():
+    a = sg.tensor(np.array([0.5, -0.3]), requires_grad=True)
+    b = sg.tensor(np.array([1.0, 2.0]), requires_grad=True)
+    with pytest.raises(TypeError, match=r"argument 1, which only \*rest receives"):
+        through_var_positional(a, b)
+    through_var_positional(a, b.detach()).backward()  # a constant there is fine
+    np.testing.assert_array_equal(a.grad.numpy(), [1.0, 2.0])
+
+
+@sg.differentiable
+def as_dict(a):
+    return {"total": np.sum(a ** 2)}
+
+
+@sg.differentiable
+def nested(a):
+    return np.sum(a), (a * 2.0, a * 3.0)
+
+
+@pytest.mark.parametrize("function", [as_dict, nested])
+@pytest.mark.parametrize("grad_mode", [True, False])
+def test_outputs_tensors_cannot_be_made_of_are_refused_clearly(function, grad_mode):
+    x = sg.tensor(np.array([1.0, 2.0]), requires_grad=True)
+    with sg.set_grad_enabled(grad_mode), pytest.raises(TypeError, match="return the arrays"):
+        function(x)
+
+
+@sg.differentiable
+def as_list(a):
+    return [np.sum(a ** 2), a * 2.0]
+
+
+@pytest.mark.parametrize("grad_mode", [True, False])
+def test_a_list_of_outputs_gives_a_tuple_of_tensors_with_grad_mode_on_or_off(grad_mode):
+    x = sg.tensor(np.array([1.0, 2.0]), requires_grad=True)
+    with sg.set_grad_enabled(grad_mode):
+        total, doubled = as_list(x)
+    assert total.shape == () and doubled.shape == (2,)
+    assert total.requires_grad is grad_mode

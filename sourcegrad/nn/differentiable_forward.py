@@ -10,7 +10,8 @@ adjoint.
 
 So, as in PyTorch, a parameter the call did not read gets no gradient (``.grad`` stays
 ``None``), one read twice (tied weights) gets both contributions, and a frozen one
-(``requires_grad=False``) is a constant. Under ``sg.no_grad()`` nothing is recorded; on a
+(``requires_grad=False``) is a constant, whose modification in place before the backward
+runs is an error, as for any saved tensor. Under ``sg.no_grad()`` nothing is recorded; on a
 module holding no tensor, called with arrays, the method is the user's function.
 """
 
@@ -66,6 +67,8 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
     value, saved = forward(record.arrays, *tensor_arrays, *arrays, **kw_arrays)
     value = graph.unaliased(value, sources)
     read = list(read_tensors(record))
+    constants = [t for t in tensors if not t.requires_grad] + [
+        tensor for _, tensor in read_tensors(record, requiring=False)]
     stop_noting(record)
     if read and not plan.self_differentiated:  # a tensor where the plan saw none: plan again
         if planned_again:
@@ -78,8 +81,10 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
                          params, read)
     single = not isinstance(value, (tuple, list))
     inputs = [*args, *params, *(tensor for _, tensor in read)]
-    return graph.record(node_class(decorated, module), inputs, value if single else tuple(value),
-                        pullback)
+    outputs = graph.record(node_class(decorated, module), inputs,
+                           value if single else tuple(value), pullback)
+    graph.also_saved(outputs, constants)
+    return outputs
 
 
 def _planned(decorated: Any, module: Module, again: bool) -> tuple[Plan, list[Tensor]]:

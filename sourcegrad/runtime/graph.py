@@ -360,6 +360,18 @@ def unaliased(value: Any, sources: Sequence[np.ndarray]) -> Any:
     return value
 
 
+def also_saved(outputs: Any, tensors: Sequence[Tensor]) -> None:
+    """Note ``tensors`` as read by the backward of the node that made ``outputs`` (a
+    tensor or a tuple of them) though they are not its inputs: a module's frozen parameters
+    and buffers, which its decorated method reads as constants. Modified in place before
+    that backward runs, they make it an error, as a saved input does."""
+    node = next((out._grad_fn for out in (outputs if isinstance(outputs, tuple) else (outputs,))
+                 if out._grad_fn is not None), None)  # (an integer output has none)
+    if node is not None and tensors:
+        node._versions = (*node._versions,
+                          *[(t._vbox, t._vbox[0], t, 0) for t in tensors])
+
+
 def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
                  output: np.ndarray, saved: Any) -> Tensor:
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` (a

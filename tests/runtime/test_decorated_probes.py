@@ -131,3 +131,39 @@ def test_a_list_of_outputs_gives_a_tuple_of_tensors_with_grad_mode_on_or_off(gra
         total, doubled = as_list(x)
     assert total.shape == () and doubled.shape == (2,)
     assert total.requires_grad is grad_mode
+
+
+class Frozen(sg.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = sg.nn.Parameter(sg.tensor(np.array([1.0, 2.0])))
+        self.frozen = sg.nn.Parameter(sg.tensor(np.array([3.0, 4.0])), requires_grad=False)
+        self.register_buffer("scale", sg.tensor(np.array([5.0, 6.0])))
+        self.inner = sg.nn.Linear(2, 1)
+        self.inner.requires_grad_(False)
+
+    @sg.differentiable
+    def forward(self, x):
+        return np.sum(self.w * self.frozen * self.scale * x) + np.sum(self.inner.weight * x)
+
+
+@pytest.mark.parametrize("modify", [
+    lambda net: net.frozen.mul_(10.0),
+    lambda net: net.scale.mul_(10.0),
+    lambda net: net.inner.weight.zero_(),
+])
+def test_a_frozen_tensor_a_module_method_read_modified_before_backward_is_refused(modify):
+    net = Frozen()
+    y = net(sg.tensor(np.array([1.0, 1.0])))
+    with sg.no_grad():
+        modify(net)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
+
+
+def test_frozen_tensors_left_alone_give_the_gradient():
+    net = Frozen()
+    y = net(sg.tensor(np.array([1.0, 1.0])))
+    net.frozen.detach().numpy()  # (reading is fine)
+    y.backward()
+    np.testing.assert_array_equal(net.w.grad.numpy(), [15.0, 24.0])

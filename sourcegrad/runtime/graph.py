@@ -823,7 +823,8 @@ def _conform(grad: Any, input_array: np.ndarray, node: Node) -> np.ndarray:
 
 def accumulate_into(tensor: Tensor, grad: np.ndarray, in_place: bool = True) -> None:
     """``tensor.grad += grad``, updating the existing array in place once it exists (a
-    leaf's, as in PyTorch; a retained gradient of a non-leaf is a new tensor each time)."""
+    leaf's, as in PyTorch, counted as an in-place modification of ``.grad``; a retained
+    gradient of a non-leaf is a new tensor each time)."""
     dtype = tensor.data.dtype
     if isinstance(grad, _Tensor):  # create_graph: the gradient keeps its history
         if tensor._grad is None:  # a copy of its own (PyTorch's CopyBackwards)
@@ -835,5 +836,6 @@ def accumulate_into(tensor: Tensor, grad: np.ndarray, in_place: bool = True) -> 
         tensor._grad = _Tensor(np.array(grad, dtype=dtype, copy=True).reshape(tensor.data.shape))
     elif in_place:
         np.add(tensor._grad.data, grad, out=tensor._grad.data, casting="unsafe")
+        tensor._grad._vbox[0] += 1  # (a graph that saved the old .grad must not read this)
     else:
         tensor._grad = _Tensor((tensor._grad.data + grad).astype(dtype, copy=False))

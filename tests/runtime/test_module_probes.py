@@ -2,6 +2,8 @@
 children() after an attribute is replaced (an optimizer's state and a checkpoint follow
 it), and ReLU(inplace=True)."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -66,5 +68,19 @@ def test_relu_inplace_writes_into_its_input(dtype):
         y = m.nn.ReLU(inplace=True)(h)
         (y * y).sum().backward()
         return h, y is h, x.grad, h._version
+
+    same(observe)
+
+
+def test_deepcopy_of_a_module_keeps_its_parameters_parameters_without_their_gradients():
+    def observe(m):
+        layer = m.nn.Linear(2, 2)
+        layer(m.tensor([[1.0, 2.0]])).sum().backward()
+        twin = copy.deepcopy(layer)
+        with m.no_grad():
+            twin.weight.add_(1.0)
+        return ([type(p).__name__ for p in twin.parameters()], [p.grad for p in twin.parameters()],
+                [p.requires_grad for p in twin.parameters()],
+                (twin.weight - layer.weight).detach(), layer.bias.grad)
 
     same(observe)

@@ -192,6 +192,15 @@ class Module:
 
         return walk(self, prefix)
 
+    def _every_path(self, path: str) -> Iterator[tuple[str, Module]]:
+        """``named_modules`` without leaving out a module seen under another name: a
+        module shared by two attributes is saved under both in ``state_dict``, as in
+        PyTorch, so that checkpoints have PyTorch's keys."""
+        yield path, self
+        for name, child in self._modules.items():
+            if child is not None:
+                yield from child._every_path(f"{path}.{name}" if path else name)
+
     def modules(self) -> Iterator[Module]:
         """Every module of the tree once, this one first (``named_modules`` without
         the names).
@@ -368,7 +377,7 @@ class Module:
         (['weight', 'bias'], sg.Size([1, 2]))
         """
         state = OrderedDict() if destination is None else destination
-        for path, module in self.named_modules(prefix.rstrip(".")):
+        for path, module in self._every_path(prefix.rstrip(".")):
             for kind in ("_parameters", "_buffers"):
                 for name, value in getattr(module, kind).items():
                     if value is not None:

@@ -84,3 +84,22 @@ def test_deepcopy_of_a_module_keeps_its_parameters_parameters_without_their_grad
                 (twin.weight - layer.weight).detach(), layer.bias.grad)
 
     same(observe)
+
+
+def test_a_submodule_under_two_names_is_in_state_dict_under_both():
+    def observe(m):
+        class Net(m.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = m.nn.Linear(2, 2)
+                self.register_buffer("steps", m.zeros(1))
+                self.decoder = m.nn.Sequential(m.nn.Linear(2, 2), m.nn.Tanh())
+                self.tied = self.encoder
+
+        net = Net()
+        state = net.state_dict()
+        twin = Net()
+        result = twin.load_state_dict({k: v * 0 + 1 for k, v in state.items()})
+        return list(state), _names(net), tuple(map(list, result)), twin.tied.weight
+
+    same(observe)

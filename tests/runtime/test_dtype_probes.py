@@ -81,3 +81,27 @@ def test_numpy_reductions_of_a_float32_tensor_heed_a_float64_dtype():
         assert total.dtype == np.float64
         total.sum().backward()
     assert x.grad.dtype == np.float32
+
+
+KINDS = {"vector32": (np.float32, (2,)), "vector64": (np.float64, (2,)),
+         "scalar32": (np.float32, ()), "scalar64": (np.float64, ()),
+         "integers": (np.int64, (2,)), "integer": (np.int64, ())}
+
+
+@pytest.mark.parametrize("first", list(KINDS))
+@pytest.mark.parametrize("second", list(KINDS))
+def test_a_0d_tensor_does_not_widen_a_dimensioned_ones_dtype(first, second):
+    def tensor(m, kind):
+        dtype, shape = KINDS[kind]
+        floating = np.dtype(dtype).kind == "f"
+        return m.tensor(np.full(shape, 1.5 if floating else 2, dtype), requires_grad=floating)
+
+    def observe(m):
+        x, y = tensor(m, first), tensor(m, second)
+        results = [x * y, x + y, y - x, x / y, m.maximum(x, y), m.where(x > 0, x, y)]
+        total = sum(r.sum() for r in results)
+        if total.requires_grad:
+            total.backward()
+        return results, [t.grad for t in (x, y) if t.requires_grad]
+
+    same(observe, atol=1e-6)  # (a float64 gradient summed from float32 terms, in its order)

@@ -831,15 +831,24 @@ class Tensor:
     def _extreme(self, reduce: Callable, arg: Callable, elementwise: Callable, stem: str,
                  dim: Any, keepdim: bool) -> Any:
         """PyTorch's ``max``/``min``: of everything, along ``dim`` (values and indices), or
-        elementwise against another tensor."""
+        elementwise against another tensor. Along ``dim`` the values are the elements the
+        indices name, so that, as in PyTorch, a tie's gradient goes to that element (of
+        everything, it is shared evenly among tied elements, as in PyTorch too)."""
         if isinstance(dim, Tensor):
             return dispatch.call(elementwise, self, dim)
         if dim is None:
             return dispatch.call_named(f"{stem}Backward1", reduce, (self,), {})
-        values = dispatch.call_named(f"{stem}Backward0", reduce, (self,),
-                                     {"axis": dim, "keepdims": keepdim})
-        indices = Tensor(np.asarray(arg(self.data, axis=dim, keepdims=keepdim)))
-        return ReductionResult(values, indices)
+        if not self.data.ndim:  # (a number along dim 0 or -1: itself, at index 0)
+            values = dispatch.call_named(f"{stem}Backward0", reduce, (self,),
+                                         {"axis": dim, "keepdims": keepdim})
+            return ReductionResult(values, Tensor(np.asarray(0, dtype=np.int64)))
+        from .operations import _picking  # (operations is built on this module)
+
+        positions = np.asarray(arg(self.data, axis=dim, keepdims=True))
+        values = dispatch.call_named(f"{stem}Backward0", operator.getitem,
+                                     (self, _picking(positions, dim, keepdim)), {})
+        indices = positions if keepdim else np.squeeze(positions, dim)
+        return ReductionResult(values, Tensor(indices))
 
     def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """Whether every element (along ``dim``) is true: a bool tensor, never tracked.

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..runtime.tensor import Tensor
 
-__all__ = ["SGD", "Adam", "Optimizer"]
+__all__ = ["SGD", "Adam", "AdamW", "Optimizer"]
 
 
 class Optimizer:
@@ -203,9 +203,13 @@ class Adam(Optimizer):
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps,
                                   "weight_decay": weight_decay})
 
+    _decoupled = False  # (AdamW's weight decay shrinks the parameter, not the gradient)
+
     def _update(self, p: Tensor, grad: np.ndarray, state: dict, group: dict) -> None:
         beta1, beta2 = group["betas"]
-        if group["weight_decay"]:
+        if group["weight_decay"] and self._decoupled:
+            p.data *= 1 - group["lr"] * group["weight_decay"]
+        elif group["weight_decay"]:
             grad = grad + group["weight_decay"] * p.data
         if not state:
             state.update(step=0, exp_avg=np.zeros_like(p.data), exp_avg_sq=np.zeros_like(p.data))
@@ -217,3 +221,26 @@ class Adam(Optimizer):
         v += (1 - beta2) * grad * grad
         denom = np.sqrt(v) / np.sqrt(1 - beta2**step) + group["eps"]
         p.data -= (group["lr"] / (1 - beta1**step)) * m / denom
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter), as PyTorch's ``AdamW``:
+    each step first shrinks the parameter by ``lr * weight_decay``, then takes Adam's step
+    on the gradient alone.
+
+    With a zero gradient Adam's step is zero, so only the decay moves ``w``:
+    ``1 - 0.1 * 0.5 = 0.95``:
+
+    >>> w = sg.tensor([1.0, -2.0], requires_grad=True)
+    >>> opt = sg.optim.AdamW([w], lr=0.1, weight_decay=0.5)
+    >>> (w * 0.0).sum().backward()
+    >>> opt.step()
+    >>> w
+    tensor([ 0.9500, -1.9000], requires_grad=True)
+    """
+    def __init__(self, params: Iterable[Any], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2) -> None:
+        super().__init__(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+
+    _decoupled = True

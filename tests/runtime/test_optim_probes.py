@@ -78,3 +78,26 @@ def test_zero_grad_keeping_zeros_drops_the_gradients_history(optimizer):
         return w.grad, w.grad.requires_grad, w.grad.grad_fn is None
 
     same(observe)
+
+
+@pytest.mark.parametrize("options", [{}, {"lr": 0.01, "weight_decay": 0.1},
+                                     {"lr": 0.05, "betas": (0.5, 0.9), "eps": 1e-3}])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_adamw_takes_pytorchs_steps(options, dtype):
+    def observe(m):
+        rng = np.random.default_rng(0)
+        w = m.tensor(rng.standard_normal((3, 2)).astype(dtype), requires_grad=True)
+        b = m.tensor(rng.standard_normal(2).astype(dtype), requires_grad=True)
+        x = m.tensor(rng.standard_normal((4, 3)).astype(dtype))
+        opt = m.optim.AdamW([{"params": [w]}, {"params": [b], "weight_decay": 0.0}], **options)
+        for _ in range(5):
+            opt.zero_grad()
+            ((x @ w + b).tanh() ** 2).mean().backward()
+            opt.step()
+        return w, b
+
+    same(observe, atol=1e-6 if dtype == np.float32 else 0.0)
+
+
+def test_adamw_refuses_what_pytorch_refuses():
+    same_error(lambda m: m.optim.AdamW([_w(m)], weight_decay=-1.0))

@@ -152,10 +152,7 @@ def _fold_with(block: list[ast.stmt], at: int, result: str, seed: str, n: str, c
     if third_at is None:
         return False
     third = block[third_at]
-    if not (isinstance(third, ast.AugAssign) and isinstance(third.op, ast.Add)
-            and isinstance(third.target, ast.Name) and third.target.id == result):
-        return False
-    scale = _product(third.value)
+    scale = _product_added(third, result)
     if not scale:
         return False
     left, right = scale
@@ -177,14 +174,19 @@ def _fold_square(block: list[ast.stmt], at: int, result: str, factors: set[str])
     if following is None or result in factors:
         return False
     stmt = block[following]
-    if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)
-            and isinstance(stmt.target, ast.Name) and stmt.target.id == result):
-        return False
-    factors_again = _product(stmt.value)
+    factors_again = _product_added(stmt, result)
     if not factors_again or set(_names(*factors_again) or ()) != factors:
         return False
     block[following] = ast.copy_location(_doubled(result), stmt)
     return True
+
+
+def _product_added(stmt: ast.stmt, result: str) -> tuple[ast.expr, ast.expr] | None:
+    """The factors of ``result += a * b``."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(
+            stmt.target, ast.Name) and stmt.target.id == result:
+        return _product(stmt.value)
+    return None
 
 
 def _doubled(name: str) -> ast.AugAssign:

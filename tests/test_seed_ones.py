@@ -89,8 +89,9 @@ def test_float32_arguments_keep_their_dtype(fn, shapes):
     check_variant(fn, arguments(shapes, np.float32))
 
 
-def test_a_factor_that_dies_is_read_instead_of_multiplied_by_ones():
-    args = arguments(((6,),))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_factor_that_dies_is_read_instead_of_multiplied_by_ones(dtype):
+    args = arguments(((6,),), dtype)
     g, _ = check_variant(sine_window, args)
     source = g.specialised_source(*args)
     assert "broadcast_to" not in source and "grad_sine_window_value" not in source

@@ -10,7 +10,8 @@ and the product rule multiplies it into each factor's cotangent::
 where a careful person reads ``b`` itself. Where the product is certain to be ``b`` bit for
 bit, the product and its name go, and later reads of ``grad_a`` read ``b``:
 
-- the spread value is the number one (``grad_value = 1.0``, bound once) and the product has
+- the spread value is the number one (``grad_value = 1.0``, bound once; in the argument's
+  dtype, ``np.asarray(grad_value, np.float32)``, for a float32 function) and the product has
   ``b``'s shape and a float dtype that is ``b``'s (``1.0 * v`` is ``v`` for every float
   ``v``, nan, infinities and ``-0.0`` included; a float32 ``b`` times float64 ones would be
   float64, which ``b`` is not);
@@ -109,10 +110,18 @@ def _ones(body: list[ast.stmt], np_name: str, stores: dict[str, int]
         if _is_one(value) or isinstance(value, ast.Name) and value.id in numbers:
             numbers.add(name)
         elif _spreads_a_name(stmt, np_name) and len(value.args) == 2 and not (
-                value.keywords) and (_is_one(value.args[0]) or isinstance(
-                value.args[0], ast.Name) and value.args[0].id in numbers):
+                value.keywords) and _one_of_a_dtype(value.args[0], numbers, np_name):
             spread.add(name)
     return numbers, spread
+
+
+def _one_of_a_dtype(node: ast.expr, numbers: set[str], np_name: str) -> bool:
+    """Is ``node`` the number one, a name of it, or ``np.asarray`` of either in a dtype
+    (``np.asarray(grad_value, np.float32)``: the seed of a float32 function)?"""
+    if isinstance(node, ast.Call) and _is_np(node.func, "asarray", np_name) and len(
+            node.args) == 2 and not node.keywords:
+        node = node.args[0]
+    return _is_one(node) or isinstance(node, ast.Name) and node.id in numbers
 
 
 def _drop_unread_ones(fdef: ast.FunctionDef, np_name: str) -> None:

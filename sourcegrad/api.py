@@ -19,7 +19,7 @@ import numpy as np
 
 from . import cache, callables, checking, pipeline, presentation, pytrees, specialisation
 from .rules.registry import nondifferentiable
-from .rules.support import as_gradient, is_float_leaf, zeros_like_grad
+from .rules.support import as_gradient, is_float_leaf, refuse_misread, zeros_like_grad
 
 Wrt = int | str | tuple
 
@@ -324,16 +324,28 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list, *,
         given = _tangents_by_parameter(form, primals, tuple(along))
         value, tangent = generated(*form.bound, *primals, **form.keywords,
                                    **{generated.tangent_params[p]: t for p, t in given.items()})
+        _refuse_misread_tangent(tangent)
         if type(value) not in _ARRAYS and pytrees.has_records(value):  # built as dicts of fields
             tangent = as_gradient(tangent, value)
         return value, tangent
 
+    for leaf in pytrees.tree_leaves(primals):  # (a constant one too: `M * x` reads it)
+        refuse_misread(None, leaf)
     result = run(tangents)
     if checking.wanted(check):
         moved = [t is not None and _is_float_like(x)
                  for x, t in zip(primals, tangents, strict=True)]
         checking.check_tangent(generated, fun, primals, moved, result[0], lambda u: run(u)[1])
     return result
+
+
+def _refuse_misread_tangent(tangent: Any) -> None:
+    """A tangent computed with an ``np.matrix`` or a masked array (a global one) would be
+    silently wrong: refused, as ``as_gradient`` refuses such a gradient."""
+    if type(tangent) is np.ndarray or isinstance(tangent, (float, int, np.generic)):
+        return  # the common case, at no cost
+    for leaf in pytrees.tree_leaves(tangent):
+        refuse_misread(leaf, None)
 
 
 def _for_generated_code(tangent: Any, primal: Any) -> Any:

@@ -50,7 +50,7 @@ from .forward_mode import jvp_function
 from .frontend import forms
 from .frontend.source import parse_function
 from .presentation import Description, Presentable, Presented, describe
-from .rules.support import unit_tangents
+from .rules.support import refuse_misread, unit_tangents
 
 
 class Transformed(Presentable):
@@ -105,7 +105,8 @@ class Transformed(Presentable):
 
 def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> np.ndarray:
     tangent_name = generated.tangent_params[param]
-    columns = [np.asarray(generated(*args, **{tangent_name: unit})[1], dtype=np.float64)
+    columns = [np.asarray(_not_misread(generated(*args, **{tangent_name: unit})[1]),
+                          dtype=np.float64)
                for unit in unit_tangents(args[argnum])]
     value_shape = columns[0].shape if columns else np.shape(generated(*args)[0])
     stacked = np.stack(columns, axis=-1) if columns else np.zeros(value_shape + (0,))
@@ -118,9 +119,18 @@ def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int,
     value, saved = forward(*args)
     if has_aux:
         value = value[0]
-    rows = [np.asarray(backward(unit, saved)[0], dtype=np.float64) * np.ones(np.shape(args[argnum]))
+    rows = [np.asarray(_not_misread(backward(unit, saved)[0]), dtype=np.float64)
+            * np.ones(np.shape(args[argnum]))
             for unit in unit_tangents(np.asarray(value, dtype=np.float64))]
     return np.reshape(np.stack(rows), np.shape(value) + np.shape(args[argnum]))
+
+
+def _not_misread(derivative: Any) -> Any:
+    """``derivative``, unless the function computed it with an ``np.matrix`` or a masked
+    array (a global one), which makes it silently wrong: refused (``refuse_misread``)."""
+    if type(derivative) is not np.ndarray:
+        refuse_misread(derivative, None)
+    return derivative
 
 
 def _tree_jacobian(fun: Callable, args: tuple, argnum: int) -> Any:
@@ -135,6 +145,7 @@ def _tree_jacobian(fun: Callable, args: tuple, argnum: int) -> Any:
 
 
 def _array_argument(fun: Callable, x: Any, param: str) -> None:
+    refuse_misread(None, x)  # an np.matrix, a masked or structured array
     if isinstance(x, bool) or not isinstance(x, (float, int, np.ndarray, np.generic)):
         raise TypeError(f"sg.jacobian and sg.hessian differentiate with respect to an array or "
                         f"a float; {fun.__name__}'s argument {param!r} is a "

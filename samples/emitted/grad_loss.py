@@ -174,6 +174,8 @@ def zeros_like_grad(x):
     tangent of a ``None`` in a display, say) stays ``None``. A namedtuple's or dataclass's is
     ``Fields``, a tuple's a list: the adjoint assigns into them."""
     if type(x) is np.ndarray:  # the common cases first: no dataclass test for them
+        if x.dtype.kind == "V":  # a structured array: no number to differentiate
+            refuse_misread(None, x)
         return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
     if type(x) is float:
         return 0.0
@@ -194,6 +196,7 @@ def zeros_like_grad(x):
         return None  # a function: no derivative at all
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return 0.0
+    refuse_misread(None, x)  # an np.matrix, a masked or structured array
     if is_foreign_array(x):  # zeros of its own library (lazy for a Dask array)
         return np.zeros_like(x, dtype=_grad_dtype(x))
     if type(x) is not ShapeOf:
@@ -201,9 +204,57 @@ def zeros_like_grad(x):
     return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
+def misread_array(x):
+    """Why derivative rules, which follow ``np.ndarray``'s semantics, would be silently wrong
+    on ``x``: for a NumPy array type whose operators or reductions mean something else,
+    ``(what it is, what to write instead)``; ``None`` for every other value. Another
+    library's array and a subclass that keeps ndarray's semantics are not refused: their
+    derivatives come back as their type."""
+    if not isinstance(x, np.ndarray):
+        return None
+    if isinstance(x, np.matrix):
+        what = ("a numpy.matrix, whose `*` is a matrix product, `**` a matrix power and whose "
+                "reductions keep two dimensions, where derivative rules multiply elementwise "
+                "as for an ndarray")
+        instead = ("Use np.asarray(...) instead (and `@` for a matrix product, "
+                   "np.linalg.matrix_power for a power)")
+        return what, instead
+    if any(c.__name__ == "MaskedArray" and c.__module__.startswith("numpy.ma")
+           for c in type(x).__mro__):
+        what = ("a numpy.ma.MaskedArray, whose reductions skip the masked elements (np.mean "
+                "divides by the count of the others) and whose results keep any data under "
+                "the mask, where derivative rules follow an ndarray's")
+        instead = ("Pass the data and the mask as two arrays and write the masking out "
+                   "(np.where(mask, 0.0, x), np.sum(~mask) for the count) instead")
+        return what, instead
+    if x.dtype.names is not None:
+        what = f"a structured array (dtype {x.dtype}), whose elements are records, not numbers"
+        instead = ("Pass its fields as separate arrays, or a dict of them "
+                   "({name: x[name] for name in x.dtype.names}), instead")
+        return what, instead
+    return None
+
+
+def refuse_misread(g, x):
+    """Raise ``TypeError`` where ``x`` (an argument) or its derivative ``g`` is an array
+    whose derivative would be silently wrong (``misread_array``): ``g`` is one when the
+    function computed with such an array (one it was given as a constant argument, or
+    found as an attribute of ``self``)."""
+    reason = misread_array(x)
+    if reason is not None:
+        raise TypeError(f"sourcegrad cannot differentiate at an argument that is "
+                        f"{reason[0]}. {reason[1]}.")
+    reason = misread_array(g)
+    if reason is not None:
+        raise TypeError(f"sourcegrad cannot differentiate this function: a derivative came "
+                        f"out as {reason[0]}, from an array of that type the function "
+                        f"computed with. {reason[1]}.")
+
+
 def as_gradient(g, x):
     """The gradient returned to the user: ``x``'s structure, type and (float) dtype, and never
-    a read-only broadcast view."""
+    a read-only broadcast view. An array whose derivative would be silently wrong (an
+    ``np.matrix``, a masked array: ``misread_array``) is refused."""
     if type(g) is RowSparse:
         g = g.dense()
     if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and (
@@ -214,6 +265,8 @@ def as_gradient(g, x):
         return float(g)  # the other common case: a float parameter (a bias, a step size)
     if isinstance(x, (list, tuple, dict)) or record_fields(x) is not None:
         return _tree_gradient(g, x)
+    if isinstance(x, np.ndarray) or isinstance(g, np.ndarray):
+        refuse_misread(g, x)
     if g is None:
         return zeros_like_grad(x)
     if is_foreign_array(g) or is_foreign_array(x):

@@ -10,8 +10,11 @@ from __future__ import annotations
 import ast
 import types
 
+import numpy as np
+
 from ..codegen.walk import walk
 from ..passes.purity import WRITERS
+from ..rules.support import misread_array
 from .source import Parsed
 
 # node type -> (name of the construct, what to do instead)
@@ -75,6 +78,41 @@ def reject_unsupported(parsed: Parsed) -> None:
         for node in walk(stmt):
             _check_node(parsed, node)
     _check_returns_a_value(parsed, fdef)
+    _check_misread_constants(parsed, fdef)
+
+
+def _check_misread_constants(parsed: Parsed, fdef: ast.FunctionDef) -> None:
+    """A global or closure ``np.matrix`` or masked array the function reads (``M * x``)
+    makes its derivatives silently wrong (``support.misread_array``): refused at its first
+    use. A name the function binds anywhere is its own, not the global."""
+    own = {node.id for node in ast.walk(fdef)
+           if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
+    own |= {arg.arg for node in ast.walk(fdef) if isinstance(node, ast.arguments)
+            for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs,
+                        *filter(None, (node.vararg, node.kwarg)))}
+    for stmt in fdef.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
+                reason = misread_array(_constant_value(parsed, node, own))
+                if reason is not None:
+                    raise parsed.unsupported(
+                        node, f"reading `{parsed.quote(node)}`, {reason[0]},", f"{reason[1]}.")
+
+
+def _constant_value(parsed: Parsed, expr: ast.expr, own: set[str]) -> object:
+    """The value of a global or closure name, or of an attribute chain from one
+    (``config.M``), as the function would read it now; ``None`` for anything else."""
+    if isinstance(expr, ast.Name):
+        return None if expr.id in own else parsed.lookup(expr.id)
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, (ast.Name, ast.Attribute)):
+        owner = _constant_value(parsed, expr.value, own)
+        if owner is None or isinstance(owner, np.ndarray):
+            return None  # (an array's attributes: `.T` of a misread one is refused already)
+        try:
+            return getattr(owner, expr.attr, None)
+        except Exception:  # a property that fails: not a constant to look at
+            return None
+    return None
 
 
 def _check_returns_a_value(parsed: Parsed, fdef: ast.FunctionDef) -> None:

@@ -14,7 +14,8 @@ Such an array read from a global, a closure or an attribute of one (``M * x``) i
 where the function reads it, with its line. A subclass that keeps ndarray's semantics (a
 user's subclass with ``__array_finalize__`` or ``__array_wrap__``, ``np.memmap``) and a
 duck array built on ``NDArrayOperatorsMixin`` get derivatives equal to central
-differences, of their own type.
+differences, of their own type. ``sg.tensor`` and ``sg.from_numpy`` hold a subclass's data as
+a plain ndarray, as PyTorch does: tensor arithmetic is PyTorch's, never the subclass's.
 """
 
 import types
@@ -203,6 +204,33 @@ def test_a_matrix_given_as_a_constant_argument_is_refused():
         sg.jvp(constant_matrix, (x, m), (np.ones((2, 2)), None))
     with pytest.raises(TypeError, match="numpy.matrix"):
         sg.vjp(constant_matrix, x, m)[1](1.0)
+
+
+# -- the runtime: a tensor holds a plain array, as PyTorch's does -------------------------------
+@pytest.mark.parametrize("make", [matrix, masked])
+@pytest.mark.parametrize("build", ["tensor", "from_numpy"])
+def test_a_tensor_of_a_subclass_computes_as_pytorch(make, build):
+    """``torch.from_numpy(np.matrix)`` multiplies elementwise and takes a masked array's data
+    (mask ignored); so does sourcegrad (``from_numpy`` held the matrix, and ``t * t`` came
+    out a matrix product with an elementwise gradient)."""
+    given = make()
+    data = np.array(given.data if isinstance(given, np.ma.MaskedArray) else given, float)
+    leaf = sg.tensor(given, requires_grad=True) if build == "tensor" else (
+        sg.from_numpy(given).requires_grad_())
+    assert type(leaf.data) is np.ndarray
+    (leaf * leaf).sum().backward()
+    np.testing.assert_allclose(leaf.grad.numpy(), 2 * data)
+    second = sg.tensor(given, requires_grad=True) if build == "tensor" else (
+        sg.from_numpy(given).requires_grad_())
+    sg.differentiable(sum_of_sines)(second).backward()
+    np.testing.assert_allclose(second.grad.numpy(), np.cos(data))
+
+
+def test_from_numpy_of_a_subclass_shares_its_memory():
+    given = matrix()
+    t = sg.from_numpy(given)
+    given[0, 0] = 7.0
+    assert t.data[0, 0] == 7.0
 
 
 # -- clean: subclasses with ndarray's semantics, and duck arrays --------------------------------

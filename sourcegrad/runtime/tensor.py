@@ -103,6 +103,17 @@ def to_array(data: Any, dtype: Any = None) -> np.ndarray:
         return _new_array(_detached(data), dtype)
 
 
+def _held_array(data: Any) -> np.ndarray:
+    """What a tensor made of ``data`` holds: a subclass of ndarray (``np.matrix``, a masked
+    array, a memmap) as a plain ndarray sharing its memory, as ``torch.from_numpy`` takes
+    it (tensor operations are PyTorch's, never the subclass's: a matrix's ``*`` would be a
+    matrix product, whose gradient the elementwise rule gets wrong); anything else as
+    ``to_array`` makes it."""
+    if isinstance(data, np.ndarray):
+        return data.view(np.ndarray)
+    return to_array(data)
+
+
 def _new_array(data: Any, dtype: Any) -> np.ndarray:
     if dtype is not None:
         return np.array(data, dtype=dtype)
@@ -165,7 +176,7 @@ class Tensor:
     __array_priority__ = 1000.0
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
-        self.data = data if isinstance(data, np.ndarray) else to_array(data)
+        self.data = data if type(data) is np.ndarray else _held_array(data)
         self._grad_fn: graph.Node | None = None
         self._output_nr = 0
         self._requires_grad = False

@@ -214,6 +214,33 @@ def test_rows_gathered_more_than_once_add_up_in_a_dask_gradient():
     assert_tree_close(grad_x.compute(), tree_numerical_grad(gathered, (xn, weights), 0))
 
 
+def mean_of_selected_rows(w, X):
+    return np.mean(np.tanh(X[X[:, 0] > 0] @ w) ** 2)
+
+
+def mean_of_selected_rows_per_column(w, X):
+    return np.sum(np.mean(np.sin(X[X[:, 1] < 0.5] * w), axis=0, keepdims=True) ** 2)
+
+
+@pytest.mark.parametrize("loss", [mean_of_selected_rows, mean_of_selected_rows_per_column])
+def test_a_mean_over_rows_a_boolean_mask_selects_stays_lazy_and_right(loss):
+    """A Dask array indexed by a lazy boolean mask does not know its length (its size is
+    nan): the mean's count was read from that size, and the gradient came out all nan."""
+    rng = np.random.default_rng(5)
+    Xn, w = rng.standard_normal((12, 3)), rng.standard_normal(3)
+    X = da.from_array(Xn, chunks=(4, 3))
+    expected = tree_numerical_grad(loss, (w, Xn), 0)
+    with Computations() as computations:
+        grad_w = sg.grad(loss)(w, X)
+        value, grad_w_too = sg.value_and_grad(loss)(w, X)
+    assert computations.started == 0
+    assert dask.is_dask_collection(grad_w) and dask.is_dask_collection(grad_w_too)
+    assert_tree_close(grad_w.compute(), expected)
+    value, grad_w_too = dask.compute(value, grad_w_too)
+    assert_tree_close(grad_w_too, expected)
+    np.testing.assert_allclose(value, loss(w, Xn))
+
+
 def branch_on_the_data(w, X):
     score = np.sum(X @ w)
     if score > 0:

@@ -156,11 +156,17 @@ def element_count(x):
 
 
 def _size(x):
-    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``."""
+    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``. A
+    lazy array whose length is known only once it is computed (a Dask array indexed by a
+    boolean mask has size nan) has a lazy count: a mean divided by nan was a silent nan."""
     if type(x) is float:
         return 1
     size = getattr(x, "size", None)
-    return np.size(x) if size is None else size
+    if size is None:
+        return np.size(x)
+    if type(size) is float and math.isnan(size):
+        return np.sum(np.ones_like(x, dtype=np.int64))
+    return size
 
 
 def _grad_dtype(x):

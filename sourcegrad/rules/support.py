@@ -163,8 +163,14 @@ def reduce_like(g, cotangent, axis=None, keepdims=False):
 
 
 def reduced_count(x, ans):
-    """How many elements of ``x`` were reduced into each element of ``ans``."""
-    return _size(x) // max(_size(ans), 1)
+    """How many elements of ``x`` were reduced into each element of ``ans`` (a lazy count
+    where a lazy array's length is not known: ``_size``)."""
+    reduced_into = _size(ans)
+    if type(reduced_into) is not int:
+        reduced_into = np.maximum(reduced_into, 1)
+    else:
+        reduced_into = max(reduced_into, 1)
+    return _size(x) // reduced_into
 
 
 def broadcast_size(x1, x2):
@@ -192,6 +198,8 @@ def degrees_of_freedom(x, ans, ddof=0):
     ``ans``; nan where it is not positive: NumPy divides by ``max(n - ddof, 0)`` there, the
     value is inf or nan, and has no derivative."""
     count = reduced_count(x, ans) - ddof
+    if is_foreign_array(count):  # a lazy count: chosen lazily too
+        return np.where(count > 0, count, np.nan)
     return count if count > 0 else np.nan
 
 
@@ -199,7 +207,10 @@ def one_if_single(value, x):
     """``value`` (a standard deviation of ``x``), or 1 where each of its elements reduces a
     single element of ``x``: it is then 0 whatever ``x`` is, and dividing by 1 keeps its
     derivative 0 rather than 0/0."""
-    return value if reduced_count(x, value) > 1 else np.ones_like(value)
+    count = reduced_count(x, value)
+    if is_foreign_array(count):  # a lazy count: chosen lazily too
+        return np.where(count > 1, value, np.ones_like(value))
+    return value if count > 1 else np.ones_like(value)
 
 
 def element_count(x):
@@ -209,11 +220,17 @@ def element_count(x):
 
 
 def _size(x):
-    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``."""
+    """``np.size``, without its cost for numbers, arrays, NumPy scalars and ``ShapeOf``. A
+    lazy array whose length is known only once it is computed (a Dask array indexed by a
+    boolean mask has size nan) has a lazy count: a mean divided by nan was a silent nan."""
     if type(x) is float:
         return 1
     size = getattr(x, "size", None)
-    return np.size(x) if size is None else size
+    if size is None:
+        return np.size(x)
+    if type(size) is float and math.isnan(size):
+        return np.sum(np.ones_like(x, dtype=np.int64))
+    return size
 
 
 def tie_weights(x, ans, axis=None, keepdims=False):

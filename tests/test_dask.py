@@ -241,6 +241,44 @@ def test_a_mean_over_rows_a_boolean_mask_selects_stays_lazy_and_right(loss):
     np.testing.assert_allclose(value, loss(w, Xn))
 
 
+def padded(w, X):
+    return np.sum(np.pad(X * w, ((1, 2), (0, 1))) ** 2)
+
+
+def padded_edges(w, X):
+    return np.sum(np.sin(np.pad(X * w, 1, mode="edge")) * 1.5)
+
+
+def padded_reflections(w, X):
+    return np.sum(np.pad(X * w, 2, mode="reflect") ** 3)
+
+
+def taken(w, X):
+    return np.sum(np.take(X @ w, [0, 0, 3]) ** 2) + np.sum(np.take(X * w, [1, 1], axis=1) ** 2)
+
+
+def repeated(w, X):
+    return np.sum(np.repeat(X @ w, 2) ** 2) + np.sum(np.repeat(X * w, 2, axis=0) ** 3)
+
+
+COPYING = [padded, padded_edges, padded_reflections, taken, repeated]
+
+
+@pytest.mark.parametrize("loss", COPYING)
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_functions_that_copy_elements_have_lazy_gradients(loss, wrt):
+    """np.pad, np.take and np.repeat's derivatives add cotangents into bins (np.bincount,
+    np.add.at), which Dask does not take with NumPy bins: they failed with an
+    AttributeError or a TypeError from inside generated code."""
+    rng = np.random.default_rng(6)
+    Xn, w = rng.standard_normal((6, 4)), rng.standard_normal(4)
+    X = da.from_array(Xn, chunks=(2, 3))
+    with Computations() as computations:
+        gradient = sg.grad(loss, wrt=wrt)(w, X)
+    assert computations.started == 0 and dask.is_dask_collection(gradient)
+    assert_tree_close(gradient.compute(), tree_numerical_grad(loss, (w, Xn), wrt))
+
+
 def branch_on_the_data(w, X):
     score = np.sum(X @ w)
     if score > 0:

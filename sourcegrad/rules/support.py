@@ -1244,6 +1244,10 @@ def unrepeat(g, a, repeats, axis=None):
         shape, axis = (int(np.prod(shape)),), 0
     axis = axis % len(shape)
     owner = np.repeat(np.arange(shape[axis]), np.broadcast_to(repeats, (shape[axis],)))
+    if is_foreign_array(g):  # (a Dask array: no np.add.at, no writing through a view)
+        moved = _scatter_add(np.moveaxis(g, axis, 0),
+                             (shape[axis], *shape[:axis], *shape[axis + 1:]), owner)
+        return np.reshape(np.moveaxis(moved, 0, axis), np.shape(a))
     grad = np.zeros(shape, dtype=_grad_dtype(g))
     np.add.at(np.moveaxis(grad, axis, 0), owner, np.moveaxis(g, axis, 0))
     return np.reshape(grad, np.shape(a))
@@ -1429,7 +1433,12 @@ def filled_with(x, value):
 
 
 def _scatter_add(g, shape, index):
-    """A zero array of ``shape`` into which ``g`` is added at ``index`` (repeats add up)."""
+    """A zero array of ``shape`` into which ``g`` is added at ``index`` (repeats add up); of
+    ``g``'s library where that is another one (a Dask array: ``add_at``, lazily)."""
+    if is_foreign_array(g):
+        grad = np.zeros_like(g, shape=shape, dtype=_grad_dtype(g))
+        add_at(grad, index, g)
+        return grad
     grad = np.zeros(shape, dtype=_grad_dtype(g))
     np.add.at(grad, index, g)
     return grad
@@ -1486,7 +1495,7 @@ def ungather(g, x, positions):
     ``positions`` is that function applied to the flat positions of ``x``'s elements: for
     each output element the position it copies, or -1 for an element that is not a copy (a
     constant). Elements copied several times collect the sum of their copies' cotangents."""
-    size = np.size(x)
+    size = _size(x)  # (np.size would compute a Dask array)
     flat = np.ravel(positions)
     bins = np.where(flat < 0, size, flat)
     g = real_like(g, x)
@@ -1496,8 +1505,14 @@ def ungather(g, x, positions):
 
 
 def _bin_sums(bins, g, x):
-    """``g`` summed into the element of ``x`` (or the last bin, dropped) each entry names."""
-    size = np.size(x)
+    """``g`` summed into the element of ``x`` (or the last bin, dropped) each entry names.
+    Another library's ``g`` (a Dask array, whose ``bincount`` wants bins of its own chunks)
+    is added at the bins as ``x[rows]``'s cotangent is (``add_at``), lazily."""
+    size = _size(x)
+    if is_foreign_array(g):
+        summed = np.zeros_like(g, shape=(size + 1,), dtype=_grad_dtype(g))
+        add_at(summed, bins, np.ravel(g))
+        return np.reshape(summed[:size], _shape(x))
     summed = np.bincount(bins, weights=np.ravel(g), minlength=size + 1)
     return astype(np.reshape(summed[:size], np.shape(x)), _grad_dtype(g))
 

@@ -279,6 +279,22 @@ def test_functions_that_copy_elements_have_lazy_gradients(loss, wrt):
     assert_tree_close(gradient.compute(), tree_numerical_grad(loss, (w, Xn), wrt))
 
 
+def diagonals(a, offset, axis1, axis2):
+    return np.sum(np.sin(np.diagonal(a, offset, axis1, axis2)) * 1.3) + np.trace(a[0] ** 2)
+
+
+@pytest.mark.parametrize("offset, axis1, axis2", [(0, 0, 1), (1, 0, 2), (-2, 2, 1), (7, 1, 2)])
+def test_the_gradient_of_a_diagonal_is_lazy(offset, axis1, axis2):
+    """undiagonal wrote the Dask cotangent into a NumPy array, which computed it."""
+    an = np.random.default_rng(7).standard_normal((3, 4, 5))
+    a = da.from_array(an, chunks=(2, 2, 3))
+    with Computations() as computations:
+        gradient = sg.grad(diagonals)(a, offset, axis1, axis2)
+    assert computations.started == 0 and dask.is_dask_collection(gradient)
+    expected = tree_numerical_grad(diagonals, (an, offset, axis1, axis2), 0)
+    assert_tree_close(gradient.compute(), expected)
+
+
 def branch_on_the_data(w, X):
     score = np.sum(X @ w)
     if score > 0:

@@ -1481,12 +1481,31 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
     """Cotangent of ``a`` in ``np.diagonal(a, offset, axis1, axis2)``: ``g`` (whose last
     axis runs along the diagonal, or has length 1 to fill it) written onto that diagonal of a
     zero array."""
+    if is_foreign_array(g):
+        return _lazy_undiagonal(g, a, offset, axis1, axis2)
     grad = np.zeros(np.shape(a), dtype=_grad_dtype(g))
     view = np.moveaxis(grad, (axis1, axis2), (-2, -1))
     length = max(0, min(view.shape[-2] + min(offset, 0), view.shape[-1] - max(offset, 0)))
     steps = np.arange(length)
     view[..., steps - min(offset, 0), steps + max(offset, 0)] = g
     return grad
+
+
+def _lazy_undiagonal(g, a, offset, axis1, axis2):
+    """``undiagonal`` for another library's ``g`` (a Dask array, which writing into a NumPy
+    array would compute): ``g`` spread along the columns its diagonal crosses, kept on the
+    diagonal by a mask of ``g``'s library (``np.arange(..., like=g)``), lazily."""
+    moved = np.moveaxis(np.broadcast_to(0.0, _shape(a)), (axis1, axis2), (-2, -1)).shape
+    rows, columns = moved[-2:]
+    before = max(offset, 0)
+    length = max(0, min(rows + min(offset, 0), columns - before))
+    if length == 0:
+        return np.zeros_like(g, shape=_shape(a), dtype=_grad_dtype(g))
+    g = np.broadcast_to(g, (*moved[:-2], length))
+    along_columns = np.pad(g, [(0, 0)] * (g.ndim - 1) + [(before, columns - length - before)])
+    on_diagonal = np.arange(rows, like=g)[:, None] + offset == np.arange(columns, like=g)
+    return np.moveaxis(np.where(on_diagonal, along_columns[..., None, :], 0.0), (-2, -1),
+                       (axis1, axis2))
 
 
 def ungather(g, x, positions):

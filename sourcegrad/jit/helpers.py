@@ -341,6 +341,8 @@ def _row_sparse_zeros(ctx: Context, bound: dict[str, Operand]
 def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
                      ) -> tuple[ast.expr | None, Abstract]:
     _, ax = bound["x"]
+    if isinstance(ax, a.Record | Sequence):
+        return None, a.Cotangent(ax)  # made as before; its integer leaves' entries dropped
     if isinstance(ax, Number) and ax.kind is not bool:
         return ast.Constant(0.0), Number(float)
     if isinstance(ax, Array) and ax.shape is not None and ax.dtype is not None and (
@@ -349,6 +351,25 @@ def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
         return _with_dtype(ctx, "zeros", [constant(ax.shape)], dtype), Array(
             ax.shape, dtype, fresh=True)
     return None, a.UNKNOWN
+
+
+@rule(support.zeros_like_grad_with)
+def _zeros_like_grad_with(ctx: Context, bound: dict[str, Operand]
+                          ) -> tuple[ast.expr | None, Abstract]:
+    """The entries at the structure's integer leaves go (``as_gradient`` makes them
+    ``None``), and with them the work of computing them."""
+    (_, ax), (parts, _) = bound["x"], bound["parts"]
+    if not isinstance(ax, a.Record | Sequence):
+        return None, a.UNKNOWN
+    cotangent = a.Cotangent(ax)
+    if not isinstance(parts, ast.Dict) or not any(
+            isinstance(k, ast.Constant) and cotangent.drops(k.value) for k in parts.keys):
+        return None, cotangent
+    kept = [(k, v) for k, v in zip(parts.keys, parts.values, strict=True)
+            if not (isinstance(k, ast.Constant) and cotangent.drops(k.value))]
+    x, _ = bound["x"]
+    return call(ctx.name_for(support.zeros_like_grad_with), x, ast.Dict(
+        keys=[k for k, _ in kept], values=[v for _, v in kept])), cotangent
 
 
 @rule(support.no_cotangent)
@@ -454,7 +475,7 @@ def _reduced_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | 
 def _zero_slots(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     """An array's slots are its zeros (a list's stay empty, ``None``, as the helper makes
     them)."""
-    if isinstance(bound["x"][1], Array):
+    if isinstance(bound["x"][1], Array | a.Record | Sequence):
         return _zeros_like_grad(ctx, bound)
     return None, a.UNKNOWN
 

@@ -83,8 +83,8 @@ _SHAPE_FOLLOWS = _VIEWS | {
     np.einsum, np.trace, np.linalg.inv, np.linalg.solve, np.linalg.det, np.linalg.norm,
     np.linalg.cholesky,
 }
-_PURE = (support.shape_only, support.shape_of_elementwise)
-_PURE_NUMPY = {"empty", "zeros", "ones", "full", "sum", "mean", "max", "min", "prod"}
+_PURE = (support.shape_only, support.shape_of_elementwise, support.unbroadcast)
+_PURE_NUMPY = {"empty", "zeros", "ones", "full", "sum", "mean", "max", "min", "prod", "where"}
 _ARRAY_METHODS = {"reshape", "astype", "sum", "mean", "max", "min", "prod", "transpose",
                   "swapaxes", "copy", "ravel", "flatten", "squeeze", "dot", "any", "all",
                   "std", "var", "clip", "round", "conj", "cumsum"}
@@ -398,11 +398,27 @@ class _Walker:
         update = self._update_in_place(stmt)
         if update is not None:
             return self.stmt_AugAssign(update)
+        if self._integer_leaf_cotangent(stmt):
+            return []
         value, known = self.expr(stmt.value)
         targets = [self.target_expr(t) for t in stmt.targets]
         for target in stmt.targets:
             self.assign(target, known)
         return [ast.Assign(targets=targets, value=value, lineno=stmt.lineno)]
+
+    def _integer_leaf_cotangent(self, stmt: ast.Assign) -> bool:
+        """Does ``stmt`` add into a structure's cotangent at an integer leaf
+        (``grad_p['n'] = grad_p['n'] + grad_p_n``)? ``as_gradient`` drops what it holds,
+        so the statement goes, and with it the work of computing what it adds."""
+        (target,) = stmt.targets if len(stmt.targets) == 1 else (None,)
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+            return False
+        structure = self.lookup(target.value.id)
+        if not isinstance(structure, a.Cotangent):
+            return False
+        _, index = self.expr(target.slice)
+        key = _constant_key(index)
+        return key is not _NO_KEY and structure.drops(key)
 
     def _update_in_place(self, stmt: ast.Assign) -> ast.AugAssign | None:
         """``g = add_into(g, c)`` as ``g += c``: on the arrays and numbers the specialised code
@@ -767,6 +783,10 @@ class _Walker:
                 return _Method(known, attr)
         if isinstance(known, Sequence) and known.is_list:
             return _Method(known, attr)
+        if isinstance(known, Sequence):
+            return known.field(attr)  # a namedtuple's
+        if isinstance(known, a.Record) and known.kind is not dict:
+            return known.entry(attr)  # a dataclass's
         return a.UNKNOWN
 
     def expr_Subscript(self, node: ast.Subscript) -> tuple[ast.expr, Abstract]:
@@ -775,8 +795,15 @@ class _Walker:
         return new, self.subscript(kv, ki)
 
     def subscript(self, value: Abstract, index: Abstract) -> Abstract:
+        key = _constant_key(index)
+        if isinstance(value, a.Record):
+            return value.entry(key) if key is not _NO_KEY else a.UNKNOWN
+        if isinstance(value, a.Cotangent):
+            return value.part(key) if key is not _NO_KEY else a.UNKNOWN
         if isinstance(value, Sequence):
             if value.is_list:
+                if value.argument_items is not None and isinstance(key, int):
+                    return value.at(key)
                 return (value.item or a.UNKNOWN) if isinstance(index, Number) else value
             if value.items is not None and isinstance(index, Number) and index.known:
                 try:
@@ -969,6 +996,18 @@ def _as_sequence(value: Abstract, is_list: bool) -> Abstract:
 
 
 _NO_INDEX = object()
+
+
+_NO_KEY = object()
+
+
+def _constant_key(index: Abstract) -> Any:
+    """The key or index a subscript reads, where it is a constant (``_NO_KEY`` if not)."""
+    if isinstance(index, Number) and index.known and index.kind is int:
+        return index.value
+    if isinstance(index, Constant) and isinstance(index.value, str | bytes):
+        return index.value
+    return _NO_KEY
 
 
 def _index_stand_in(index: Abstract) -> Any:

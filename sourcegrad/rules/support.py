@@ -178,10 +178,13 @@ def broadcast_size(x1, x2):
 
 def unit_tangents(x):
     """The one-hot tangents of the array or float ``x``, in C order (a Python float for a
-    float): the directions ``sg.jacobian`` runs forward mode along."""
+    float), of ``x``'s float dtype (a float32 argument's derivatives are computed and
+    returned in float32, as JAX does): the directions ``sg.jacobian`` runs forward mode
+    along."""
     units = []
+    dtype = _grad_dtype(x)
     for index in np.ndindex(np.shape(x)):
-        unit = np.zeros(np.shape(x))
+        unit = np.zeros(np.shape(x), dtype=dtype)
         unit[index] = 1.0
         units.append(float(unit) if isinstance(x, float) else unit)
     return units

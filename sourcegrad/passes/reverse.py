@@ -54,7 +54,14 @@ from ..frontend.source import Parsed
 from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
 from . import structures
-from .activity import Activity, call_for_effect, is_add_at, is_append, stored_base
+from .activity import (
+    Activity,
+    call_for_effect,
+    is_add_at,
+    is_append,
+    stored_base,
+    writes_in_place,
+)
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
 from .release import release_dead_values, views_and_shapes
@@ -270,7 +277,7 @@ class ReverseMode:
                 if isinstance(getattr(node, "in_place_of", None), ast.Name):
                     writes.append(node)
             elif isinstance(node, (ast.Assign, ast.AugAssign)) or (
-                    isinstance(node, ast.Expr) and is_add_at(node.value)):
+                    isinstance(node, ast.Expr) and writes_in_place(node.value)):
                 writes.append(node)
         output_reads = {n.id for n in names_in(output)} if output is not None else set()
         copied: set[str] = set()
@@ -1413,7 +1420,7 @@ def _straight_line(core: list[ast.stmt]) -> bool:
     for stmt in core:
         if isinstance(stmt, (ast.If, ast.For, ast.While, ast.AugAssign)):
             return False
-        if isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+        if isinstance(stmt, ast.Expr) and writes_in_place(stmt.value):
             return False
         if isinstance(stmt, ast.Assign) and not isinstance(stmt.targets[0], (ast.Name,
                                                                             ast.Tuple)):

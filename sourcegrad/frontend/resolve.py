@@ -233,6 +233,9 @@ class Resolver:
         target = getattr(target, "__sourcegrad_function__", target)  # @sg.differentiable
         if _is_builtin_with_rule(target, len(call.args)):
             target = BUILTINS[target]
+        if target is pow and (len(call.args) > 2 or any(k.arg == "mod" for k in call.keywords)):
+            return Op(UNKNOWN, callee=pow, label=label, advice=_MODULAR_POWER,
+                      args=_unknown_args(call.args, call.keywords))
         rule = registry.lookup(target)
         if rule is not None:
             return self._primitive(target, call.args, call.keywords, label=label)
@@ -522,6 +525,11 @@ _LOOP_ADVICE = ("sourcegrad differentiates it as the iterable of a `for` loop or
 # What to say of builtins whose results hold their arguments' values, when a derivative
 # reaches one: ``zip`` and ``enumerate`` are differentiated in a ``for`` header (``desugar``
 # turns the loop into an index loop), nowhere else.
+_MODULAR_POWER = (
+    "`pow(base, exp, mod)` is modular exponentiation, defined for integers only. For a "
+    "power of floats write `base ** exp` or `pow(base, exp)`; keep an integer computation "
+    "apart from the differentiated values.")
+
 _ITERATING: dict[Any, str] = {
     zip: _LOOP_ADVICE, enumerate: _LOOP_ADVICE,
     reversed: "Index the sequence instead: `for i in range(len(xs) - 1, -1, -1):` and "

@@ -10,6 +10,8 @@ import numpy as np
 
 from .registry import rule
 from .support import (
+    average_total,
+    average_weights,
     cumprod_jvp,
     cumprod_vjp,
     degrees_of_freedom,
@@ -25,6 +27,7 @@ from .support import (
     quantile_weights,
     reduced_count,
     tie_weights,
+    unbroadcast,
     unreduce,
     unstack_like,
 )
@@ -48,6 +51,39 @@ class mean:
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, keepdims=False):
         return unreduce(g / reduced_count(a, ans), a, axis=axis, keepdims=keepdims)
+
+
+@rule(np.average)
+class average:
+    """``sum(w a) / sum(w)`` over ``axis``, ``w`` the weights as they multiply ``a``
+    (``average_weights``: all ones without weights; ``average_total`` is ``sum(w)``).
+    Differentiable in ``a`` and in ``weights``: a weight's derivative is the cotangent times
+    ``(a - ans) / sum(w)``. ``returned=True`` is refused."""
+
+    torch_name = "Mean"
+    nondiff = ("axis", "returned", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return unreduce(g / average_total(weights, a, axis, keepdims=keepdims,
+                                          returned=returned),
+                        a, axis=axis, keepdims=keepdims) * average_weights(weights, a, axis)
+
+    def vjp_weights(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return np.reshape(unbroadcast(
+            unreduce(g / average_total(weights, a, axis, keepdims=keepdims, returned=returned),
+                     a, axis=axis, keepdims=keepdims)
+            * (a - unreduce(ans, a, axis=axis, keepdims=keepdims)),
+            average_weights(weights, a, axis)), np.shape(weights))
+
+    def jvp_a(t, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return np.sum(t * average_weights(weights, a, axis), axis=axis, keepdims=keepdims) / (
+            average_total(weights, a, axis, keepdims=keepdims, returned=returned))
+
+    def jvp_weights(t, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return np.sum(average_weights(t, a, axis)
+                      * (a - unreduce(ans, a, axis=axis, keepdims=keepdims)),
+                      axis=axis, keepdims=keepdims) / (
+            average_total(weights, a, axis, keepdims=keepdims, returned=returned))
 
 
 @rule(np.prod)

@@ -162,6 +162,30 @@ def reduce_like(g, cotangent, axis=None, keepdims=False):
     return unbroadcast(g, cotangent)
 
 
+def average_weights(weights, a, axis=None):
+    """``np.average``'s weights as they multiply ``a``: ``1.0`` without weights; 1-D
+    weights of an N-D ``a`` along ``axis``, where NumPy places them (reshaped to
+    broadcast); weights of ``a``'s shape as they are."""
+    if weights is None:
+        return 1.0
+    if np.ndim(weights) == 1 and np.ndim(a) > 1:
+        shape = [1] * np.ndim(a)
+        shape[axis] = np.shape(weights)[0]
+        return np.reshape(weights, shape)
+    return weights
+
+
+def average_total(weights, a, axis=None, keepdims=False, returned=False):
+    """The sum of ``np.average``'s weights over ``axis`` (the count of elements without
+    weights), shaped as the average. ``returned=True`` (that sum as a second result) is
+    refused: its derivative is not computed."""
+    if returned:
+        raise NotImplementedError("sourcegrad differentiates np.average(..., returned=False) "
+                                  "only; compute the sum of the weights with np.sum")
+    each = np.ones((), _grad_dtype(a)) if weights is None else average_weights(weights, a, axis)
+    return np.sum(np.broadcast_to(each, np.shape(a)), axis=axis, keepdims=keepdims)
+
+
 def reduced_count(x, ans):
     """How many elements of ``x`` were reduced into each element of ``ans``."""
     return _size(x) // max(_size(ans), 1)

@@ -15,6 +15,7 @@ import numpy as np
 from . import support
 from .registry import nondifferentiable, rule
 from .support import (
+    average_weights,
     broadcast_each,
     broadcast_like,
     einsum_cross,
@@ -47,6 +48,30 @@ from .support import (
     unstack_like,
     zeros_like_grad_with,
 )
+
+
+@rule(support.average_weights)
+class average_weights_rule:
+    """A reshape of the weights (``1.0`` without them): linear."""
+
+    linear = True
+    nondiff = ("a", "axis")
+
+    def vjp_weights(g, ans, weights, a, axis=None):
+        return np.reshape(unbroadcast(g, ans), np.shape(weights))
+
+
+@rule(support.average_total)
+class average_total_rule:
+    """A sum of the weights: linear."""
+
+    linear = True
+    nondiff = ("a", "axis", "keepdims", "returned")
+
+    def vjp_weights(g, ans, weights, a, axis=None, keepdims=False, returned=False):
+        return np.reshape(unbroadcast(unreduce(g, a, axis=axis, keepdims=keepdims),
+                                      average_weights(weights, a, axis)),
+                          np.shape(weights))
 
 
 @rule(support.unbroadcast)

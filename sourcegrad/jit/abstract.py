@@ -158,10 +158,13 @@ class Constant(Abstract):
 NONE = Constant(None)
 
 
-def of_value(value: Any, numbers: bool = True) -> Abstract:
+def of_value(value: Any, numbers: bool = True, structures: bool = True) -> Abstract:
     """What is known of a concrete value (an argument, a global the code reads); the value
     of an integer or bool only with ``numbers`` (an argument's is not: the code specialised
-    for one call must serve every call with the same types and shapes)."""
+    for one call must serve every call with the same types and shapes). Without
+    ``structures``, an argument's dicts and dataclasses are unknown, and its lists' and
+    namedtuples' items known only as a list's or tuple's are (for code that writes into
+    them: ``specialise.StructureWritten``)."""
     if isinstance(value, bool):
         return Number(bool, value) if numbers else Number(bool)
     if isinstance(value, int):
@@ -175,19 +178,33 @@ def of_value(value: Any, numbers: bool = True) -> Abstract:
     if isinstance(value, np.generic):
         return Array((), value.dtype, scalar=True)
     if isinstance(value, tuple):
-        fields = getattr(type(value), "_fields", None)  # a namedtuple's
-        return Sequence(items=tuple(of_value(v, numbers) for v in value),
+        fields = getattr(type(value), "_fields", None) if structures else None
+        return Sequence(items=tuple(of_value(v, numbers, structures) for v in value),
                         fields=tuple(fields) if fields is not None else None)
     if isinstance(value, list):
-        items = tuple(of_value(v, numbers) for v in value)
+        items = tuple(of_value(v, numbers, structures) for v in value)
         item = None
         for v in items:
             item = join(item, v)
         # an argument's items are guarded one by one (``specialisation.describe``)
-        return Sequence(item=item, is_list=True, argument_items=None if numbers else items)
+        return Sequence(item=item, is_list=True,
+                        argument_items=None if numbers or not structures else items)
     if not numbers:  # an argument: known as far as ``specialisation.describe`` guards it
-        return _argument_structure(value)
+        return _argument_structure(value) if structures else _unknown_structure(value)
     return Constant(value)
+
+
+def _unknown_structure(value: Any) -> Abstract:
+    if isinstance(value, dict) or is_dataclass(value) and not isinstance(value, type):
+        return UNKNOWN
+    return Constant(value)
+
+
+def knows_entries(known: Abstract) -> bool:
+    """Does ``known`` hold what the call told of an argument structure's entries (a dict's
+    or dataclass's, a list's items), which a write into it would make stale?"""
+    return isinstance(known, Record) or isinstance(known, Sequence) and (
+        known.argument_items is not None)
 
 
 def _argument_structure(value: Any) -> Abstract:

@@ -165,13 +165,34 @@ def is_user_function(value: Any) -> bool:
 
 def specialise(fn: Any, args: tuple, kwargs: dict[str, Any] | None = None, *,
                numba: bool = False) -> Program:
-    """``fn`` (a generated function) specialised to the types and shapes of ``args``."""
+    """``fn`` (a generated function) specialised to the types and shapes of ``args``; made
+    again without what the call told of structured arguments' entries if the code writes
+    into one (``StructureWritten``)."""
+    try:
+        return _specialised(fn, args, kwargs or {}, numba, structures=True)
+    except StructureWritten:
+        return _specialised(fn, args, kwargs or {}, numba, structures=False)
+
+
+class StructureWritten(Exception):
+    """The code writes into a dict, list or dataclass argument (or one held in another):
+    what the call told of its entries may not hold after the write (an integer leaf may
+    become a float carrying a derivative, an array may change shape)."""
+
+
+def _specialised(fn: Any, args: tuple, kwargs: dict[str, Any], numba: bool,
+                 structures: bool) -> Program:
     generated = source.read(source.unwrapped(fn))
-    params = _bind(generated.function, [a.of_value(v, numbers=False) for v in args],
-                   {k: a.of_value(v, numbers=False) for k, v in (kwargs or {}).items()})
+    params = _bind(generated.function, [a.of_value(v, False, structures) for v in args],
+                   {k: a.of_value(v, False, structures) for k, v in kwargs.items()})
     session = _Session(numba)
     root = session.function(generated, params)
     return Program(root, session.done)
+
+
+# methods that change a dict or list in place
+_MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
+                       "reverse", "update", "setdefault", "popitem"})
 
 
 def _bind(fn: Any, args: list[Abstract], kwargs: dict[str, Abstract]) -> Env:
@@ -460,6 +481,7 @@ class _Walker:
             stack = call.func.value.id
             item, known = self.expr(call.args[0])
             current = self.lookup(stack)
+            _refuse_stale(current)
             if isinstance(current, Sequence) and current.is_list:
                 self.assign(call.func.value, Sequence(item=a.join(current.item, known),
                                                       is_list=True))
@@ -625,11 +647,14 @@ class _Walker:
 
     def target_expr(self, target: ast.expr) -> ast.expr:
         if isinstance(target, ast.Subscript):
-            value, _ = self.expr(target.value)
+            value, container = self.expr(target.value)
+            _refuse_stale(container)
             index, _ = self.expr(target.slice)
             return ast.Subscript(value=value, slice=index, ctx=ast.Store())
         if isinstance(target, ast.Name):
             return ast.Name(id=target.id, ctx=ast.Store())
+        if isinstance(target, ast.Attribute):
+            _refuse_stale(self.expr(target.value)[1])
         return clone(target)
 
     def lookup(self, name: str) -> Abstract:
@@ -832,11 +857,16 @@ class _Walker:
             return new, a.UNKNOWN
         args = [p[1] for p in pairs]
         kwargs = {k: v[1] for k, v in keywords.items()}
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATING:
+            _refuse_stale(self.facts.known[id(func.value)][1] if isinstance(
+                func, ast.Attribute) and id(func.value) in self.facts.known else a.UNKNOWN)
         if isinstance(callee, _Method):
             return new, self.method_call(callee, args, kwargs)
         if not isinstance(callee, Constant):
             return new, a.UNKNOWN
         fn = callee.value
+        if fn is support.put_back or fn is support.add_at:
+            _refuse_stale(args[0] if args else a.UNKNOWN)
         if fn in helpers.RULES:
             replacement, known = helpers.apply(fn, self, pairs, keywords)
             return (replacement if replacement is not None else new), known
@@ -996,6 +1026,13 @@ def _as_sequence(value: Abstract, is_list: bool) -> Abstract:
 
 
 _NO_INDEX = object()
+
+
+def _refuse_stale(container: Abstract) -> None:
+    """A write into ``container``: if what is known of its entries came from the call, the
+    specialisation starts again without it."""
+    if a.knows_entries(container):
+        raise StructureWritten
 
 
 _NO_KEY = object()

@@ -196,3 +196,18 @@ def test_code_writing_into_a_structure_argument_is_not_specialised_on_its_entrie
         np.testing.assert_allclose(g(x, make()), expected)
     assert specialisation.variants_of(g).made == 1
     np.testing.assert_allclose(specialisation.general_of(g)(x, make()), expected)
+
+
+def power_through_a_tuple(x, n):
+    q = (x, n)
+    return np.sum(q[0] ** q[1])
+
+
+def test_an_integer_argument_in_a_structure_the_code_builds_keeps_its_gradient():
+    """Only the call's structures have integer leaves whose gradient is ``None``: ``n`` is
+    an integer argument (a float gradient, CONTRACT 1), held in a tuple the code builds."""
+    x = np.array([0.5, 1.5, 2.0])
+    g = sg.grad(power_through_a_tuple, wrt=1)
+    for _ in range(2):
+        assert g(x, 3) == pytest.approx(np.sum(x ** 3 * np.log(x)), rel=1e-12)
+    assert specialisation.variants_of(g).made == 1

@@ -70,9 +70,10 @@ class Array(Abstract):
 @dataclass(frozen=True)
 class Sequence(Abstract):
     """A tuple of known length (``items``) or a list whose items are all like ``item``
-    (``None``: no item seen yet, as of a stack just made); a list argument also has its
-    ``argument_items`` (which only a constant index reads: the code may not change an
-    argument's list); a namedtuple has its ``fields``' names."""
+    (``None``: no item seen yet, as of a stack just made). A list or tuple the call gave
+    (an argument, or held in one) also has its ``argument_items`` (a list's are read at a
+    constant index only; code writing into it is specialised without them); a namedtuple
+    has its ``fields``' names."""
 
     items: tuple[Abstract, ...] | None = None
     item: Abstract | None = None
@@ -114,9 +115,11 @@ class Record(Abstract):
 
 @dataclass(frozen=True)
 class Cotangent(Abstract):
-    """The cotangent of a structure (``of``: a ``Record`` or ``Sequence``) as
-    ``zeros_like_grad`` makes it; what the specialiser needs of it is which entries belong
-    to integer leaves, whose cotangents ``as_gradient`` drops (``None``)."""
+    """The cotangent of a structure the call gave (``of``: a ``Record`` or ``Sequence``
+    with ``knows_entries``) as ``zeros_like_grad`` makes it; what the specialiser needs of
+    it is which entries belong to integer leaves, whose cotangents ``as_gradient`` drops
+    (``None``). Not of a structure the code builds: ``(x, n)`` holds an integer argument
+    whose gradient is a float."""
 
     of: Abstract
 
@@ -137,7 +140,7 @@ class Cotangent(Abstract):
             inner = self.of.field(key) if isinstance(key, str) else self.of.at(key)
         else:
             return UNKNOWN
-        return Cotangent(inner) if isinstance(inner, Record | Sequence) else UNKNOWN
+        return Cotangent(inner) if knows_entries(inner) else UNKNOWN
 
 
 def is_integer_leaf(known: Abstract) -> bool:
@@ -179,8 +182,9 @@ def of_value(value: Any, numbers: bool = True, structures: bool = True) -> Abstr
         return Array((), value.dtype, scalar=True)
     if isinstance(value, tuple):
         fields = getattr(type(value), "_fields", None) if structures else None
-        return Sequence(items=tuple(of_value(v, numbers, structures) for v in value),
-                        fields=tuple(fields) if fields is not None else None)
+        items = tuple(of_value(v, numbers, structures) for v in value)
+        return Sequence(items=items, fields=tuple(fields) if fields is not None else None,
+                        argument_items=None if numbers or not structures else items)
     if isinstance(value, list):
         items = tuple(of_value(v, numbers, structures) for v in value)
         item = None
@@ -202,7 +206,7 @@ def _unknown_structure(value: Any) -> Abstract:
 
 def knows_entries(known: Abstract) -> bool:
     """Does ``known`` hold what the call told of an argument structure's entries (a dict's
-    or dataclass's, a list's items), which a write into it would make stale?"""
+    or dataclass's, a list's or tuple's items), which a write into it would make stale?"""
     return isinstance(known, Record) or isinstance(known, Sequence) and (
         known.argument_items is not None)
 

@@ -341,7 +341,7 @@ def _row_sparse_zeros(ctx: Context, bound: dict[str, Operand]
 def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
                      ) -> tuple[ast.expr | None, Abstract]:
     _, ax = bound["x"]
-    if isinstance(ax, a.Record | Sequence):
+    if a.knows_entries(ax):
         return None, a.Cotangent(ax)  # made as before; its integer leaves' entries dropped
     if isinstance(ax, Number) and ax.kind is not bool:
         return ast.Constant(0.0), Number(float)
@@ -359,7 +359,7 @@ def _zeros_like_grad_with(ctx: Context, bound: dict[str, Operand]
     """The entries at the structure's integer leaves go (``as_gradient`` makes them
     ``None``), and with them the work of computing them."""
     (_, ax), (parts, _) = bound["x"], bound["parts"]
-    if not isinstance(ax, a.Record | Sequence):
+    if not a.knows_entries(ax):
         return None, a.UNKNOWN
     cotangent = a.Cotangent(ax)
     if not isinstance(parts, ast.Dict) or not any(

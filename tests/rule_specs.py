@@ -352,9 +352,14 @@ SPECS: list[Spec] = [
         case(Arr((2, 3, 4)), axis=(0, 2), weights=Arr((2, 3, 4), "positive")),
         case(Arr((5,)), weights=Arr((5,), "positive"), returned=False),
         case(Arr((2, 3)), axis=0, weights=Arr((2, 3), "positive"), keepdims=True))),
-    Spec(np.var, reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))),
+    Spec(np.var, (*reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1})),
+                  # a float ddof divides too: it has a derivative
+                  case(Arr((5,)), ddof=Flt("fraction")),
+                  case(Arr((2, 3, 4)), axis=(0, 2), ddof=Flt("fraction"), keepdims=True))),
     # the standard deviation of one element is 0, where its derivative is nan: no scalar case
-    Spec(np.std, reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))[:-1]),
+    Spec(np.std, (*reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))[:-1],
+                  case(Arr((5,)), ddof=Flt("fraction")),
+                  case(Arr((3, 4)), axis=-1, ddof=Flt("fraction")))),
     Spec(np.max, reduction("distinct")),
     Spec(np.min, reduction("distinct")),
     Spec(np.nanmax, reduction("distinct")),
@@ -485,6 +490,10 @@ SPECS: list[Spec] = [
                    case(Arr((3, 4), "distinct"), axis=None), case(Arr((5,), "distinct")))),
     Spec(np.full, (case((2, 3), Arr(())), case((2, 3), Arr((3,))), case((2, 3), Flt()))),
     Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))))),
+    # each value is start + i * step (the stop decides only the count)
+    Spec(np.arange, (case(Flt("fraction"), 5.5), case(Flt("fraction"), 4.2, Flt("positive")),
+                     case(Flt("fraction"), -3.1, -0.7), case(6.3),
+                     case(1.0, 7.0, Flt("positive")))),
     Spec(np.linspace, (case(Flt(), Flt(), 5), case(Arr((3,)), Arr(()), 4, axis=-1),
                        case(Arr(()), Arr((2,)), 3, endpoint=False),
                        case(Arr((2, 1)), Arr((3,)), 4, axis=1))),

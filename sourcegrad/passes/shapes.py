@@ -4,7 +4,8 @@ Such an operand's cotangent needs no ``unbroadcast`` and its tangent no ``broadc
 the generated code then reads like the arithmetic it is and skips a helper call per
 operation. Two facts prove it:
 
-- every other operand is a scalar (``passes/scalars.py``), whatever the operation;
+- every other operand is a scalar (``passes/scalars.py``) that the operation broadcasts
+  (a differentiable parameter: not a shape, ``np.full(3, v)``, or a count);
 - the operation is elementwise (a ufunc) and every other operand has the *same shape* as
   this one: both come, through elementwise operations only, from the same parameter, so
   ``np.sin(x) * np.exp(-0.5 * x * x)`` multiplies two arrays shaped like ``x``.
@@ -41,11 +42,13 @@ class ShapeFacts:
 
     def has_output_shape(self, operand: ast.expr, op: Op) -> bool:
         """Does ``operand`` of ``op`` have the shape of ``op``'s output?"""
-        others = [a for a in op.args.values() if a is not operand]
+        others = {p: a for p, a in op.args.items() if a is not operand}
         if not others:
             return False
-        if all(self.is_scalar(a) for a in others):
-            return True
+        nondiff = op.rule.nondiff if op.rule is not None else frozenset()
+        if all(self.is_scalar(a) and p not in nondiff for p, a in others.items()):
+            return True  # (a scalar that is a shape, ``np.full(3, v)``, is no operand)
+        others = list(others.values())
         source = self.source(operand)
         return _elementwise(op) and source not in (_UNKNOWN, SCALAR) and all(
             self.source(a) in (SCALAR, source) for a in others)

@@ -108,16 +108,23 @@ class var:
     the derivative is nan (``degrees_of_freedom``), as in JAX."""
 
     torch_name = "Var"
-    nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
+    nondiff = ("axis", "dtype", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g, a, axis=axis, keepdims=keepdims)
                 * deviation(a, axis=axis)
                 * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
+    def vjp_ddof(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        # a float ddof is a divisor's part: var = s / (n - ddof), so dvar/dddof = var / (n - ddof)
+        return unbroadcast(g * ans / degrees_of_freedom(a, ans, ddof=ddof), ddof)
+
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims) * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
+
+    def jvp_ddof(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return t * ans / degrees_of_freedom(a, ans, ddof=ddof)
 
 
 @rule(np.std)
@@ -127,17 +134,24 @@ class std:
     the derivative is nan (0/0), as in PyTorch and JAX; with ``n - ddof <= 0``, nan."""
 
     torch_name = "Std"
-    nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
+    nondiff = ("axis", "dtype", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g / one_if_single(ans, a), a, axis=axis, keepdims=keepdims)
                 * deviation(a, axis=axis)
                 / degrees_of_freedom(a, ans, ddof=ddof))
 
+    def vjp_ddof(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        # std = sqrt(s / (n - ddof)): dstd/dddof = std / (2 (n - ddof))
+        return unbroadcast(g * ans / (2 * degrees_of_freedom(a, ans, ddof=ddof)), ddof)
+
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims)
                 / (one_if_single(ans, a) * degrees_of_freedom(a, ans, ddof=ddof)))
+
+    def jvp_ddof(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return t * ans / (2 * degrees_of_freedom(a, ans, ddof=ddof))
 
 
 @rule(np.max, np.amax, np.nanmax)

@@ -11,6 +11,8 @@ import numpy as np
 from .registry import rule
 from .support import (
     along_samples,
+    arange_start_weight,
+    arange_steps,
     as_column,
     broadcast_like,
     concatenate_c,
@@ -199,6 +201,32 @@ class full_like:
 
     def vjp_fill_value(g, ans, a, fill_value, dtype=None, order="K", subok=True, shape=None):
         return unbroadcast(g, fill_value)
+
+
+@rule(np.arange)
+class arange:
+    """Each value is ``start + i * step``: differentiable in ``start`` and ``step``; the count,
+    which ``stop`` decides, is piecewise constant (the derivative is 0 in ``stop``, and in the
+    one argument of ``np.arange(stop)``)."""
+
+    torch_name = "Arange"
+    nondiff = ("stop", "dtype", "device", "like")
+
+    def vjp_start_or_stop(g, ans, start_or_stop, stop=None, step=1, *, dtype=None,
+                          device=None, like=None):
+        return unbroadcast(np.sum(g) * arange_start_weight(stop), start_or_stop)
+
+    def vjp_step(g, ans, start_or_stop, stop=None, step=1, *, dtype=None, device=None,
+                 like=None):
+        return unbroadcast(np.sum(g * arange_steps(ans)), step)
+
+    def jvp_start_or_stop(t, ans, start_or_stop, stop=None, step=1, *, dtype=None,
+                          device=None, like=None):
+        return np.broadcast_to(t * arange_start_weight(stop), np.shape(ans))
+
+    def jvp_step(t, ans, start_or_stop, stop=None, step=1, *, dtype=None, device=None,
+                 like=None):
+        return t * arange_steps(ans)
 
 
 @rule(np.linspace)

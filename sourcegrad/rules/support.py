@@ -2195,6 +2195,19 @@ def linspace_weights(ans, num=50, endpoint=True, axis=0):
     return np.reshape(weights, shape)
 
 
+def arange_start_weight(stop):
+    """1 where ``np.arange``'s first argument is its start (``stop`` given: every value moves
+    with it), 0 where it is the stop (``np.arange(stop)``: the count is piecewise constant,
+    the values do not move)."""
+    return 0.0 if stop is None else 1.0
+
+
+def arange_steps(ans):
+    """How many steps each value of ``np.arange(...)`` is from the start: its share of
+    ``step``."""
+    return np.arange(np.size(ans), dtype=_grad_dtype(ans))
+
+
 def along_samples(t, ans, axis=0):
     """The tangent ``t`` of ``np.linspace``'s ``start`` or ``stop``, broadcast to the shape
     of one sample and given a length-1 ``axis`` so it broadcasts against ``ans``."""

@@ -721,6 +721,8 @@ SPECS += [
 # The helpers generated code calls (rules/support_rules.py), so that generated code can be
 # differentiated again (Hessians, grad of grad).
 SPECS += [
+    Spec(support.through_cast, (case(Arr((2, 3)), np.float32), case(Arr((3,)), None),
+                                case(Arr((3,)), np.int64), case(Arr(()), bool))),
     Spec(support.unbroadcast, (case(Arr((2, 3, 4)), Arr((3, 1))), case(Arr((3,)), Arr((3,))),
                                case(Arr((2, 3)), Arr(())))),
     Spec(support.broadcast_like, (case(Arr((3, 1)), Arr((2, 3, 4))), case(Arr(()), Arr((2, 3))),

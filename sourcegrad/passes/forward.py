@@ -364,7 +364,10 @@ class ForwardMode:
     def _tangent_of(self, stmt: ast.Assign, op: Op, var: str) -> ast.expr | None:
         value = stmt.value
         if op.kind == RULE:
-            return self._rule_tangent(stmt, op, name(var))
+            tangent = self._rule_tangent(stmt, op, name(var))
+            if tangent is not None and op.cast is not None:  # zero for an integer dtype
+                tangent = call("through_cast", tangent, clone(op.cast))
+            return tangent
         if op.kind == COPY:
             return self._tangent_name(op.args["x"])
         if op.kind == SUBSCRIPT:

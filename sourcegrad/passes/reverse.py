@@ -858,6 +858,8 @@ class ReverseMode:
             if self.shapes.has_output_shape(arg, op):
                 expr = without_unbroadcast(expr, arg)
             expr = shapes_from_parameters(expr, self.shapes, SHAPE_ARGUMENTS)
+            if op.cast is not None:  # zero if the cast was to an integer dtype
+                expr = call("through_cast", expr, clone(op.cast))
             self.inlined[key] = expr
         # shared, not copied: only the last generation of a statement's adjoint is kept
         return self.inlined[key]

@@ -2578,6 +2578,16 @@ def vector_norm_derivative(x, ans, ord=2, axis=None):
 # for complex values; a real value's cotangent is real.
 
 
+def through_cast(d, dtype):
+    """``d``, a cotangent or tangent passing a cast to ``dtype`` that the text does not
+    name (``x.astype(y.dtype)``, ``np.sum(x, dtype=kind)``): zero where ``dtype`` is an
+    integer or boolean one, whose values hold no derivative (as in JAX and PyTorch); where
+    the text names the dtype, the transformer knows it, and writes no such call."""
+    if dtype is None or np.dtype(dtype).kind in "fc":
+        return d
+    return zeros_like_grad(d)
+
+
 def real_like(g, x):
     """``g`` as the cotangent of ``x``: its real part if ``x`` is real."""
     return np.real(g) if np.iscomplexobj(g) and not np.iscomplexobj(x) else g

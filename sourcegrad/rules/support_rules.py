@@ -41,12 +41,22 @@ from .support import (
     reshape_each,
     spectral_norm_curvature,
     split_back,
+    through_cast,
     unbroadcast,
     unbroadcast_each,
     unreduce,
     unstack_like,
     zeros_like_grad_with,
 )
+
+
+@rule(support.through_cast)
+class through_cast_rule:
+    linear = True
+    nondiff = ("dtype",)
+
+    def vjp_d(g, ans, d, dtype):
+        return through_cast(g, dtype)
 
 
 @rule(support.unbroadcast)

@@ -981,6 +981,7 @@ class ReverseMode:
         self._note_reads(stmt, [index])
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
+        after_zeroing: list[ast.stmt] = []
         structured = var in self.containers or (var in self.structures.structured and (
             self.structures.one_element(index) or isinstance(index, ast.Slice)))
         if self._active_expr(stmt.value):
@@ -990,7 +991,15 @@ class ReverseMode:
                 "copy", part), clone(stmt.value))
             if structured:
                 taken = part if var in self.containers else call("private_copy", part)
-            out.extend(self._accumulate(stmt.value, taken))
+            if isinstance(stmt.value, ast.Name) and stmt.value.id == var and not structured:
+                # `a[::-1] = a`: the value written is the array before the write, whose
+                # cotangent is the written part's added to the one after the write with
+                # that part zeroed (added before the zeroing, it would be zeroed with it)
+                held = self._fresh_for(stmt, "written", naming.adjoint_base(f"{var}_written"))
+                out.append(ast.Assign(targets=[name(held, True)], value=taken))
+                after_zeroing = self._accumulate(stmt.value, name(held))
+            else:
+                out.extend(self._accumulate(stmt.value, taken))
         out.extend(self._own(var, stmt))
         zero_target = ast.Subscript(value=name(self.grad(var), True), slice=clone(index),
                                     ctx=ast.Store())
@@ -999,7 +1008,7 @@ class ReverseMode:
             zero = call("zeros_like_grad", clone(stmt.value))
             self._note_reads(stmt, [stmt.value])
         out.append(ast.Assign(targets=[zero_target], value=zero))
-        return out
+        return out + after_zeroing
 
     def _last_writes(self, stmt: ast.stmt, var: str, part: ast.Subscript) -> ast.expr | None:
         """``part`` (``grad_var[index]``) kept only where the write was the last one into its

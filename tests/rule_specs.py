@@ -723,6 +723,9 @@ SPECS += [
 SPECS += [
     Spec(support.through_cast, (case(Arr((2, 3)), np.float32), case(Arr((3,)), None),
                                 case(Arr((3,)), np.int64), case(Arr(()), bool))),
+    Spec(support.written_into, (case(Arr((2, 3)), Arr((4, 2, 3))),
+                                case(Arr((3,)), np.zeros(3, dtype=np.int64)),
+                                case(Arr(()), np.zeros(2, dtype=bool)))),
     Spec(support.unbroadcast, (case(Arr((2, 3, 4)), Arr((3, 1))), case(Arr((3,)), Arr((3,))),
                                case(Arr((2, 3)), Arr(())))),
     Spec(support.broadcast_like, (case(Arr((3, 1)), Arr((2, 3, 4))), case(Arr(()), Arr((2, 3))),

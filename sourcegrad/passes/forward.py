@@ -544,6 +544,10 @@ class ForwardMode:
         if self.has_tangent(stmt.value) or isinstance(target.slice, ast.Slice):
             # a list's slice takes a list (`a[1:] = [u, v]`), not the number 0.0
             value = self.tangent_or_zero(stmt.value)
+            if self.has_tangent(stmt.value) and var not in self.shapes.float_arrays and (
+                    not self.resolver.kinds.is_sequence(name(var))):
+                # an integer array keeps nothing of the derivative of what is written into it
+                value = call("written_into", value, name(var))
         else:
             value = ast.Constant(0.0)
         out.append(assign(_retarget(target, self.tangent(var)), value, stmt))

@@ -987,8 +987,13 @@ class ReverseMode:
         if self._active_expr(stmt.value):
             # a list's or dict's element is replaced, not written into: taken as it is (a
             # copy where it may be an array's row, which the zeroing below overwrites)
-            taken = call("unbroadcast", self._last_writes(stmt, var, part) or _np_call(
-                "copy", part), clone(stmt.value))
+            kept = self._last_writes(stmt, var, part)
+            written = kept or _np_call("copy", part)
+            if var not in self.shapes.float_arrays and not structured:
+                # an integer array keeps nothing of the derivative of what is written into it
+                written = call("written_into", kept or part, name(var))
+                self._note_reads(stmt, [name(var)])
+            taken = call("unbroadcast", written, clone(stmt.value))
             if structured:
                 taken = part if var in self.containers else call("private_copy", part)
             if isinstance(stmt.value, ast.Name) and stmt.value.id == var and not structured:

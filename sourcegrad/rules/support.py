@@ -2588,6 +2588,18 @@ def through_cast(d, dtype):
     return zeros_like_grad(d)
 
 
+def written_into(d, into):
+    """``d``, the cotangent (or tangent) of values written into the array ``into``
+    (``into[i] = v``): zero where ``into`` holds integers or booleans, which keep nothing of a
+    written value's derivative (``v`` is truncated); otherwise ``d`` itself, copied if it is
+    a view (of the cotangent the adjoint zeroes next). Generated code calls it where the
+    text does not tell that ``into`` is a float array (``a = np.zeros(n)`` does)."""
+    dtype = getattr(into, "dtype", None)
+    if dtype is not None and np.dtype(dtype).kind not in "fc":
+        return zeros_like_grad(d)
+    return np.copy(d) if isinstance(d, np.ndarray) and d.base is not None else d
+
+
 def real_like(g, x):
     """``g`` as the cotangent of ``x``: its real part if ``x`` is real."""
     return np.real(g) if np.iscomplexobj(g) and not np.iscomplexobj(x) else g

@@ -46,6 +46,7 @@ from .support import (
     unbroadcast_each,
     unreduce,
     unstack_like,
+    written_into,
     zeros_like_grad_with,
 )
 
@@ -57,6 +58,15 @@ class through_cast_rule:
 
     def vjp_d(g, ans, d, dtype):
         return through_cast(g, dtype)
+
+
+@rule(support.written_into)
+class written_into_rule:
+    linear = True
+    nondiff = ("into",)
+
+    def vjp_d(g, ans, d, into):
+        return written_into(g, into)
 
 
 @rule(support.unbroadcast)

@@ -107,7 +107,8 @@ def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> n
     tangent_name = generated.tangent_params[param]
     columns = [np.asarray(generated(*args, **{tangent_name: unit})[1], dtype=np.float64)
                for unit in unit_tangents(args[argnum])]
-    value_shape = columns[0].shape if columns else np.shape(generated(*args)[0])
+    value_shape = columns[0].shape if columns else np.shape(generated(  # an empty argument
+        *args, **{tangent_name: np.zeros(np.shape(args[argnum]))})[0])
     stacked = np.stack(columns, axis=-1) if columns else np.zeros(value_shape + (0,))
     return np.reshape(stacked, value_shape + np.shape(args[argnum]))
 
@@ -120,7 +121,8 @@ def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int,
         value = value[0]
     rows = [np.asarray(backward(unit, saved)[0], dtype=np.float64) * np.ones(np.shape(args[argnum]))
             for unit in unit_tangents(np.asarray(value, dtype=np.float64))]
-    return np.reshape(np.stack(rows), np.shape(value) + np.shape(args[argnum]))
+    shape = np.shape(value) + np.shape(args[argnum])
+    return np.reshape(np.stack(rows), shape) if rows else np.zeros(shape)  # an empty output
 
 
 def _tree_jacobian(fun: Callable, args: tuple, argnum: int) -> Any:

@@ -104,3 +104,14 @@ def test_an_integer_cast_writes_no_derivative_code():
     source = sg.source(astype_int)
     assert not re.search(r"\bgrad_x_astype\b", source), source  # no cotangent for the cast
     assert "through_cast" not in source
+
+
+def object_array_of_floats(x):
+    return float(np.sum(np.array([x[0], x[1] * 2], dtype=object) ** 2)
+                 + np.sum(x.astype(object) * x[2]))
+
+
+def test_a_cast_to_object_keeps_the_derivative():
+    # an object array holds the Python floats themselves: it is no integer cast
+    expected = numerical_grad(object_array_of_floats, (X.copy(),), 0)
+    assert_close(sg.grad(object_array_of_floats)(X), expected)

@@ -297,12 +297,12 @@ class Resolver:
         cast = bound.get("dtype") if "dtype" in rule.params else None
         if cast is not None:
             dtype = self.dtype_named(cast)
-            if dtype is not None and dtype.kind not in "fc":
+            if helpers.discrete_dtype(dtype):
                 # `x.astype(int)`, `np.sum(x, dtype=bool)`: an integer or boolean result holds
                 # no derivative (a step function of the input), as in JAX and PyTorch
                 return Op(NONDIFF, callee=primitive, label=label)
             if dtype is not None or isinstance(cast, ast.Constant) and cast.value is None:
-                cast = None  # a float dtype the text names: the rule as it is
+                cast = None  # a dtype the text names, of values with a derivative
         return Op(RULE, rule=rule, args=bound, varargs=varargs, callee=primitive, label=label,
                   cast=cast)
 

@@ -375,7 +375,7 @@ def _written_into(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | N
     if dtype is None:
         return None, a.UNKNOWN
     d, ad = bound["d"]
-    if dtype.kind not in "fc":
+    if support.discrete_dtype(dtype):
         return _zero_derivative(ctx, bound["d"])
     if isinstance(ad, Array) and not ad.scalar:
         return method(d, "copy"), a.fresh(ad)
@@ -388,9 +388,9 @@ def _through_cast(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | N
     _, dtype = bound["dtype"]
     if not isinstance(dtype, a.Constant):
         return None, a.UNKNOWN
-    if dtype.value is None or np.dtype(dtype.value).kind in "fc":
-        return bound["d"]
-    return _zero_derivative(ctx, bound["d"])
+    if support.discrete_dtype(dtype.value):
+        return _zero_derivative(ctx, bound["d"])
+    return bound["d"]
 
 
 def _zero_derivative(ctx: Context, d: Operand) -> tuple[ast.expr | None, Abstract]:

@@ -477,7 +477,8 @@ SPECS: list[Spec] = [
     Spec(np.sort, (case(Arr((3, 4), "distinct")), case(Arr((3, 4), "distinct"), axis=0),
                    case(Arr((3, 4), "distinct"), axis=None), case(Arr((5,), "distinct")))),
     Spec(np.full, (case((2, 3), Arr(())), case((2, 3), Arr((3,))), case((2, 3), Flt()))),
-    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))))),
+    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))),
+                        case(np.arange(6).reshape(2, 3), Arr((3,))))),  # truncated to ints
     Spec(np.linspace, (case(Flt(), Flt(), 5), case(Arr((3,)), Arr(()), 4, axis=-1),
                        case(Arr(()), Arr((2,)), 3, endpoint=False),
                        case(Arr((2, 1)), Arr((3,)), 4, axis=1))),

@@ -61,6 +61,12 @@ def fancy_index_into_full_int(x):
     return np.sum(k * x)
 
 
+def full_like_of_an_int_array(x):
+    k = np.full_like(np.arange(3), x[0] * 2.5)  # filled in the int array's dtype
+    f = np.full_like(np.arange(3), x[1] * 2.5, dtype=float)
+    return np.sum(k * x) + np.sum(f * x)
+
+
 def float_copy_keeps_its_derivative(x):
     a = x.copy()
     a[1:] = a[:-1] * x[1:]
@@ -70,7 +76,7 @@ def float_copy_keeps_its_derivative(x):
 
 PROGRAMS = [element_of_int_zeros, slice_of_int_zeros, element_of_arange, bool_mask_written,
             rows_of_an_int_matrix_in_a_loop, fancy_index_into_full_int,
-            float_copy_keeps_its_derivative]
+            full_like_of_an_int_array, float_copy_keeps_its_derivative]
 X = np.array([1.3, 0.45, 2.2])  # no step of any truncation within the differences' reach
 DIRECTION = np.array([0.5, -0.25, 1.0])
 

@@ -415,25 +415,20 @@ def _name(fn: Any) -> str:
     return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
 
 
-# The modules whose code decides what is generated: an edit to any of them (while developing
-# sourcegrad, or by installing another build of the same version) must not load stale code.
-_TRANSFORMER_DIRECTORIES = ("passes", "codegen", "frontend")
-_TRANSFORMER_FILES = ("pipeline.py", "compile.py", "debug.py", "cache.py", "dependencies.py",
-                      "api.py", "forward_mode.py", "rules/registry.py", "rules/methods.py")
+# Every module of the package can decide what is generated or how it runs (the passes, the
+# rule table and its helpers, the specialiser, the pytree handling): an edit to any of them
+# (while developing sourcegrad, or by installing another build of the same version) must not
+# load stale code.
 _FINGERPRINT: list[str] = []
 
 
 def _implementation_fingerprint() -> str:
-    """Names, sizes and modification times of the transformer's own files (plain ``os``
-    calls: ``pathlib`` objects for the two dozen files cost more than the stats)."""
+    """Names, sizes and modification times of the package's files (plain ``os`` calls:
+    ``pathlib`` objects for a hundred files cost more than the stats), taken once."""
     if not _FINGERPRINT:
         package = os.path.dirname(__file__)
-        names = list(_TRANSFORMER_FILES)
-        for directory in _TRANSFORMER_DIRECTORIES:
-            names.extend(f"{directory}/{n}" for n in os.listdir(os.path.join(package, directory))
-                         if n.endswith(".py"))
         stamps = []
-        for relative in sorted(names):
+        for relative in implementation_files():
             try:
                 info = os.stat(os.path.join(package, relative))
             except OSError:
@@ -441,6 +436,17 @@ def _implementation_fingerprint() -> str:
             stamps.append((relative, info.st_size, info.st_mtime_ns))
         _FINGERPRINT.append(_digest(*stamps))
     return _FINGERPRINT[0]
+
+
+def implementation_files() -> list[str]:
+    """Every Python file of the package, relative to it, in a fixed order."""
+    package = os.path.dirname(__file__)
+    found = []
+    for directory, subdirectories, files in os.walk(package):
+        subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
+        found.extend(os.path.relpath(os.path.join(directory, name), package)
+                     for name in sorted(files) if name.endswith(".py"))
+    return found
 
 
 def disk_key(fn: Any, names: tuple[str, ...], variant: str) -> str | None:

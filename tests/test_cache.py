@@ -357,6 +357,17 @@ def test_a_different_build_of_sourcegrad_does_not_load_the_entry(fresh_memory, m
     assert cache.STATS.transformations == before + 1
 
 
+def test_the_build_fingerprint_covers_every_module_of_the_package():
+    """The specialiser, the rules' helpers and the pytree code decide what a cached
+    derivative does as much as the passes: an edit to any of them must change the key."""
+    package = pathlib.Path(sg.__file__).parent
+    covered = {package / relative for relative in cache.implementation_files()}
+    for name in ("jit.specialise", "rules.support", "pytrees", "passes.reverse", "cache"):
+        module = importlib.import_module(f"sourcegrad.{name}")
+        assert pathlib.Path(module.__file__) in covered
+    assert covered == set(package.rglob("*.py"))
+
+
 def test_clear_cache_forgets_memory_and_disk(private_cache_dir, fresh_memory):
     def tanh_sum(x):
         return np.sum(np.tanh(x))

@@ -28,7 +28,7 @@ from .test_random_programs import SHAPES, examples, run_program
 
 GOLDEN_DIR = pathlib.Path(__file__).parent / "golden" / "specialised"
 SPECIALISED_GOLDEN = ("logistic_regression", "mlp", "rnn", "calls_user_function", "branch",
-                      "row_sparse")
+                      "row_sparse", "gaussian_window")
 
 
 def variant(g, *args, **kwargs):

@@ -35,6 +35,8 @@ from . import abstract as a
 from .abstract import Abstract, Array, Number
 from .aliases import drop_aliases
 from .reuse import reuse_memory
+from .seed_ones import drop_products_with_ones
+from .squares import fold_squares
 from .step_arrays import Context as StepsContext
 from .step_arrays import emptied_list, preallocate_steps
 
@@ -68,6 +70,8 @@ def tidy(fdef: ast.FunctionDef, facts: Facts, numba: bool, np_name: str) -> None
             pass
     else:
         changed = preallocate_steps(fdef, steps_context(facts, np_name))
+        changed |= drop_products_with_ones(fdef, facts.known, facts.ufunc_calls, np_name)
+        changed |= fold_squares(fdef)
         # a second name gone makes no assignment dead (the value is read as before, under
         # the other name), but a stack that was read only through an alias may be just
         # made, pushed and popped now: the liveness pass runs again only if that happened

@@ -52,7 +52,7 @@ def reuse_memory(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall,
     worked out of each expression node (by id, with the node, so that an id reused by a
     later node is not mistaken for it); ``ufunc_call``: is a call one of NumPy's ufuncs,
     given its inputs by position?"""
-    private = _private_arrays(fdef, known, ufunc_call)
+    private = private_arrays(fdef, known, ufunc_call)
     for block in blocks(fdef):
         if private:
             for stmt, following in zip(block, _next_statements(block), strict=True):
@@ -80,6 +80,12 @@ def _known(node: ast.AST, known: Known) -> Abstract | None:
     return entry[1] if entry is not None and entry[0] is node else None
 
 
+def array_of(node: ast.AST, known: Known) -> Array | None:
+    """What is known of ``node``'s value, if it is an array the code made, of known shape
+    and dtype."""
+    return _array(_known(node, known))
+
+
 def _array(value: Abstract | None) -> Array | None:
     """``value`` if it is an array the code made, of known shape and dtype."""
     if isinstance(value, Array) and value.fresh and not value.scalar and (
@@ -101,7 +107,7 @@ def _makes_array(value: ast.expr, known: Known, ufunc_call: IsUfuncCall) -> bool
 
 
 # -- who else sees an array ----------------------------------------------------------------
-def _private_arrays(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall
+def private_arrays(fdef: ast.FunctionDef, known: Known, ufunc_call: IsUfuncCall
                     ) -> set[str]:
     """Names whose every value is an array the function made and nothing else sees: never
     bound otherwise, and never read but as an operand of arithmetic, a comparison or a

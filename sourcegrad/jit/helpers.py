@@ -379,7 +379,9 @@ def _written_into(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | N
         return _zero_derivative(ctx, bound["d"])
     if isinstance(ad, Array) and not ad.scalar:
         return method(d, "copy"), a.fresh(ad)
-    return d, ad  # a number, or an element: a copy already
+    if isinstance(ad, Number) or isinstance(ad, Array) and ad.scalar:
+        return d, ad  # a number, or an element: a copy already
+    return None, a.UNKNOWN  # (it may be a view: the call copies it)
 
 
 @rule(support.through_cast)

@@ -545,7 +545,8 @@ class ForwardMode:
             # a list's slice takes a list (`a[1:] = [u, v]`), not the number 0.0
             value = self.tangent_or_zero(stmt.value)
             if self.has_tangent(stmt.value) and var not in self.shapes.float_arrays and (
-                    not self.resolver.kinds.is_sequence(name(var))):
+                    not self.resolver.kinds.is_sequence(name(var))) and getattr(
+                    stmt, "in_place_of", None) is None:
                 # an integer array keeps nothing of the derivative of what is written into it
                 value = call("written_into", value, name(var))
         else:

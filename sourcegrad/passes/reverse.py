@@ -989,8 +989,10 @@ class ReverseMode:
             # copy where it may be an array's row, which the zeroing below overwrites)
             kept = self._last_writes(stmt, var, part)
             written = kept or _np_call("copy", part)
-            if var not in self.shapes.float_arrays and not structured:
+            if var not in self.shapes.float_arrays and not structured and getattr(
+                    stmt, "in_place_of", None) is None:
                 # an integer array keeps nothing of the derivative of what is written into it
+                # (`a[i] *= v` of one is refused by NumPy where `v` would be truncated)
                 written = call("written_into", kept or part, name(var))
                 self._note_reads(stmt, [name(var)])
             taken = call("unbroadcast", written, clone(stmt.value))

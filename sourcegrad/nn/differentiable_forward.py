@@ -10,7 +10,8 @@ adjoint.
 
 So, as in PyTorch, a parameter the call did not read gets no gradient (``.grad`` stays
 ``None``), one read twice (tied weights) gets both contributions, and a frozen one
-(``requires_grad=False``) is a constant. Under ``sg.no_grad()`` nothing is recorded; on a
+(``requires_grad=False``) is a constant, whose modification in place before the backward
+runs is an error, as for any saved tensor. Under ``sg.no_grad()`` nothing is recorded; on a
 module holding no tensor, called with arrays, the method is the user's function.
 """
 
@@ -54,14 +55,20 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
     positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
     moved = [k for k, t in enumerate(tensors) if t.requires_grad]
     through_self = plan.self_differentiated and requires_grad(record)
+    sources = [*_tensor_arrays(record), *tensor_arrays,
+               *(a for a in (*arrays, *kw_arrays.values()) if isinstance(a, np.ndarray))]
     if not is_grad_enabled() or not (positions or moved or through_self):
-        return _as_tensors(plan.function(record.arrays, *tensor_arrays, *arrays, **kw_arrays))
+        return _as_tensors(graph.unaliased(
+            plan.function(record.arrays, *tensor_arrays, *arrays, **kw_arrays), sources))
     names = decorated.parameters
     wrt = ((names[0],) if plan.self_differentiated else ()) + tuple(
         plan.names[k] for k in moved) + tuple(names[i + 1] for i in positions)
     forward, backward = _split(plan, wrt)
     value, saved = forward(record.arrays, *tensor_arrays, *arrays, **kw_arrays)
+    value = graph.unaliased(value, sources)
     read = list(read_tensors(record))
+    constants = [t for t in tensors if not t.requires_grad] + [
+        tensor for _, tensor in read_tensors(record, requiring=False)]
     stop_noting(record)
     if read and not plan.self_differentiated:  # a tensor where the plan saw none: plan again
         if planned_again:
@@ -74,8 +81,10 @@ def call_method(decorated: Any, module: Module, args: tuple, kwargs: dict,
                          params, read)
     single = not isinstance(value, (tuple, list))
     inputs = [*args, *params, *(tensor for _, tensor in read)]
-    return graph.record(node_class(decorated, module), inputs, value if single else tuple(value),
-                        pullback)
+    outputs = graph.record(node_class(decorated, module), inputs,
+                           value if single else tuple(value), pullback)
+    graph.also_saved(outputs, constants)
+    return outputs
 
 
 def _planned(decorated: Any, module: Module, again: bool) -> tuple[Plan, list[Tensor]]:
@@ -148,6 +157,14 @@ def _split(plan: Plan, wrt: tuple[str, ...]) -> tuple[Callable, Callable]:
     if pair is None or not pair[0]._sourcegrad_entry[0].valid():
         pair = plan.splits[wrt] = pipeline.split_functions(plan.function, wrt)
     return pair
+
+
+def _tensor_arrays(record: Any) -> list[np.ndarray]:
+    """The arrays of every tensor ``record`` holds, its submodules' included."""
+    arrays = [t.data for t in record.tensors.values()]
+    for child in record.children.values():
+        arrays.extend(_tensor_arrays(child))
+    return arrays
 
 
 def _any_tensor(args: tuple, kwargs: dict) -> bool:

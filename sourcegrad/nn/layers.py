@@ -144,7 +144,7 @@ class Sequential(Module):
 
 
 class ReLU(Module):
-    """``max(x, 0)``, elementwise (``inplace`` is accepted, as in PyTorch, and printed).
+    """``max(x, 0)``, elementwise (with ``inplace``, written into ``x``, as in PyTorch).
 
     >>> x = sg.tensor([-1.0, 2.0], requires_grad=True)
     >>> sg.nn.ReLU()(x)
@@ -158,7 +158,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.relu(input)
+        return input.relu_() if self.inplace else F.relu(input)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""

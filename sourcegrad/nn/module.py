@@ -76,7 +76,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_parameters")
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -86,7 +86,7 @@ class Module:
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_modules")
             self._modules[name] = value
         elif name in self.__dict__.get("_modules", {}):
             if value is not None:
@@ -101,11 +101,15 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name: str) -> None:
-        """``name`` is about to become a parameter or a submodule: it is nothing else."""
+    def _forget(self, name: str, keep: str | None = None) -> None:
+        """``name`` is about to become a parameter, buffer or submodule (in the registry
+        ``keep``): it is nothing else. Its entry in ``keep`` stays where it is, so that
+        replacing a parameter keeps its place in ``parameters()`` and ``state_dict()``, as
+        in PyTorch (an optimizer's state and a checkpoint follow that order)."""
         self.__dict__.pop(name, None)
         for kind in ("_parameters", "_buffers", "_modules"):
-            self.__dict__[kind].pop(name, None)
+            if kind != keep:
+                self.__dict__[kind].pop(name, None)
 
     def __getattr__(self, name: str) -> Any:
         # only called when ordinary lookup fails: the registered parameters, buffers, modules
@@ -150,7 +154,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(sg.Tensor or None required)")
-        self._forget(name)
+        self._forget(name, keep="_buffers")
         self._buffers[name] = tensor
 
     def add_module(self, name: str, module: Module | None) -> None:
@@ -164,7 +168,7 @@ class Module:
         """
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_typename(module)} is not a Module subclass")
-        self._forget(name)
+        self._forget(name, keep="_modules")
         self._modules[name] = module
 
     # -- walking the tree ---------------------------------------------------------------
@@ -187,6 +191,15 @@ class Module:
                     yield from walk(child, f"{path}.{name}" if path else name)
 
         return walk(self, prefix)
+
+    def _every_path(self, path: str) -> Iterator[tuple[str, Module]]:
+        """``named_modules`` without leaving out a module seen under another name: a
+        module shared by two attributes is saved under both in ``state_dict``, as in
+        PyTorch, so that checkpoints have PyTorch's keys."""
+        yield path, self
+        for name, child in self._modules.items():
+            if child is not None:
+                yield from child._every_path(f"{path}.{name}" if path else name)
 
     def modules(self) -> Iterator[Module]:
         """Every module of the tree once, this one first (``named_modules`` without
@@ -364,7 +377,7 @@ class Module:
         (['weight', 'bias'], sg.Size([1, 2]))
         """
         state = OrderedDict() if destination is None else destination
-        for path, module in self.named_modules(prefix.rstrip(".")):
+        for path, module in self._every_path(prefix.rstrip(".")):
             for kind in ("_parameters", "_buffers"):
                 for name, value in getattr(module, kind).items():
                     if value is not None:

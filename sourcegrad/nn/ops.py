@@ -160,6 +160,8 @@ def binary_cross_entropy(input, target, reduction="mean"):
     array([  0.69314718, 100.        ])
     """
     _check_same_shape(input, target)
+    if isinstance(input, np.ndarray) and not np.all((input >= 0) & (input <= 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
     with np.errstate(divide="ignore"):
         log_p = np.maximum(np.log(input), -100)
         log_q = np.maximum(np.log(1 - input), -100)
@@ -186,9 +188,40 @@ def cross_entropy(input, target, reduction="mean"):
     if np.ndim(input) not in (1, 2):
         raise ValueError("cross_entropy takes logits of shape (C,) or (N, C), not "
                          f"{np.shape(input)}")
+    _check_classes(target, np.shape(input))
     log_p = log_softmax(input, axis=-1)
     picked = np.take_along_axis(log_p, np.expand_dims(np.asarray(target), -1), axis=-1)
     return _reduce(-np.squeeze(picked, axis=-1), reduction)
+
+
+def _check_classes(target, input_shape):
+    """PyTorch's checks of class indices for logits of ``input_shape``, above all its
+    refusal of an index outside ``[0, C)``: NumPy would read ``-1`` as the last class, a
+    silently wrong loss. (-100, PyTorch's ``ignore_index``, would be left out of the loss
+    there; it is refused here, with a word on why.)"""
+    if not isinstance(target, (np.ndarray, int, np.integer)):
+        return
+    classes = np.asarray(target)
+    if classes.dtype.kind == "f" and classes.shape == input_shape:
+        raise NotImplementedError("sourcegrad's cross_entropy takes class indices; class "
+                                  "probabilities as target are not supported yet")
+    if classes.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if classes.shape != input_shape[:-1]:
+        raise ValueError(f"Expected input batch_size ({input_shape[0]}) to match target "
+                         f"batch_size ({classes.shape[0] if classes.ndim else 1}).")
+    if classes.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{_TORCH_NAMES.get(classes.dtype.name, classes.dtype.name)}")
+    outside = classes[(classes < 0) | (classes >= input_shape[-1])]
+    if outside.size:
+        bad = int(outside.flat[0])
+        note = (" (sourcegrad's cross_entropy has no ignore_index: leave those rows out)"
+                if bad == -100 else "")
+        raise IndexError(f"Target {bad} is out of bounds.{note}")
+
+
+_TORCH_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bool": "Bool"}
 
 
 def _reduce(losses, reduction):

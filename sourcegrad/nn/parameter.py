@@ -7,6 +7,7 @@ the tensor it is made from.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -42,3 +43,10 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         return (Parameter, (np.array(self.data), self.requires_grad))
+
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        """A parameter with a copy of the data and ``requires_grad`` (not ``.grad``), as
+        PyTorch's: ``copy.deepcopy(model)`` gives a model whose parameters are parameters."""
+        copied = type(self)(copy.deepcopy(self.data, memo), self.requires_grad)
+        memo[id(self)] = copied
+        return copied

@@ -140,20 +140,22 @@ def requires_grad(record: Record) -> bool:
         requires_grad(c) for c in record.children.values())
 
 
-def read_tensors(record: Record) -> Iterator[tuple[tuple[Any, ...], Tensor]]:
-    """``(path of fields, tensor)`` for each tensor that requires grad and was read (a
-    ``Sequential``'s list: through each of its modules)."""
+def read_tensors(record: Record, requiring: bool = True
+                 ) -> Iterator[tuple[tuple[Any, ...], Tensor]]:
+    """``(path of fields, tensor)`` for each tensor that requires grad (``requiring``; or
+    each that does not) and was read (a ``Sequential``'s list: through each of its
+    modules)."""
     if record.plain is list:
         read: Any = list(record.children)
     else:
         read = sorted(object.__getattribute__(record.arrays, "_sourcegrad_read"))
     for name in read:
         tensor = record.tensors.get(name)
-        if tensor is not None and tensor.requires_grad:
+        if tensor is not None and tensor.requires_grad is requiring:
             yield (name,), tensor
         child = record.children.get(name)
         if child is not None:
-            for path, inner in read_tensors(child):
+            for path, inner in read_tensors(child, requiring):
                 yield (name, *path), inner
 
 

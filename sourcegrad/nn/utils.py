@@ -59,6 +59,7 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
                              dtype.type(1.0))
     for g in grads:
         g.data *= coefficient.astype(g.data.dtype)
+        g._mark_modified()  # (``g.mul_(coefficient)``, as in PyTorch)
     return Tensor(np.asarray(total))
 
 
@@ -74,3 +75,4 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float,
     """
     for g in _gradients(parameters):
         np.clip(g.data, -clip_value, clip_value, out=g.data)
+        g._mark_modified()  # (``g.clamp_(...)``, as in PyTorch)

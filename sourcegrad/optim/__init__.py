@@ -2,6 +2,6 @@
 (``lr_scheduler.py``), with PyTorch's update rules, defaults and messages."""
 
 from . import lr_scheduler
-from .optimizers import SGD, Adam, Optimizer
+from .optimizers import SGD, Adam, AdamW, Optimizer
 
-__all__ = ["SGD", "Adam", "Optimizer", "lr_scheduler"]
+__all__ = ["SGD", "Adam", "AdamW", "Optimizer", "lr_scheduler"]

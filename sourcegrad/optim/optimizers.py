@@ -4,6 +4,7 @@ given."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -11,7 +12,7 @@ import numpy as np
 
 from ..runtime.tensor import Tensor
 
-__all__ = ["SGD", "Adam", "Optimizer"]
+__all__ = ["SGD", "Adam", "AdamW", "Optimizer"]
 
 
 class Optimizer:
@@ -57,6 +58,7 @@ class Optimizer:
                                 f"{type_name(p)}")
             if not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
+        _refuse_shared(params, self.param_groups)
         self.param_groups.append({**self.defaults, **group, "params": params})
 
     def zero_grad(self, set_to_none: bool = True) -> None:
@@ -78,7 +80,8 @@ class Optimizer:
                     continue
                 if set_to_none:
                     p.grad = None
-                else:
+                else:  # (a gradient made with create_graph loses its history first)
+                    p.grad.detach_()
                     p.grad.zero_()
 
     def step(self) -> None:
@@ -102,6 +105,28 @@ class Optimizer:
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict, group: dict) -> None:
         raise NotImplementedError
+
+
+def _refuse_shared(params: list[Tensor], groups: list[dict[str, Any]]) -> None:
+    """PyTorch's checks of a new group's parameters: one in another group too would be
+    updated twice a step (an error); one given twice in the group is warned about."""
+    ids = {id(p) for p in params}
+    if len(ids) != len(params):
+        warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                      "future, this will cause an error; see "
+                      "github.com/pytorch/pytorch/issues/40967 for more information",
+                      UserWarning, stacklevel=4)
+    if any(id(p) in ids for group in groups for p in group["params"]):
+        raise ValueError("some parameters appear in more than one parameter group")
+
+
+def _check_at_least_zero(**values: float) -> None:
+    """PyTorch's refusal of a negative hyper-parameter (``Invalid momentum value: -1``)."""
+    for name, value in values.items():
+        if value < 0.0:
+            what = "learning rate" if name == "lr" else (
+                "epsilon" if name == "eps" else name) + " value"
+            raise ValueError(f"Invalid {what}: {value}")
 
 
 def type_name(value: Any) -> str:
@@ -135,6 +160,9 @@ class SGD(Optimizer):
     def __init__(self, params: Iterable[Any], lr: float, momentum: float = 0.0,
                  dampening: float = 0.0, weight_decay: float = 0.0,
                  nesterov: bool = False) -> None:
+        _check_at_least_zero(lr=lr, momentum=momentum, weight_decay=weight_decay)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
                                   "weight_decay": weight_decay, "nesterov": nesterov})
 
@@ -167,12 +195,21 @@ class Adam(Optimizer):
     def __init__(self, params: Iterable[Any], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0) -> None:
+        _check_at_least_zero(lr=lr, eps=eps)
+        for index, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
+        _check_at_least_zero(weight_decay=weight_decay)
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps,
                                   "weight_decay": weight_decay})
 
+    _decoupled = False  # (AdamW's weight decay shrinks the parameter, not the gradient)
+
     def _update(self, p: Tensor, grad: np.ndarray, state: dict, group: dict) -> None:
         beta1, beta2 = group["betas"]
-        if group["weight_decay"]:
+        if group["weight_decay"] and self._decoupled:
+            p.data *= 1 - group["lr"] * group["weight_decay"]
+        elif group["weight_decay"]:
             grad = grad + group["weight_decay"] * p.data
         if not state:
             state.update(step=0, exp_avg=np.zeros_like(p.data), exp_avg_sq=np.zeros_like(p.data))
@@ -184,3 +221,26 @@ class Adam(Optimizer):
         v += (1 - beta2) * grad * grad
         denom = np.sqrt(v) / np.sqrt(1 - beta2**step) + group["eps"]
         p.data -= (group["lr"] / (1 - beta1**step)) * m / denom
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter), as PyTorch's ``AdamW``:
+    each step first shrinks the parameter by ``lr * weight_decay``, then takes Adam's step
+    on the gradient alone.
+
+    With a zero gradient Adam's step is zero, so only the decay moves ``w``:
+    ``1 - 0.1 * 0.5 = 0.95``:
+
+    >>> w = sg.tensor([1.0, -2.0], requires_grad=True)
+    >>> opt = sg.optim.AdamW([w], lr=0.1, weight_decay=0.5)
+    >>> (w * 0.0).sum().backward()
+    >>> opt.step()
+    >>> w
+    tensor([ 0.9500, -1.9000], requires_grad=True)
+    """
+    def __init__(self, params: Iterable[Any], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2) -> None:
+        super().__init__(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+
+    _decoupled = True

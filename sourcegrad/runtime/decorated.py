@@ -31,7 +31,13 @@ class Differentiable:
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.__sourcegrad_function__ = fn  # what the transformer differentiates when called
-        self.parameters = list(inspect.signature(fn).parameters)
+        signature = inspect.signature(fn).parameters.values()
+        self.parameters = [p.name for p in signature]
+        # how many arguments may be passed positionally and still be named parameters
+        self._named_positions = sum(1 for p in signature if p.kind in (
+            p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+        self._var_positional = next((p.name for p in signature
+                                     if p.kind == p.VAR_POSITIONAL), None)
         self.node_name = "".join(part.capitalize() for part in fn.__name__.split("_")) + (
             "Backward")
         self._split: dict[tuple[str, ...], tuple[Callable, Callable]] = {}
@@ -69,13 +75,19 @@ class Differentiable:
             raise TypeError(
                 f"{self.fn.__name__}: pass tensors that require grad positionally, so that "
                 "their gradients can be matched to parameters")
-        wrt = tuple(self.parameters[i] for i, a in enumerate(args)
-                    if isinstance(a, Tensor) and a.requires_grad)
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        if positions and positions[-1] >= self._named_positions and self._var_positional:
+            raise TypeError(
+                f"{self.fn.__name__}: a tensor that requires grad was passed as argument "
+                f"{positions[-1]}, which only *{self._var_positional} receives; give it a "
+                "parameter of its own, so that its gradient can be matched to it")
+        wrt = tuple(self.parameters[i] for i in positions)
+        sources = [a for a in (*arrays, *kw_arrays.values()) if isinstance(a, np.ndarray)]
         if not wrt or not is_grad_enabled():
-            return _wrap(self.fn(*arrays, **kw_arrays))
+            return _wrap(graph.unaliased(self._checked(self.fn(*arrays, **kw_arrays)), sources))
         forward, backward = self._derivative(wrt)
         value, saved = forward(*arrays, **kw_arrays)
-        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        value = graph.unaliased(self._checked(value), sources)
         single = not isinstance(value, (tuple, list))
 
         def backward_node(cotangents: tuple) -> tuple:
@@ -90,6 +102,20 @@ class Differentiable:
             self._tensors_backward(args, positions, [value] if single else list(value), single))
         return graph.record(self._node_class(tensors_backward is not None), list(args),
                             outputs, backward_node, tensors_backward)
+
+    def _checked(self, value: Any) -> Any:
+        """``value``, if tensors can be made of it: an array or number, or a tuple or list
+        of them (tensors, one per item, as PyTorch's functions return them)."""
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        for item in items:
+            if isinstance(item, (dict, tuple, list, set)) or not (
+                    isinstance(item, (np.ndarray, np.generic, int, float, complex, Tensor))):
+                raise TypeError(
+                    f"{self.fn.__name__} returned {type(item).__name__!r}"
+                    f"{' inside a ' + type(value).__name__ if items is value else ''}: called "
+                    "on tensors, an @sg.differentiable function returns an array, or a tuple "
+                    "of arrays (one tensor each); return the arrays as a tuple")
+        return value
 
     def _node_class(self, records_backward: bool) -> type:
         """The class of this function's nodes: named ``PredictBackward`` for ``predict``, a
@@ -175,7 +201,9 @@ def _like(g: Any, x: np.ndarray) -> np.ndarray:
 
 
 def _wrap(value: Any) -> Any:
-    if isinstance(value, tuple):
+    """Tensors of the function's output(s), as a recorded call gives them: a tuple or a
+    list, a tuple of tensors."""
+    if isinstance(value, (tuple, list)):
         return tuple(_wrap(v) for v in value)
     return value if isinstance(value, Tensor) else Tensor(np.asarray(value))
 

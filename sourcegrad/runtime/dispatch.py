@@ -249,8 +249,11 @@ def _binary_calls(op: Op) -> tuple[Callable[[Any, Any], Tensor], Callable[[Any, 
         x1 = a.data if kind_a else a
         x2 = b.data if kind_b else b
         ans = runs(x1, x2)
-        # A result of the dtype of a tensor's array is what PyTorch gives, too.
-        if type(ans) is not ndarray or ans.dtype is not (x1 if kind_a else x2).dtype:
+        # A result of the dtype of a tensor's array is what PyTorch gives, too (unless the
+        # array is 0-d, and the other not: PyTorch does not let it widen the other's dtype).
+        first = x1 if kind_a else x2
+        if type(ans) is not ndarray or ans.dtype is not first.dtype or (
+                not first.ndim and ans.ndim):
             ans = as_result(ans, (x1, x2))
         if kind_a != _REQUIRES_GRAD and kind_b != _REQUIRES_GRAD or (
                 _OFF[0] and not _THREAD.enabled):
@@ -356,7 +359,9 @@ def _as_array(result: Any, arrays: tuple) -> np.ndarray:
 def _as_result(result: Any, arrays: tuple) -> np.ndarray:
     """A primitive's single result as an array, in PyTorch's default dtype."""
     ans = result if type(result) is np.ndarray else np.asarray(result)
-    if ans.dtype == _FLOAT64 and getattr(arrays[0], "dtype", None) is not _FLOAT64:
+    first = arrays[0]
+    if ans.dtype == _FLOAT64 and (type(first) is not np.ndarray or first.dtype is not _FLOAT64
+                                  or not first.ndim):
         return _pytorch_float(ans, arrays, _NO_KEYWORDS)
     return ans
 
@@ -685,24 +690,44 @@ def _vjp_for(rule: Rule, fn: Callable, position: int | str) -> Callable | None:
 
 def _pytorch_float(ans: np.ndarray, arrays: Sequence, kw_arrays: dict) -> np.ndarray:
     """PyTorch's default dtype: a float64 result that no float64 (or complex128) array asked
-    for (integer tensors divided, Python floats mixed with integers) is float32."""
+    for (integer tensors divided, Python floats mixed with integers) is float32. A NumPy
+    scalar (``np.float64(0.5)``, ``np.sqrt(2.0)``) counts as a Python number, as in PyTorch:
+    it does not make a float32 tensor's result float64. A dtype argument asking for float64
+    is heeded."""
     if ans.dtype != _FLOAT64 or _holds_float64((*arrays, *kw_arrays.values())):
         return ans
     return ans.astype(np.float32)
 
 
 def _holds_float64(values: Sequence) -> bool:
-    """Whether a float64 array is among ``values`` (or in a list among them)."""
-    for a in values:
+    """Whether PyTorch's result would be float64: a float64 (or complex128) array is among
+    ``values`` (or in a list among them), of one dimension or more, or of none where no
+    floating array of one dimension or more is (a 0-d tensor, like a number, does not
+    widen a dimensioned float32 one in PyTorch: ``x * sg.tensor(0.5, dtype=sg.float64)``
+    is float32)."""
+    scalar_float64 = dimensioned_float = False
+    pending = list(values)
+    while pending:
+        a = pending.pop()
         if isinstance(a, (list, tuple)):
-            if _holds_float64(a):
+            pending.extend(a)
+            continue
+        if isinstance(a, np.generic):
+            continue
+        if isinstance(a, np.dtype) or isinstance(a, type) and issubclass(a, np.generic):
+            if np.dtype(a) in (_FLOAT64, _COMPLEX128):  # asked for: ``x.sum(dtype=sg.float64)``
                 return True
             continue
         dtype = getattr(a, "dtype", None)
-        # (``dtype == None`` is True in NumPy: ``None`` spells float64 there.)
-        if dtype is not None and (dtype == _FLOAT64 or dtype == _COMPLEX128):
-            return True
-    return False
+        if not isinstance(dtype, np.dtype):
+            continue
+        if dtype == _FLOAT64 or dtype == _COMPLEX128:
+            if np.ndim(a):
+                return True
+            scalar_float64 = True
+        elif dtype.kind in "fc" and np.ndim(a):
+            dimensioned_float = True
+    return scalar_float64 and not dimensioned_float
 
 
 def _missing_rule_message(fn: Callable) -> str:

@@ -341,6 +341,37 @@ def record(name: str | type[Node], inputs: Sequence[Any], outputs: Any,
     return results[0] if single else tuple(results)
 
 
+def unaliased(value: Any, sources: Sequence[np.ndarray]) -> Any:
+    """``value`` (an output, or a tuple or list of them, of a function run on the arrays
+    inside tensors: ``@sg.differentiable``'s) with each array that shares memory with one of
+    ``sources`` (the tensors' arrays) or with another output replaced by a copy. A tensor
+    made around such an array would change its input, or its sibling, behind their version
+    counters: ``y = f(h); y.mul_(2)`` on ``def f(a): return a[0]`` would alter ``h``
+    unnoticed, and a gradient that read ``h`` would silently be wrong."""
+    if isinstance(value, (tuple, list)):
+        kept: list[Any] = []
+        for item in value:
+            kept.append(unaliased(item, [*sources, *(k for k in kept
+                                                      if isinstance(k, np.ndarray))]))
+        return kept if isinstance(value, list) else tuple(kept)
+    if isinstance(value, np.ndarray) and any(
+            isinstance(s, np.ndarray) and np.may_share_memory(value, s) for s in sources):
+        return value.copy()
+    return value
+
+
+def also_saved(outputs: Any, tensors: Sequence[Tensor]) -> None:
+    """Note ``tensors`` as read by the backward of the node that made ``outputs`` (a
+    tensor or a tuple of them) though they are not its inputs: a module's frozen parameters
+    and buffers, which its decorated method reads as constants. Modified in place before
+    that backward runs, they make it an error, as a saved input does."""
+    node = next((out._grad_fn for out in (outputs if isinstance(outputs, tuple) else (outputs,))
+                 if out._grad_fn is not None), None)  # (an integer output has none)
+    if node is not None and tensors:
+        node._versions = (*node._versions,
+                          *[(t._vbox, t._vbox[0], t, 0) for t in tensors])
+
+
 def record_saved(cls: type[SavedValuesNode], backward: Any, inputs: Sequence[Tensor],
                  output: np.ndarray, saved: Any) -> Tensor:
     """``record`` of one output for a node of class ``cls`` whose shared ``backward`` (a
@@ -517,8 +548,10 @@ def backward(roots: Sequence[Tensor], gradients: Sequence[Any], retain_graph: bo
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     captured = run_backward(roots, grads, retain, inputs, create_graph, into_leaves=True)
+    done: set[int] = set()  # (a tensor given twice gets its gradient once, as in PyTorch)
     for tensor, grad in zip(inputs, captured, strict=True):
-        if tensor.grad_fn is not None:  # (a leaf's node ran: its .grad is done)
+        if tensor.grad_fn is not None and id(tensor) not in done:  # (a leaf's node ran)
+            done.add(id(tensor))
             tensor.retain_grad()  # a non-leaf input retains its gradient, as in PyTorch
             if grad is not None:
                 accumulate_into(tensor, grad, in_place=False)
@@ -555,8 +588,11 @@ def _run(roots: Sequence[Tensor], root_grads: Sequence[Any], retain_graph: bool,
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
         root_edges.append(edge)
-    targets = {} if capture is None else {edge_of(t): k for k, t in enumerate(capture)}
-    captured: list = [None] * len(targets)
+    # (one tensor may be asked for more than once: ``autograd.grad(y, [x, x])``)
+    targets: dict[Edge, list[int]] = {}
+    for k, tensor in enumerate(capture or ()):
+        targets.setdefault(edge_of(tensor), []).append(k)
+    captured: list = [None] * len(capture or ())
     capturing = capture is not None
     starts = [node for node, _ in root_edges]
     # Capturing (``autograd.grad``, ``backward(inputs=...)``), only the nodes on a path to
@@ -739,11 +775,11 @@ def _apply_hooks(node: Node, grads: list, retain: bool) -> None:
                 accumulate_into(tensor, grads[nr], in_place=False)
 
 
-def _capture(targets: dict[Edge, int], node: Node, grads: list, captured: list) -> None:
+def _capture(targets: dict[Edge, list[int]], node: Node, grads: list, captured: list
+             ) -> None:
     """``autograd.grad``: keep the gradients reaching the requested tensors."""
     for nr, grad in enumerate(grads):
-        k = targets.get((node, nr))
-        if k is not None:
+        for k in targets.get((node, nr), ()):
             captured[k] = grad
 
 
@@ -787,7 +823,8 @@ def _conform(grad: Any, input_array: np.ndarray, node: Node) -> np.ndarray:
 
 def accumulate_into(tensor: Tensor, grad: np.ndarray, in_place: bool = True) -> None:
     """``tensor.grad += grad``, updating the existing array in place once it exists (a
-    leaf's, as in PyTorch; a retained gradient of a non-leaf is a new tensor each time)."""
+    leaf's, as in PyTorch, counted as an in-place modification of ``.grad``; a retained
+    gradient of a non-leaf is a new tensor each time)."""
     dtype = tensor.data.dtype
     if isinstance(grad, _Tensor):  # create_graph: the gradient keeps its history
         if tensor._grad is None:  # a copy of its own (PyTorch's CopyBackwards)
@@ -799,5 +836,6 @@ def accumulate_into(tensor: Tensor, grad: np.ndarray, in_place: bool = True) -> 
         tensor._grad = _Tensor(np.array(grad, dtype=dtype, copy=True).reshape(tensor.data.shape))
     elif in_place:
         np.add(tensor._grad.data, grad, out=tensor._grad.data, casting="unsafe")
+        tensor._grad._vbox[0] += 1  # (a graph that saved the old .grad must not read this)
     else:
         tensor._grad = _Tensor((tensor._grad.data + grad).astype(dtype, copy=False))

@@ -71,6 +71,23 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
+# PyTorch's C names of dtypes, and its tensor type names, in its messages
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "int64": "long int", "int32": "int", "int16": "short int",
+                 "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+                 "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+               "int32": "Int", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _grad_dtype_message(given: np.dtype, own: np.dtype) -> str:
+    given_name = _C_TYPE_NAMES.get(given.name, given.name)
+    own_name = _TYPE_NAMES.get(own.name, own.name)
+    return (f"attempting to assign a gradient with dtype '{given_name}' to a tensor with "
+            f"grad_dtype '{own_name}'. The gradient must match the tensor's grad_dtype "
+            "(defaults to the tensor's dtype).")
+
+
 def _is_floating(dtype: np.dtype) -> bool:
     return dtype.kind in "fc"
 
@@ -262,9 +279,14 @@ class Tensor:
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
-            value = value if isinstance(value, Tensor) else Tensor(np.asarray(value))
+            # (an array or a list is taken as this tensor's dtype; a tensor must have it, as
+            # in PyTorch: gradients would be accumulated into it, rounded to its dtype)
+            value = value if isinstance(value, Tensor) else Tensor(
+                np.asarray(value, dtype=self.data.dtype))
             if value.data.shape != self.data.shape:
                 raise RuntimeError("assigned grad has data of a different size")
+            if value.data.dtype != self.data.dtype:
+                raise RuntimeError(_grad_dtype_message(value.data.dtype, self.data.dtype))
         self._grad = value
 
     def _accumulator(self) -> graph.AccumulateGrad:
@@ -809,15 +831,24 @@ class Tensor:
     def _extreme(self, reduce: Callable, arg: Callable, elementwise: Callable, stem: str,
                  dim: Any, keepdim: bool) -> Any:
         """PyTorch's ``max``/``min``: of everything, along ``dim`` (values and indices), or
-        elementwise against another tensor."""
+        elementwise against another tensor. Along ``dim`` the values are the elements the
+        indices name, so that, as in PyTorch, a tie's gradient goes to that element (of
+        everything, it is shared evenly among tied elements, as in PyTorch too)."""
         if isinstance(dim, Tensor):
             return dispatch.call(elementwise, self, dim)
         if dim is None:
             return dispatch.call_named(f"{stem}Backward1", reduce, (self,), {})
-        values = dispatch.call_named(f"{stem}Backward0", reduce, (self,),
-                                     {"axis": dim, "keepdims": keepdim})
-        indices = Tensor(np.asarray(arg(self.data, axis=dim, keepdims=keepdim)))
-        return ReductionResult(values, indices)
+        if not self.data.ndim:  # (a number along dim 0 or -1: itself, at index 0)
+            values = dispatch.call_named(f"{stem}Backward0", reduce, (self,),
+                                         {"axis": dim, "keepdims": keepdim})
+            return ReductionResult(values, Tensor(np.asarray(0, dtype=np.int64)))
+        from .operations import _picking  # (operations is built on this module)
+
+        positions = np.asarray(arg(self.data, axis=dim, keepdims=True))
+        values = dispatch.call_named(f"{stem}Backward0", operator.getitem,
+                                     (self, _picking(positions, dim, keepdim)), {})
+        indices = positions if keepdim else np.squeeze(positions, dim)
+        return ReductionResult(values, Tensor(indices))
 
     def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """Whether every element (along ``dim``) is true: a bool tensor, never tracked.

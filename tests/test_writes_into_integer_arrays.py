@@ -131,3 +131,18 @@ def test_a_float_array_the_text_makes_is_written_without_a_check():
 
     assert "written_into" not in sg.source(f)
     assert "written_into" not in sg.source(f, mode="forward")
+
+
+def parameter_made_a_float_array_on_one_branch(x, k, fresh):
+    if fresh:
+        k = np.zeros(3)
+    k[0] = x[0] * 2.5  # into the caller's integer array where `fresh` is false
+    return np.sum(k * x)
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+def test_a_parameter_is_not_known_to_be_a_float_array(fresh):
+    f = parameter_made_a_float_array_on_one_branch
+    args = (X.copy(), np.array([1, 2, 3]), fresh)
+    expected = numerical_grad(f, (X.copy(), np.array([1, 2, 3]), fresh), 0)
+    assert_close(sg.grad(f)(*args), expected)

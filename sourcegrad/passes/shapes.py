@@ -87,7 +87,8 @@ def shape_facts(body: list[ast.stmt], params: list[str], scalars: set[str],
 
     settle(assignments, lowered)
     known = {v: s for v, s in sources.items() if s not in (_TOP, _UNKNOWN)}
-    return ShapeFacts(scalars, known, _float_arrays(assignments, resolver))
+    # a parameter holds what the caller gave until (and unless) it is assigned
+    return ShapeFacts(scalars, known, _float_arrays(assignments, resolver) - set(params))
 
 
 # constructors whose array is float64 unless a `dtype=` says otherwise, by how many positional

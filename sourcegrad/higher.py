@@ -111,7 +111,8 @@ def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> n
     dtype = grad_dtype(args[argnum])
     columns = [np.asarray(generated(*args, **{tangent_name: unit})[1], dtype=dtype)
                for unit in unit_tangents(args[argnum])]
-    value_shape = columns[0].shape if columns else np.shape(generated(*args)[0])
+    value_shape = columns[0].shape if columns else np.shape(generated(  # an empty argument
+        *args, **{tangent_name: np.zeros(np.shape(args[argnum]), dtype)})[0])
     stacked = np.stack(columns, axis=-1) if columns else np.zeros(value_shape + (0,), dtype)
     return np.reshape(stacked, value_shape + np.shape(args[argnum]))
 

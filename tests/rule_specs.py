@@ -489,7 +489,8 @@ SPECS: list[Spec] = [
     Spec(np.sort, (case(Arr((3, 4), "distinct")), case(Arr((3, 4), "distinct"), axis=0),
                    case(Arr((3, 4), "distinct"), axis=None), case(Arr((5,), "distinct")))),
     Spec(np.full, (case((2, 3), Arr(())), case((2, 3), Arr((3,))), case((2, 3), Flt()))),
-    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))))),
+    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))),
+                        case(np.arange(6).reshape(2, 3), Arr((3,))))),  # truncated to ints
     # each value is start + i * step (the stop decides only the count)
     Spec(np.arange, (case(Flt("fraction"), 5.5), case(Flt("fraction"), 4.2, Flt("positive")),
                      case(Flt("fraction"), -3.1, -0.7), case(6.3),
@@ -739,6 +740,11 @@ SPECS += [
 # The helpers generated code calls (rules/support_rules.py), so that generated code can be
 # differentiated again (Hessians, grad of grad).
 SPECS += [
+    Spec(support.through_cast, (case(Arr((2, 3)), np.float32), case(Arr((3,)), None),
+                                case(Arr((3,)), np.int64), case(Arr(()), bool))),
+    Spec(support.written_into, (case(Arr((2, 3)), Arr((4, 2, 3))),
+                                case(Arr((3,)), np.zeros(3, dtype=np.int64)),
+                                case(Arr(()), np.zeros(2, dtype=bool)))),
     Spec(support.unbroadcast, (case(Arr((2, 3, 4)), Arr((3, 1))), case(Arr((3,)), Arr((3,))),
                                case(Arr((2, 3)), Arr(())))),
     Spec(support.broadcast_like, (case(Arr((3, 1)), Arr((2, 3, 4))), case(Arr(()), Arr((2, 3))),

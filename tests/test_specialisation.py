@@ -303,7 +303,13 @@ def test_random_programs_agree_across_a_change_of_shapes(seed, other, tmp_path_f
     f, x, y, value, values = run
     if np.ndim(value) != 0 or not np.isfinite(value):
         return
-    g = sg.value_and_grad(f, wrt=(0, 1))
+    try:
+        g = sg.value_and_grad(f, wrt=(0, 1))
+    except sg.UnsupportedSyntaxError as error:
+        # a write into what may be a view, refused as in test_random_programs.py (seed
+        # 2464051: a loop variable reused by a later loop over the array written)
+        assert "may be a view" in str(error)
+        return
     general = specialisation.general_of(g)
     calls = [(x, y)]
     x2, y2 = values.standard_normal(other[0]), values.standard_normal(other[1])

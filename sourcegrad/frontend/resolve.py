@@ -60,6 +60,9 @@ class Op:
     callee: Any = None
     label: str = ""  # how the user spelled the callee, for messages
     advice: str = ""  # for UNKNOWN: what to write instead, when there is better to say
+    # for RULE: a `dtype=` argument the text does not name (`x.astype(y.dtype)`): the
+    # derivative passes it through `through_cast`, zero when it is an integer dtype
+    cast: ast.expr | None = None
 
     def differentiable_args(self) -> dict[str, ast.expr]:
         """The arguments through which a derivative can flow."""
@@ -294,7 +297,33 @@ class Resolver:
             return Op(NONDIFF) if registry.is_nondifferentiable(primitive) else Op(
                 UNKNOWN, callee=primitive, label=label, args=_unknown_args(args, keywords))
         bound, varargs = self._bind(rule, args, keywords, label)
-        return Op(RULE, rule=rule, args=bound, varargs=varargs, callee=primitive, label=label)
+        cast = bound.get("dtype") if "dtype" in rule.params else None
+        if cast is not None:
+            dtype = self.dtype_named(cast)
+            if helpers.discrete_dtype(dtype):
+                # `x.astype(int)`, `np.sum(x, dtype=bool)`: an integer or boolean result holds
+                # no derivative (a step function of the input), as in JAX and PyTorch
+                return Op(NONDIFF, callee=primitive, label=label)
+            if dtype is not None or isinstance(cast, ast.Constant) and cast.value is None:
+                cast = None  # a dtype the text names, of values with a derivative
+        return Op(RULE, rule=rule, args=bound, varargs=varargs, callee=primitive, label=label,
+                  cast=cast)
+
+    def dtype_named(self, expr: ast.expr | None) -> np.dtype | None:
+        """The dtype a `dtype=` argument names where the text alone tells (`int`,
+        `np.int32`, `"int64"`, a global holding one), else ``None``."""
+        if expr is None:
+            return None
+        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords and (
+                isinstance(expr.args[0], ast.Constant)) and self.value_of(expr.func) is np.dtype:
+            expr = expr.args[0]  # np.dtype("int32")
+        value = expr.value if isinstance(expr, ast.Constant) else self.value_of(expr)
+        if value is None or isinstance(value, (np.ndarray, list, tuple, dict)):
+            return None
+        try:
+            return np.dtype(value)
+        except (TypeError, ValueError):
+            return None
 
     def _bind(self, rule: registry.Rule, args: list[ast.expr], keywords: list[ast.keyword],
               label: str) -> tuple[dict[str, ast.expr], list[ast.expr]]:

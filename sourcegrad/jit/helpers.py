@@ -387,6 +387,43 @@ def _private_copy(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | N
     return None, ag
 
 
+@rule(support.written_into)
+def _written_into(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    """Into a float array: the cotangent itself (a copy of an array's part); into an
+    integer one: zeros."""
+    _, into = bound["into"]
+    dtype = into.dtype if isinstance(into, Array) else None
+    if dtype is None:
+        return None, a.UNKNOWN
+    d, ad = bound["d"]
+    if support.discrete_dtype(dtype):
+        return _zero_derivative(ctx, bound["d"])
+    if isinstance(ad, Array) and not ad.scalar:
+        return method(d, "copy"), a.fresh(ad)
+    if isinstance(ad, Number) or isinstance(ad, Array) and ad.scalar:
+        return d, ad  # a number, or an element: a copy already
+    return None, a.UNKNOWN  # (it may be a view: the call copies it)
+
+
+@rule(support.through_cast)
+def _through_cast(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    """A cast to a float dtype: the derivative itself; to an integer one: zeros."""
+    _, dtype = bound["dtype"]
+    if not isinstance(dtype, a.Constant):
+        return None, a.UNKNOWN
+    if support.discrete_dtype(dtype.value):
+        return _zero_derivative(ctx, bound["d"])
+    return bound["d"]
+
+
+def _zero_derivative(ctx: Context, d: Operand) -> tuple[ast.expr | None, Abstract]:
+    """A zero in place of the derivative ``d``."""
+    _, ad = d
+    if isinstance(ad, Array) and ad.scalar or isinstance(ad, Number):  # an element's
+        return ast.Constant(0.0), Number(float)
+    return _zeros_like_grad(ctx, {"x": d})
+
+
 @rule(support.unstack_like)
 def _unstack_like(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     g, ag = bound["g"]

@@ -365,7 +365,10 @@ class ForwardMode:
     def _tangent_of(self, stmt: ast.Assign, op: Op, var: str) -> ast.expr | None:
         value = stmt.value
         if op.kind == RULE:
-            return self._rule_tangent(stmt, op, name(var))
+            tangent = self._rule_tangent(stmt, op, name(var))
+            if tangent is not None and op.cast is not None:  # zero for an integer dtype
+                tangent = call("through_cast", tangent, clone(op.cast))
+            return tangent
         if op.kind == COPY:
             return self._tangent_name(op.args["x"])
         if op.kind == SUBSCRIPT:
@@ -542,6 +545,11 @@ class ForwardMode:
         if self.has_tangent(stmt.value) or isinstance(target.slice, ast.Slice):
             # a list's slice takes a list (`a[1:] = [u, v]`), not the number 0.0
             value = self.tangent_or_zero(stmt.value)
+            if self.has_tangent(stmt.value) and var not in self.shapes.float_arrays and (
+                    not self.resolver.kinds.is_sequence(name(var))) and getattr(
+                    stmt, "in_place_of", None) is None:
+                # an integer array keeps nothing of the derivative of what is written into it
+                value = call("written_into", value, name(var))
         else:
             value = ast.Constant(0.0)
         out.append(assign(_retarget(target, self.tangent(var)), value, stmt))

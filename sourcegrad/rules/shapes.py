@@ -44,6 +44,7 @@ from .support import (
     untake,
     untake_along_axis,
     untile,
+    written_into,
     zeros_like_grad,
 )
 
@@ -195,12 +196,18 @@ class full:
 
 @rule(np.full_like)
 class full_like:
+    """The value is written into an array of ``a``'s dtype (or ``dtype``'s): into an
+    integer one it is truncated, and keeps no derivative (``written_into(g, ans)``)."""
+
     torch_name = "Expand"
     linear = True
     nondiff = ("a", "dtype", "order", "subok", "shape")
 
     def vjp_fill_value(g, ans, a, fill_value, dtype=None, order="K", subok=True, shape=None):
-        return unbroadcast(g, fill_value)
+        return unbroadcast(written_into(g, ans), fill_value)
+
+    def jvp_fill_value(t, ans, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+        return written_into(np.full_like(ans, t), ans)
 
 
 @rule(np.arange)

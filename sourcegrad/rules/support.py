@@ -2618,6 +2618,31 @@ def vector_norm_derivative(x, ans, ord=2, axis=None):
 # for complex values; a real value's cotangent is real.
 
 
+def discrete_dtype(dtype):
+    """Does ``dtype`` hold integers or booleans, whose values keep no derivative? (An
+    object array's floats do, so ``object`` is not one.)"""
+    return dtype is not None and np.dtype(dtype).kind in "biu"
+
+
+def through_cast(d, dtype):
+    """``d``, a cotangent or tangent passing a cast to ``dtype`` that the text does not
+    name (``x.astype(y.dtype)``, ``np.sum(x, dtype=kind)``): zero where ``dtype`` is an
+    integer or boolean one, whose values hold no derivative (as in JAX and PyTorch); where
+    the text names the dtype, the transformer knows it, and writes no such call."""
+    return zeros_like_grad(d) if discrete_dtype(dtype) else d
+
+
+def written_into(d, into):
+    """``d``, the cotangent (or tangent) of values written into the array ``into``
+    (``into[i] = v``): zero where ``into`` holds integers or booleans, which keep nothing of a
+    written value's derivative (``v`` is truncated); otherwise ``d`` itself, copied if it is
+    a view (of the cotangent the adjoint zeroes next). Generated code calls it where the
+    text does not tell that ``into`` is a float array (``a = np.zeros(n)`` does)."""
+    if discrete_dtype(getattr(into, "dtype", None)):
+        return zeros_like_grad(d)
+    return np.copy(d) if isinstance(d, np.ndarray) and d.base is not None else d
+
+
 def real_like(g, x):
     """``g`` as the cotangent of ``x``: its real part if ``x`` is real."""
     return np.real(g) if np.iscomplexobj(g) and not np.iscomplexobj(x) else g

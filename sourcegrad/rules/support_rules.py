@@ -42,10 +42,12 @@ from .support import (
     reshape_each,
     spectral_norm_curvature,
     split_back,
+    through_cast,
     unbroadcast,
     unbroadcast_each,
     unreduce,
     unstack_like,
+    written_into,
     zeros_like_grad_with,
 )
 
@@ -72,6 +74,24 @@ class average_total_rule:
         return np.reshape(unbroadcast(unreduce(g, a, axis=axis, keepdims=keepdims),
                                       average_weights(weights, a, axis)),
                           np.shape(weights))
+
+
+@rule(support.through_cast)
+class through_cast_rule:
+    linear = True
+    nondiff = ("dtype",)
+
+    def vjp_d(g, ans, d, dtype):
+        return through_cast(g, dtype)
+
+
+@rule(support.written_into)
+class written_into_rule:
+    linear = True
+    nondiff = ("into",)
+
+    def vjp_d(g, ans, d, into):
+        return written_into(g, into)
 
 
 @rule(support.unbroadcast)

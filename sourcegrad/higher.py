@@ -50,6 +50,7 @@ from .forward_mode import jvp_function
 from .frontend import forms
 from .frontend.source import parse_function
 from .presentation import Description, Presentable, Presented, describe
+from .rules.support import _grad_dtype as grad_dtype
 from .rules.support import refuse_misread, unit_tangents
 
 
@@ -104,25 +105,34 @@ class Transformed(Presentable):
 
 
 def _forward_jacobian(generated: Any, param: str, args: tuple, argnum: int) -> np.ndarray:
+    """The Jacobian (or, of ``grad_f``, the Hessian) with respect to an array or float
+    argument, in the argument's float dtype (float32 in, float32 out, as in JAX)."""
     tangent_name = generated.tangent_params[param]
+    dtype = grad_dtype(args[argnum])
     columns = [np.asarray(_not_misread(generated(*args, **{tangent_name: unit})[1]),
-                          dtype=np.float64)
+                          dtype=dtype)
                for unit in unit_tangents(args[argnum])]
-    value_shape = columns[0].shape if columns else np.shape(generated(*args)[0])
-    stacked = np.stack(columns, axis=-1) if columns else np.zeros(value_shape + (0,))
+    value_shape = columns[0].shape if columns else np.shape(generated(  # an empty argument
+        *args, **{tangent_name: np.zeros(np.shape(args[argnum]), dtype)})[0])
+    stacked = np.stack(columns, axis=-1) if columns else np.zeros(value_shape + (0,), dtype)
     return np.reshape(stacked, value_shape + np.shape(args[argnum]))
 
 
 def _reverse_jacobian(fun: Callable, param: str, args: tuple, argnum: int,
                       has_aux: bool = False) -> np.ndarray:
+    """As ``_forward_jacobian``, one pullback per output element (each seeded in the
+    output's float dtype)."""
     forward, backward = pipeline.split_functions(fun, (param,), has_aux)
     value, saved = forward(*args)
     if has_aux:
         value = value[0]
-    rows = [np.asarray(_not_misread(backward(unit, saved)[0]), dtype=np.float64)
-            * np.ones(np.shape(args[argnum]))
-            for unit in unit_tangents(np.asarray(value, dtype=np.float64))]
-    return np.reshape(np.stack(rows), np.shape(value) + np.shape(args[argnum]))
+    dtype, shape = grad_dtype(args[argnum]), np.shape(args[argnum])
+    rows = [np.broadcast_to(np.asarray(_not_misread(backward(unit, saved)[0]), dtype=dtype),
+                            shape)
+            for unit in unit_tangents(np.asarray(value))]
+    if not rows:
+        return np.zeros(np.shape(value) + shape, dtype)
+    return np.reshape(np.stack(rows), np.shape(value) + shape)
 
 
 def _not_misread(derivative: Any) -> Any:

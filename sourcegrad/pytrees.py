@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .rules.support import Fields, is_float_leaf, rebuild_record, record_fields
+from .rules.support import _grad_dtype as grad_dtype
 
 Tree = Any
 
@@ -118,21 +119,21 @@ def has_records(tree: Tree) -> bool:
 
 # -- Jacobians of functions of structures ---------------------------------------------------
 def _zeros_tangent(tree: Tree) -> Tree:
-    return tree_map(lambda leaf: np.zeros_like(leaf, dtype=float) if is_float_leaf(leaf)
-                    else None, tree)
+    return tree_map(lambda leaf: np.zeros_like(leaf, dtype=grad_dtype(leaf))
+                    if is_float_leaf(leaf) else None, tree)
 
 
 def _unit_tangents(tree: Tree):
     """``(leaf index, element index, tangent)``: one unit tangent per element of each float
-    leaf, zeros elsewhere (``None`` at the other leaves)."""
+    leaf, zeros elsewhere (``None`` at the other leaves), each of its leaf's dtype."""
     leaves = tree_leaves(tree)
     for k, leaf in enumerate(leaves):
         if not is_float_leaf(leaf):
             continue
         for index in np.ndindex(np.shape(leaf)):
-            units = [np.zeros_like(x, dtype=float) if is_float_leaf(x) else None
+            units = [np.zeros_like(x, dtype=grad_dtype(x)) if is_float_leaf(x) else None
                      for x in leaves]
-            unit = np.zeros(np.shape(leaf))
+            unit = np.zeros(np.shape(leaf), dtype=grad_dtype(leaf))
             unit[index] = 1.0
             units[k] = float(unit) if isinstance(leaf, float) else unit
             yield k, index, tree_unflatten_like(tree, units)
@@ -142,13 +143,15 @@ def jacobian_by_tangents(tangent_out: Callable[[Tree], Tree], arg: Tree, out: Tr
     """The Jacobian of a function of the structure ``arg`` whose value is ``out``, from its
     tangent along each unit tangent: ``out``'s structure, each leaf holding ``arg``'s
     structure of blocks ``out_leaf.shape + arg_leaf.shape`` (``None`` for the leaves of
-    ``arg`` that are not floats)."""
+    ``arg`` that are not floats), each of ``arg_leaf``'s float dtype (float32 in, float32
+    out, as in JAX)."""
     arg_leaves = tree_leaves(arg)
     out_leaves = tree_leaves(out)
     columns: dict[int, list] = {k: [] for k in range(len(arg_leaves))}
     for k, _, unit in _unit_tangents(arg):
         tangent = tree_leaves(tangent_out(unit))
-        columns[k].append([np.zeros(np.shape(o)) if t is None else np.asarray(t, float)
+        dtype = grad_dtype(arg_leaves[k])
+        columns[k].append([np.zeros(np.shape(o), dtype) if t is None else np.asarray(t, dtype)
                            for t, o in zip(tangent, out_leaves, strict=True)])
     blocks_by_out = []
     for i, o in enumerate(out_leaves):
@@ -161,7 +164,7 @@ def jacobian_by_tangents(tangent_out: Callable[[Tree], Tree], arg: Tree, out: Tr
                 blocks.append(None)
                 continue
             stacked = np.stack([c[i] for c in columns[k]], axis=-1) if columns[k] else (
-                np.zeros(np.shape(o) + (0,)))
+                np.zeros(np.shape(o) + (0,), grad_dtype(a)))
             blocks.append(np.reshape(stacked, np.shape(o) + np.shape(a)))
         blocks_by_out.append(tree_unflatten_like(arg, blocks))
     return tree_unflatten_like(out, blocks_by_out)

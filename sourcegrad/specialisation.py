@@ -10,7 +10,8 @@ kept only for their shape are neither kept nor stacked, known sizes are numbers.
 variant runs; later calls with the same ``signature`` run it again.
 
 The guard is ``signature`` of the arguments: each array's shape and dtype, each number's
-type, the length and items of a tuple or list, a string's value; the specialised code
+type, the length and items of a tuple or list, the fields of a namedtuple or dataclass, the
+keys and entries of a dict (of up to 16), a string's value; the specialised code
 assumes nothing else of them. Arrays of other types (subclasses of ``np.ndarray``, Dask
 arrays, tensors) and objects the pass knows nothing of run the general code. Which
 functions a global or closure name denotes is guarded by the staleness check every
@@ -39,6 +40,7 @@ traceback and the note naming the user's line. ``g.specialised_source(*args)`` s
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -52,6 +54,7 @@ import numpy as np
 
 from .cache import no_cyclic_collection
 from .compile import OWN_CELLS, SPECIAL, compile_function
+from .jit.abstract import MAX_DESCRIBED_ENTRIES
 from .jit.specialise import Specialised, specialise
 
 ENVIRONMENT = "SOURCEGRAD_SPECIALISE"
@@ -81,14 +84,21 @@ def signature(args: tuple) -> tuple:
 def describe(value: Any) -> Any:
     """What the specialisation pass may assume of ``value`` (``abstract.of_value`` with
     ``numbers=False`` knows no more), hashable: an array's shape and dtype, a number's or
-    NumPy scalar's type, a tuple's or list's items, a string's value; a function, module or
-    class itself; ``(GENERAL, its type)`` for what it may not assume anything of (the type
-    keeps ``sg.jit``'s compiled versions of different types apart)."""
+    NumPy scalar's type, a tuple's, list's or namedtuple's items, a dataclass's fields, a
+    dict's keys and entries (up to ``MAX_DESCRIBED_ENTRIES`` of them), a string's value; a
+    function, module or class itself; ``(GENERAL, its type)`` for what it may not assume
+    anything of (the type keeps ``sg.jit``'s compiled versions of different types apart).
+    Structures are described leaf by leaf so that the variant knows which leaves are
+    integers, whose gradients are ``None``: it computes no cotangent for them."""
     kind = type(value)
     if kind is np.ndarray:
         return (value.shape, value.dtype)
     if kind is dict:
-        return kind  # read as unknown: the code stays general where it reads one
+        if len(value) > MAX_DESCRIBED_ENTRIES:
+            return kind  # a vocabulary: read as unknown (the code stays general where it
+            # reads one), not walked at every call
+        return (kind, *[(k, v.shape, v.dtype) if type(v) is np.ndarray else (k, describe(v))
+                        for k, v in value.items()])
     if kind in _NUMBERS or isinstance(value, np.generic):
         return kind
     if kind is tuple or kind is list:
@@ -99,6 +109,8 @@ def describe(value: Any) -> Any:
         return (kind, *[describe(v) for v in value])
     if isinstance(value, _BY_IDENTITY):
         return (kind, value)
+    if dataclasses.is_dataclass(value):  # an instance: a class is _BY_IDENTITY
+        return (kind, *[describe(getattr(value, f.name)) for f in dataclasses.fields(value)])
     return (GENERAL, kind)
 
 

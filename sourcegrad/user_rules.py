@@ -303,7 +303,7 @@ def _record(primal: Callable, names: list[str], positional: list[str],
     if existing is not None and existing.params == record.params:
         record.vjps, record.jvps = dict(existing.vjps), dict(existing.jvps)
         record.linear = existing.linear
-        record.nondiff = existing.nondiff
+        record.nondiff, record.unsupported = existing.nondiff, existing.unsupported
     return record
 
 

@@ -345,9 +345,21 @@ SPECS: list[Spec] = [
     Spec(np.mean, reduction()),
     Spec(np.prod, reduction() + (case(Arr((3, 4), "with_zero"), axis=1),
                                  case(Arr((3, 4), "with_zero")))),
-    Spec(np.var, reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))),
+    Spec(np.average, reduction() + (
+        case(Arr((3, 4)), axis=1, weights=Arr((4,), "positive")),
+        case(Arr((3, 4)), axis=-2, weights=Arr((3,), "positive"), keepdims=True),
+        case(Arr((2, 3)), weights=Arr((2, 3), "positive")),
+        case(Arr((2, 3, 4)), axis=(0, 2), weights=Arr((2, 3, 4), "positive")),
+        case(Arr((5,)), weights=Arr((5,), "positive"), returned=False),
+        case(Arr((2, 3)), axis=0, weights=Arr((2, 3), "positive"), keepdims=True))),
+    Spec(np.var, (*reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1})),
+                  # a float ddof divides too: it has a derivative
+                  case(Arr((5,)), ddof=Flt("fraction")),
+                  case(Arr((2, 3, 4)), axis=(0, 2), ddof=Flt("fraction"), keepdims=True))),
     # the standard deviation of one element is 0, where its derivative is nan: no scalar case
-    Spec(np.std, reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))[:-1]),
+    Spec(np.std, (*reduction(extra=({"ddof": 1}, {"axis": 1, "ddof": 1}))[:-1],
+                  case(Arr((5,)), ddof=Flt("fraction")),
+                  case(Arr((3, 4)), axis=-1, ddof=Flt("fraction")))),
     Spec(np.max, reduction("distinct")),
     Spec(np.min, reduction("distinct")),
     Spec(np.nanmax, reduction("distinct")),
@@ -477,7 +489,12 @@ SPECS: list[Spec] = [
     Spec(np.sort, (case(Arr((3, 4), "distinct")), case(Arr((3, 4), "distinct"), axis=0),
                    case(Arr((3, 4), "distinct"), axis=None), case(Arr((5,), "distinct")))),
     Spec(np.full, (case((2, 3), Arr(())), case((2, 3), Arr((3,))), case((2, 3), Flt()))),
-    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))))),
+    Spec(np.full_like, (case(Arr((2, 3)), Arr(())), case(Arr((2, 3)), Arr((2, 1))),
+                        case(np.arange(6).reshape(2, 3), Arr((3,))))),  # truncated to ints
+    # each value is start + i * step (the stop decides only the count)
+    Spec(np.arange, (case(Flt("fraction"), 5.5), case(Flt("fraction"), 4.2, Flt("positive")),
+                     case(Flt("fraction"), -3.1, -0.7), case(6.3),
+                     case(1.0, 7.0, Flt("positive")))),
     Spec(np.linspace, (case(Flt(), Flt(), 5), case(Arr((3,)), Arr(()), 4, axis=-1),
                        case(Arr(()), Arr((2,)), 3, endpoint=False),
                        case(Arr((2, 1)), Arr((3,)), 4, axis=1))),
@@ -706,6 +723,8 @@ SPECS += [
     Spec(math.fsum, (case([Flt(), Flt(), Flt()]), case(Arr((4,))))),
     Spec(max, (case(Flt(), Flt(), Flt()), case([Flt(), Flt()]), case(Arr((3,))))),
     Spec(min, (case(Flt(), Flt(), Flt()), case([Flt(), Flt(), Flt()]))),
+    Spec(pow, binary("positive", "real")[:3] + (case(Flt("positive"), Flt()),
+                                                case(Flt("nonzero"), 3), case(Arr((3,)), 2))),
     *(Spec(fn, binary(*domains)[:2]) for fn, domains in [
         (operator.add, ()), (operator.sub, ()), (operator.mul, ()),
         (operator.truediv, ("real", "nonzero")), (operator.pow, ("positive", "real")),
@@ -721,6 +740,11 @@ SPECS += [
 # The helpers generated code calls (rules/support_rules.py), so that generated code can be
 # differentiated again (Hessians, grad of grad).
 SPECS += [
+    Spec(support.through_cast, (case(Arr((2, 3)), np.float32), case(Arr((3,)), None),
+                                case(Arr((3,)), np.int64), case(Arr(()), bool))),
+    Spec(support.written_into, (case(Arr((2, 3)), Arr((4, 2, 3))),
+                                case(Arr((3,)), np.zeros(3, dtype=np.int64)),
+                                case(Arr(()), np.zeros(2, dtype=bool)))),
     Spec(support.unbroadcast, (case(Arr((2, 3, 4)), Arr((3, 1))), case(Arr((3,)), Arr((3,))),
                                case(Arr((2, 3)), Arr(())))),
     Spec(support.broadcast_like, (case(Arr((3, 1)), Arr((2, 3, 4))), case(Arr(()), Arr((2, 3))),
@@ -733,6 +757,11 @@ SPECS += [
                                case(Arr((2, 3)), Arr(())),
                                case(Arr((2, 3, 4)), Arr((2, 1, 4)), axis=1, keepdims=True),
                                case(Arr((2, 3, 4)), Arr((4,)), axis=(0, 1)))),
+    Spec(support.average_weights, (case(Arr((4,), "positive"), Arr((3, 4)), 1),
+                                   case(Arr((2, 3), "positive"), Arr((2, 3))))),
+    Spec(support.average_total, (case(Arr((4,), "positive"), Arr((3, 4)), 1),
+                                 case(Arr((3,), "positive"), Arr((3, 4)), 0, keepdims=True),
+                                 case(Arr((2, 3), "positive"), Arr((2, 3))))),
     Spec(support.as_gradient, (case(Arr((3,)), Arr((3,))), case(Arr(()), Arr((2, 3))),
                                case(Flt(), Flt()))),
     Spec(support.unbroadcast_each, (case([Arr((3,)), Arr((2, 3))], [Arr((1,)), Arr((2, 3))]),

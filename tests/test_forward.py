@@ -115,12 +115,12 @@ def test_a_write_through_a_possible_view_is_refused_not_ignored():
 
 def test_a_derivative_reaching_a_keyword_argument_without_a_rule_is_an_error():
     def f(x):
-        return np.average(np.arange(3.0), weights=x * x)
+        return np.cov(np.arange(3.0), aweights=x * x)
 
     x = rng.standard_normal(3)
-    with pytest.raises(sg.NoDerivativeError, match="average"):
+    with pytest.raises(sg.NoDerivativeError, match="cov"):
         sg.jvp(f, (x,), (x,))
-    with pytest.raises(sg.NoDerivativeError, match="average"):
+    with pytest.raises(sg.NoDerivativeError, match="cov"):
         sg.grad(f)(x)
 
 

@@ -42,6 +42,40 @@ def test_the_operator_module_differentiates_twice():
     assert check_grads(sg.grad(the_operator_module), args, modes=("fwd", "rev"), order=1)
 
 
+def builtin_power(x, y):
+    return np.sum(pow(x, y) + pow(x, 3) * y) + pow(np.sum(x * x), 0.5)
+
+
+def test_pythons_two_argument_pow_differentiates_twice():
+    """``pow(x, y)`` is ``x ** y``: the rule of ``np.power``, both arguments, to second
+    order in forward and reverse mode (positive bases: the exponent's derivative is
+    ``log(x)``)."""
+    args = [rng.uniform(0.5, 2.0, (2, 3)), rng.standard_normal(3)]
+    assert check_grads(builtin_power, args, modes=("fwd", "rev"), order=2)
+    args = [1.3, -0.45]
+    assert check_grads(builtin_power, args, modes=("fwd", "rev"), order=2)
+    assert isinstance(sg.grad(builtin_power)(*args), float)
+
+
+def modular_power_of_a_float(x):
+    return pow(x, 3, 5) * x
+
+
+def modular_power_of_integers(x, n):
+    k = pow(n, 3, 5)
+    return x * k
+
+
+def test_pythons_modular_pow_has_no_derivative_and_says_so():
+    with pytest.raises(sg.NoDerivativeError, match=r"pow\(base, exp, mod\)") as caught:
+        sg.grad(modular_power_of_a_float)
+    message = str(caught.value)
+    assert "modular exponentiation" in message and "base ** exp" in message
+    assert "return pow(x, 3, 5) * x" in message and __file__ in message  # the user's line
+    # of integers that carry no derivative it is a constant, computed as Python does
+    assert sg.grad(modular_power_of_integers)(2.0, 4) == float(pow(4, 3, 5))
+
+
 def test_ties_of_pythons_max_share_the_cotangent():
     def f(x):
         return max(x, 1.0, x)
@@ -84,6 +118,8 @@ def test_parameters_that_take_sequences_are_declared():
     (lambda a: np.sum(np.gradient(np.arange(4.0), a) ** 2), [np.array([0.0, 1.0, 3.0, 4.0])],
      "coordinates"),
     (lambda a: np.sum(np.sign(np.fft.fft(a)).real), [rng.standard_normal(4)], "np.sign"),
+    (lambda a: np.sum(np.average(a, axis=0, returned=True)[0]), [rng.standard_normal((2, 3))],
+     "returned=False"),
 ])
 # the 2-vector cross product is refused after NumPy warns that it deprecates it
 @pytest.mark.filterwarnings("ignore:Arrays of 2-dimensional vectors are deprecated")

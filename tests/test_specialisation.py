@@ -67,13 +67,19 @@ def fresh_loss():
 def test_every_golden_derivative_runs_a_variant_that_agrees_with_the_general_code(name):
     fn, args, wrt = GOLDEN[name]
     g = sg.grad(fn, wrt=wrt, **GOLDEN_OPTIONS.get(name, {}))
+    # (the derivative is cached by function: another test may have called it already, with
+    # these arguments or others)
+    made_before = specialisation.variants_of(g).made
     source = g.source
     general = specialisation.general_of(g)(*args)
     result = g(*args)
     assert_same(variant(g, *args)(*args), general)
     assert_same(result, general)
     assert g.source == source  # .source is the general derivative still
-    assert specialisation.variants_of(g).made == 1
+    made = specialisation.variants_of(g).made
+    assert made - made_before <= 1
+    g(*args)
+    assert specialisation.variants_of(g).made == made  # a known signature reuses its variant
 
 
 def test_the_variant_drops_what_the_shapes_settle_and_source_keeps_it():
@@ -301,7 +307,13 @@ def test_random_programs_agree_across_a_change_of_shapes(seed, other, tmp_path_f
     f, x, y, value, values = run
     if np.ndim(value) != 0 or not np.isfinite(value):
         return
-    g = sg.value_and_grad(f, wrt=(0, 1))
+    try:
+        g = sg.value_and_grad(f, wrt=(0, 1))
+    except sg.UnsupportedSyntaxError as error:
+        # a write into what may be a view, refused as in test_random_programs.py (seed
+        # 2464051: a loop variable reused by a later loop over the array written)
+        assert "may be a view" in str(error)
+        return
     general = specialisation.general_of(g)
     calls = [(x, y)]
     x2, y2 = values.standard_normal(other[0]), values.standard_normal(other[1])

@@ -60,6 +60,9 @@ class Op:
     callee: Any = None
     label: str = ""  # how the user spelled the callee, for messages
     advice: str = ""  # for UNKNOWN: what to write instead, when there is better to say
+    # for RULE: a `dtype=` argument the text does not name (`x.astype(y.dtype)`): the
+    # derivative passes it through `through_cast`, zero when it is an integer dtype
+    cast: ast.expr | None = None
 
     def differentiable_args(self) -> dict[str, ast.expr]:
         """The arguments through which a derivative can flow."""
@@ -233,6 +236,9 @@ class Resolver:
         target = getattr(target, "__sourcegrad_function__", target)  # @sg.differentiable
         if _is_builtin_with_rule(target, len(call.args)):
             target = BUILTINS[target]
+        if target is pow and (len(call.args) > 2 or any(k.arg == "mod" for k in call.keywords)):
+            return Op(UNKNOWN, callee=pow, label=label, advice=_MODULAR_POWER,
+                      args=_unknown_args(call.args, call.keywords))
         rule = registry.lookup(target)
         if rule is not None:
             return self._primitive(target, call.args, call.keywords, label=label)
@@ -291,7 +297,33 @@ class Resolver:
             return Op(NONDIFF) if registry.is_nondifferentiable(primitive) else Op(
                 UNKNOWN, callee=primitive, label=label, args=_unknown_args(args, keywords))
         bound, varargs = self._bind(rule, args, keywords, label)
-        return Op(RULE, rule=rule, args=bound, varargs=varargs, callee=primitive, label=label)
+        cast = bound.get("dtype") if "dtype" in rule.params else None
+        if cast is not None:
+            dtype = self.dtype_named(cast)
+            if helpers.discrete_dtype(dtype):
+                # `x.astype(int)`, `np.sum(x, dtype=bool)`: an integer or boolean result holds
+                # no derivative (a step function of the input), as in JAX and PyTorch
+                return Op(NONDIFF, callee=primitive, label=label)
+            if dtype is not None or isinstance(cast, ast.Constant) and cast.value is None:
+                cast = None  # a dtype the text names, of values with a derivative
+        return Op(RULE, rule=rule, args=bound, varargs=varargs, callee=primitive, label=label,
+                  cast=cast)
+
+    def dtype_named(self, expr: ast.expr | None) -> np.dtype | None:
+        """The dtype a `dtype=` argument names where the text alone tells (`int`,
+        `np.int32`, `"int64"`, a global holding one), else ``None``."""
+        if expr is None:
+            return None
+        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords and (
+                isinstance(expr.args[0], ast.Constant)) and self.value_of(expr.func) is np.dtype:
+            expr = expr.args[0]  # np.dtype("int32")
+        value = expr.value if isinstance(expr, ast.Constant) else self.value_of(expr)
+        if value is None or isinstance(value, (np.ndarray, list, tuple, dict)):
+            return None
+        try:
+            return np.dtype(value)
+        except (TypeError, ValueError):
+            return None
 
     def _bind(self, rule: registry.Rule, args: list[ast.expr], keywords: list[ast.keyword],
               label: str) -> tuple[dict[str, ast.expr], list[ast.expr]]:
@@ -522,6 +554,11 @@ _LOOP_ADVICE = ("sourcegrad differentiates it as the iterable of a `for` loop or
 # What to say of builtins whose results hold their arguments' values, when a derivative
 # reaches one: ``zip`` and ``enumerate`` are differentiated in a ``for`` header (``desugar``
 # turns the loop into an index loop), nowhere else.
+_MODULAR_POWER = (
+    "`pow(base, exp, mod)` is modular exponentiation, defined for integers only. For a "
+    "power of floats write `base ** exp` or `pow(base, exp)`; keep an integer computation "
+    "apart from the differentiated values.")
+
 _ITERATING: dict[Any, str] = {
     zip: _LOOP_ADVICE, enumerate: _LOOP_ADVICE,
     reversed: "Index the sequence instead: `for i in range(len(xs) - 1, -1, -1):` and "

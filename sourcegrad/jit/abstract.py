@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from dataclasses import dataclass, is_dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -70,11 +70,85 @@ class Array(Abstract):
 @dataclass(frozen=True)
 class Sequence(Abstract):
     """A tuple of known length (``items``) or a list whose items are all like ``item``
-    (``None``: no item seen yet, as of a stack just made)."""
+    (``None``: no item seen yet, as of a stack just made). A list or tuple the call gave
+    (an argument, or held in one) also has its ``argument_items`` (a list's are read at a
+    constant index only; code writing into it is specialised without them); a namedtuple
+    has its ``fields``' names."""
 
     items: tuple[Abstract, ...] | None = None
     item: Abstract | None = None
     is_list: bool = False
+    fields: tuple[str, ...] | None = None
+    argument_items: tuple[Abstract, ...] | None = None
+
+    def at(self, index: Any) -> Abstract:
+        """The item at a constant ``index``, if known."""
+        items = self.argument_items if self.is_list else self.items
+        if items is None or not isinstance(index, int) or not -len(items) <= index < len(
+                items):
+            return UNKNOWN
+        return items[index]
+
+    def field(self, name: str) -> Abstract:
+        if self.fields is None or self.items is None or name not in self.fields:
+            return UNKNOWN
+        return self.items[self.fields.index(name)]
+
+
+MAX_DESCRIBED_ENTRIES = 16  # a larger dict argument (a vocabulary) is not described
+
+
+@dataclass(frozen=True)
+class Record(Abstract):
+    """A dict argument of at most ``MAX_DESCRIBED_ENTRIES`` entries (a layer's parameters),
+    or a dataclass instance: each entry (key or field name) and what is known of it."""
+
+    kind: type
+    entries: tuple[tuple[Any, Abstract], ...]
+
+    def entry(self, key: Any) -> Abstract:
+        for k, value in self.entries:
+            if type(k) is type(key) and k == key:
+                return value
+        return UNKNOWN
+
+
+@dataclass(frozen=True)
+class Cotangent(Abstract):
+    """The cotangent of a structure the call gave (``of``: a ``Record`` or ``Sequence``
+    with ``knows_entries``) as ``zeros_like_grad`` makes it; what the specialiser needs of
+    it is which entries belong to integer leaves, whose cotangents ``as_gradient`` drops
+    (``None``). Not of a structure the code builds: ``(x, n)`` holds an integer argument
+    whose gradient is a float."""
+
+    of: Abstract
+
+    def drops(self, key: Any) -> bool:
+        """Is the entry at ``key`` an integer leaf's?"""
+        if isinstance(self.of, Record):
+            return is_integer_leaf(self.of.entry(key))
+        if isinstance(self.of, Sequence):
+            return is_integer_leaf(self.of.field(key) if isinstance(key, str) else
+                                   self.of.at(key))
+        return False
+
+    def part(self, key: Any) -> Abstract:
+        """The cotangent of the structure at ``key``, where it is a structure itself."""
+        if isinstance(self.of, Record):
+            inner = self.of.entry(key)
+        elif isinstance(self.of, Sequence):
+            inner = self.of.field(key) if isinstance(key, str) else self.of.at(key)
+        else:
+            return UNKNOWN
+        return Cotangent(inner) if knows_entries(inner) else UNKNOWN
+
+
+def is_integer_leaf(known: Abstract) -> bool:
+    """A Python int or bool, or an integer or boolean NumPy scalar or array: a leaf whose
+    gradient in a structure is ``None`` (``support.is_float_leaf``)."""
+    if isinstance(known, Number):
+        return known.kind is int or known.kind is bool
+    return isinstance(known, Array) and known.dtype is not None and known.dtype.kind in "iub"
 
 
 @dataclass(frozen=True)
@@ -87,10 +161,13 @@ class Constant(Abstract):
 NONE = Constant(None)
 
 
-def of_value(value: Any, numbers: bool = True) -> Abstract:
+def of_value(value: Any, numbers: bool = True, structures: bool = True) -> Abstract:
     """What is known of a concrete value (an argument, a global the code reads); the value
     of an integer or bool only with ``numbers`` (an argument's is not: the code specialised
-    for one call must serve every call with the same types and shapes)."""
+    for one call must serve every call with the same types and shapes). Without
+    ``structures``, an argument's dicts and dataclasses are unknown, and its lists' and
+    namedtuples' items known only as a list's or tuple's are (for code that writes into
+    them: ``specialise.StructureWritten``)."""
     if isinstance(value, bool):
         return Number(bool, value) if numbers else Number(bool)
     if isinstance(value, int):
@@ -104,15 +181,47 @@ def of_value(value: Any, numbers: bool = True) -> Abstract:
     if isinstance(value, np.generic):
         return Array((), value.dtype, scalar=True)
     if isinstance(value, tuple):
-        return Sequence(items=tuple(of_value(v, numbers) for v in value))
+        fields = getattr(type(value), "_fields", None) if structures else None
+        items = tuple(of_value(v, numbers, structures) for v in value)
+        return Sequence(items=items, fields=tuple(fields) if fields is not None else None,
+                        argument_items=None if numbers or not structures else items)
     if isinstance(value, list):
+        items = tuple(of_value(v, numbers, structures) for v in value)
         item = None
-        for v in value:
-            item = join(item, of_value(v, numbers))
-        return Sequence(item=item, is_list=True)
-    if not numbers and isinstance(value, dict) or (
-            not numbers and is_dataclass(value) and not isinstance(value, type)):
-        return UNKNOWN  # an argument's dict or record: its contents change from call to call
+        for v in items:
+            item = join(item, v)
+        # an argument's items are guarded one by one (``specialisation.describe``)
+        return Sequence(item=item, is_list=True,
+                        argument_items=None if numbers or not structures else items)
+    if not numbers:  # an argument: known as far as ``specialisation.describe`` guards it
+        return _argument_structure(value) if structures else _unknown_structure(value)
+    return Constant(value)
+
+
+def _unknown_structure(value: Any) -> Abstract:
+    if isinstance(value, dict) or is_dataclass(value) and not isinstance(value, type):
+        return UNKNOWN
+    return Constant(value)
+
+
+def knows_entries(known: Abstract) -> bool:
+    """Does ``known`` hold what the call told of an argument structure's entries (a dict's
+    or dataclass's, a list's or tuple's items), which a write into it would make stale?"""
+    return isinstance(known, Record) or isinstance(known, Sequence) and (
+        known.argument_items is not None)
+
+
+def _argument_structure(value: Any) -> Abstract:
+    """What is known of a dict or dataclass argument, or of any other object given."""
+    if type(value) is dict:
+        if len(value) > MAX_DESCRIBED_ENTRIES:
+            return UNKNOWN  # its contents change from call to call, unguarded
+        return Record(dict, tuple((k, of_value(v, False)) for k, v in value.items()))
+    if isinstance(value, dict):
+        return UNKNOWN
+    if is_dataclass(value) and not isinstance(value, type):
+        return Record(type(value), tuple((f.name, of_value(getattr(value, f.name), False))
+                                         for f in fields(value)))
     return Constant(value)
 
 

@@ -341,6 +341,8 @@ def _row_sparse_zeros(ctx: Context, bound: dict[str, Operand]
 def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
                      ) -> tuple[ast.expr | None, Abstract]:
     _, ax = bound["x"]
+    if a.knows_entries(ax):
+        return None, a.Cotangent(ax)  # made as before; its integer leaves' entries dropped
     if isinstance(ax, Number) and ax.kind is not bool:
         return ast.Constant(0.0), Number(float)
     if isinstance(ax, Array) and ax.shape is not None and ax.dtype is not None and (
@@ -349,6 +351,25 @@ def _zeros_like_grad(ctx: Context, bound: dict[str, Operand]
         return _with_dtype(ctx, "zeros", [constant(ax.shape)], dtype), Array(
             ax.shape, dtype, fresh=True)
     return None, a.UNKNOWN
+
+
+@rule(support.zeros_like_grad_with)
+def _zeros_like_grad_with(ctx: Context, bound: dict[str, Operand]
+                          ) -> tuple[ast.expr | None, Abstract]:
+    """The entries at the structure's integer leaves go (``as_gradient`` makes them
+    ``None``), and with them the work of computing them."""
+    (_, ax), (parts, _) = bound["x"], bound["parts"]
+    if not a.knows_entries(ax):
+        return None, a.UNKNOWN
+    cotangent = a.Cotangent(ax)
+    if not isinstance(parts, ast.Dict) or not any(
+            isinstance(k, ast.Constant) and cotangent.drops(k.value) for k in parts.keys):
+        return None, cotangent
+    kept = [(k, v) for k, v in zip(parts.keys, parts.values, strict=True)
+            if not (isinstance(k, ast.Constant) and cotangent.drops(k.value))]
+    x, _ = bound["x"]
+    return call(ctx.name_for(support.zeros_like_grad_with), x, ast.Dict(
+        keys=[k for k, _ in kept], values=[v for _, v in kept])), cotangent
 
 
 @rule(support.no_cotangent)
@@ -364,6 +385,43 @@ def _private_copy(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | N
     if isinstance(ag, Sequence) and ag.is_list:
         return call(ctx.name_for(list), g), ag
     return None, ag
+
+
+@rule(support.written_into)
+def _written_into(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    """Into a float array: the cotangent itself (a copy of an array's part); into an
+    integer one: zeros."""
+    _, into = bound["into"]
+    dtype = into.dtype if isinstance(into, Array) else None
+    if dtype is None:
+        return None, a.UNKNOWN
+    d, ad = bound["d"]
+    if support.discrete_dtype(dtype):
+        return _zero_derivative(ctx, bound["d"])
+    if isinstance(ad, Array) and not ad.scalar:
+        return method(d, "copy"), a.fresh(ad)
+    if isinstance(ad, Number) or isinstance(ad, Array) and ad.scalar:
+        return d, ad  # a number, or an element: a copy already
+    return None, a.UNKNOWN  # (it may be a view: the call copies it)
+
+
+@rule(support.through_cast)
+def _through_cast(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
+    """A cast to a float dtype: the derivative itself; to an integer one: zeros."""
+    _, dtype = bound["dtype"]
+    if not isinstance(dtype, a.Constant):
+        return None, a.UNKNOWN
+    if support.discrete_dtype(dtype.value):
+        return _zero_derivative(ctx, bound["d"])
+    return bound["d"]
+
+
+def _zero_derivative(ctx: Context, d: Operand) -> tuple[ast.expr | None, Abstract]:
+    """A zero in place of the derivative ``d``."""
+    _, ad = d
+    if isinstance(ad, Array) and ad.scalar or isinstance(ad, Number):  # an element's
+        return ast.Constant(0.0), Number(float)
+    return _zeros_like_grad(ctx, {"x": d})
 
 
 @rule(support.unstack_like)
@@ -454,7 +512,7 @@ def _reduced_count(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | 
 def _zero_slots(ctx: Context, bound: dict[str, Operand]) -> tuple[ast.expr | None, Abstract]:
     """An array's slots are its zeros (a list's stay empty, ``None``, as the helper makes
     them)."""
-    if isinstance(bound["x"][1], Array):
+    if isinstance(bound["x"][1], Array | a.Record | Sequence):
         return _zeros_like_grad(ctx, bound)
     return None, a.UNKNOWN
 

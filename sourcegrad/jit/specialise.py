@@ -83,8 +83,8 @@ _SHAPE_FOLLOWS = _VIEWS | {
     np.einsum, np.trace, np.linalg.inv, np.linalg.solve, np.linalg.det, np.linalg.norm,
     np.linalg.cholesky,
 }
-_PURE = (support.shape_only, support.shape_of_elementwise)
-_PURE_NUMPY = {"empty", "zeros", "ones", "full", "sum", "mean", "max", "min", "prod"}
+_PURE = (support.shape_only, support.shape_of_elementwise, support.unbroadcast)
+_PURE_NUMPY = {"empty", "zeros", "ones", "full", "sum", "mean", "max", "min", "prod", "where"}
 _ARRAY_METHODS = {"reshape", "astype", "sum", "mean", "max", "min", "prod", "transpose",
                   "swapaxes", "copy", "ravel", "flatten", "squeeze", "dot", "any", "all",
                   "std", "var", "clip", "round", "conj", "cumsum"}
@@ -165,13 +165,34 @@ def is_user_function(value: Any) -> bool:
 
 def specialise(fn: Any, args: tuple, kwargs: dict[str, Any] | None = None, *,
                numba: bool = False) -> Program:
-    """``fn`` (a generated function) specialised to the types and shapes of ``args``."""
+    """``fn`` (a generated function) specialised to the types and shapes of ``args``; made
+    again without what the call told of structured arguments' entries if the code writes
+    into one (``StructureWritten``)."""
+    try:
+        return _specialised(fn, args, kwargs or {}, numba, structures=True)
+    except StructureWritten:
+        return _specialised(fn, args, kwargs or {}, numba, structures=False)
+
+
+class StructureWritten(Exception):
+    """The code writes into a dict, list or dataclass argument (or one held in another):
+    what the call told of its entries may not hold after the write (an integer leaf may
+    become a float carrying a derivative, an array may change shape)."""
+
+
+def _specialised(fn: Any, args: tuple, kwargs: dict[str, Any], numba: bool,
+                 structures: bool) -> Program:
     generated = source.read(source.unwrapped(fn))
-    params = _bind(generated.function, [a.of_value(v, numbers=False) for v in args],
-                   {k: a.of_value(v, numbers=False) for k, v in (kwargs or {}).items()})
+    params = _bind(generated.function, [a.of_value(v, False, structures) for v in args],
+                   {k: a.of_value(v, False, structures) for k, v in kwargs.items()})
     session = _Session(numba)
     root = session.function(generated, params)
     return Program(root, session.done)
+
+
+# methods that change a dict or list in place
+_MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
+                       "reverse", "update", "setdefault", "popitem"})
 
 
 def _bind(fn: Any, args: list[Abstract], kwargs: dict[str, Abstract]) -> Env:
@@ -398,11 +419,27 @@ class _Walker:
         update = self._update_in_place(stmt)
         if update is not None:
             return self.stmt_AugAssign(update)
+        if self._integer_leaf_cotangent(stmt):
+            return []
         value, known = self.expr(stmt.value)
         targets = [self.target_expr(t) for t in stmt.targets]
         for target in stmt.targets:
             self.assign(target, known)
         return [ast.Assign(targets=targets, value=value, lineno=stmt.lineno)]
+
+    def _integer_leaf_cotangent(self, stmt: ast.Assign) -> bool:
+        """Does ``stmt`` add into a structure's cotangent at an integer leaf
+        (``grad_p['n'] = grad_p['n'] + grad_p_n``)? ``as_gradient`` drops what it holds,
+        so the statement goes, and with it the work of computing what it adds."""
+        (target,) = stmt.targets if len(stmt.targets) == 1 else (None,)
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+            return False
+        structure = self.lookup(target.value.id)
+        if not isinstance(structure, a.Cotangent):
+            return False
+        _, index = self.expr(target.slice)
+        key = _constant_key(index)
+        return key is not _NO_KEY and structure.drops(key)
 
     def _update_in_place(self, stmt: ast.Assign) -> ast.AugAssign | None:
         """``g = add_into(g, c)`` as ``g += c``: on the arrays and numbers the specialised code
@@ -444,6 +481,7 @@ class _Walker:
             stack = call.func.value.id
             item, known = self.expr(call.args[0])
             current = self.lookup(stack)
+            _refuse_stale(current)
             if isinstance(current, Sequence) and current.is_list:
                 self.assign(call.func.value, Sequence(item=a.join(current.item, known),
                                                       is_list=True))
@@ -609,11 +647,14 @@ class _Walker:
 
     def target_expr(self, target: ast.expr) -> ast.expr:
         if isinstance(target, ast.Subscript):
-            value, _ = self.expr(target.value)
+            value, container = self.expr(target.value)
+            _refuse_stale(container)
             index, _ = self.expr(target.slice)
             return ast.Subscript(value=value, slice=index, ctx=ast.Store())
         if isinstance(target, ast.Name):
             return ast.Name(id=target.id, ctx=ast.Store())
+        if isinstance(target, ast.Attribute):
+            _refuse_stale(self.expr(target.value)[1])
         return clone(target)
 
     def lookup(self, name: str) -> Abstract:
@@ -767,6 +808,10 @@ class _Walker:
                 return _Method(known, attr)
         if isinstance(known, Sequence) and known.is_list:
             return _Method(known, attr)
+        if isinstance(known, Sequence):
+            return known.field(attr)  # a namedtuple's
+        if isinstance(known, a.Record) and known.kind is not dict:
+            return known.entry(attr)  # a dataclass's
         return a.UNKNOWN
 
     def expr_Subscript(self, node: ast.Subscript) -> tuple[ast.expr, Abstract]:
@@ -775,8 +820,15 @@ class _Walker:
         return new, self.subscript(kv, ki)
 
     def subscript(self, value: Abstract, index: Abstract) -> Abstract:
+        key = _constant_key(index)
+        if isinstance(value, a.Record):
+            return value.entry(key) if key is not _NO_KEY else a.UNKNOWN
+        if isinstance(value, a.Cotangent):
+            return value.part(key) if key is not _NO_KEY else a.UNKNOWN
         if isinstance(value, Sequence):
             if value.is_list:
+                if value.argument_items is not None and isinstance(key, int):
+                    return value.at(key)
                 return (value.item or a.UNKNOWN) if isinstance(index, Number) else value
             if value.items is not None and isinstance(index, Number) and index.known:
                 try:
@@ -805,11 +857,16 @@ class _Walker:
             return new, a.UNKNOWN
         args = [p[1] for p in pairs]
         kwargs = {k: v[1] for k, v in keywords.items()}
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATING:
+            _refuse_stale(self.facts.known[id(func.value)][1] if isinstance(
+                func, ast.Attribute) and id(func.value) in self.facts.known else a.UNKNOWN)
         if isinstance(callee, _Method):
             return new, self.method_call(callee, args, kwargs)
         if not isinstance(callee, Constant):
             return new, a.UNKNOWN
         fn = callee.value
+        if fn is support.put_back or fn is support.add_at:
+            _refuse_stale(args[0] if args else a.UNKNOWN)
         if fn in helpers.RULES:
             replacement, known = helpers.apply(fn, self, pairs, keywords)
             return (replacement if replacement is not None else new), known
@@ -969,6 +1026,25 @@ def _as_sequence(value: Abstract, is_list: bool) -> Abstract:
 
 
 _NO_INDEX = object()
+
+
+def _refuse_stale(container: Abstract) -> None:
+    """A write into ``container``: if what is known of its entries came from the call, the
+    specialisation starts again without it."""
+    if a.knows_entries(container):
+        raise StructureWritten
+
+
+_NO_KEY = object()
+
+
+def _constant_key(index: Abstract) -> Any:
+    """The key or index a subscript reads, where it is a constant (``_NO_KEY`` if not)."""
+    if isinstance(index, Number) and index.known and index.kind is int:
+        return index.value
+    if isinstance(index, Constant) and isinstance(index.value, str | bytes):
+        return index.value
+    return _NO_KEY
 
 
 def _index_stand_in(index: Abstract) -> Any:

@@ -87,7 +87,7 @@ def statement_effects(body: list[ast.stmt], resolver: Resolver) -> Iterator[Effe
             call = stmt.value
             owner = call.func.value.id
             yield Effect(stmt, {owner}, diff_reads(call.args[0], resolver) | {owner})
-        elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+        elif isinstance(stmt, ast.Expr) and writes_in_place(stmt.value):
             target = stored_base(stmt.value.args[0])
             yield Effect(stmt, {target}, diff_reads(stmt.value.args[2], resolver) | {target})
         elif isinstance(stmt, ast.Return) and stmt.value is not None:
@@ -159,6 +159,23 @@ def is_add_at(expr: ast.expr) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == "at" and isinstance(
         func.value, ast.Attribute) and func.value.attr == "add" and len(expr.args) == 3 and (
         not expr.keywords)
+
+
+def is_put_back(expr: ast.expr) -> bool:
+    """``put_back(c, key, old)``: the entry ``c[key]`` a write replaced, put back
+    (``old == (value,)``) or removed (``old == ()``) by a generated backward sweep
+    (``rules.support.put_back``)."""
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and (
+        expr.func.id == "put_back") and len(expr.args) == 3 and not expr.keywords
+
+
+def writes_in_place(expr: ast.expr) -> bool:
+    """A helper call that writes its third argument into its first at the index or key its
+    second names: ``add_at`` / ``np.add.at`` (adding) and ``put_back`` (replacing). Every
+    pass that asks what a statement writes and reads asks this; each is linear in the
+    container and the value, so forward mode's tangent is the same call on their tangents.
+    (Reverse mode differentiates ``add_at`` only: ``is_add_at``.)"""
+    return is_add_at(expr) or is_put_back(expr)
 
 
 def local_names(fdef: ast.FunctionDef) -> set[str]:

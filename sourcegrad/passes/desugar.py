@@ -247,10 +247,41 @@ class _Desugar:
             return [*before, *self._if_exp(first, value, stmt)] + [
                 assign(t, clone(first), stmt) for t in others
             ]
+        if others and not isinstance(first, ast.Name):
+            # `a[0] = b[0] = v`: each target is given `v` itself (read back from `a[0]`, it
+            # would be what `a` made of it: an int array's `a[0]` is `int(v)`)
+            others = [first, *others]
+            first = name(self.namer.fresh("assigned"), True)
         stmt.targets = [first]
         stmt.value = value
+        writes = self._unpacking_into_names(stmt)
         nested = self._flatten_unpacking(stmt)
-        return [*before, stmt, *nested] + [assign(t, _as_load(first), stmt) for t in others]
+        return [*before, stmt, *nested, *writes] + [
+            s for t in others for s in self._Assign(assign(t, _as_load(first), stmt))]
+
+    def _unpacking_into_names(self, stmt: ast.Assign) -> list[ast.stmt]:
+        """``a[0], a[1] = u, v`` -> ``item, item_1 = u, v`` then ``a[0] = item`` and
+        ``a[1] = item_1``: an element or slice written by unpacking is written by a statement
+        of its own (the passes rename an unpacking's targets as names). Every target of such
+        an unpacking becomes a fresh name, written after it in Python's order, left to right,
+        depth first (``i, a[i] = ...`` writes at the new ``i``)."""
+        target = stmt.targets[0]
+        if not isinstance(target, (ast.Tuple, ast.List)) or all(
+                isinstance(t, (ast.Name, ast.Tuple, ast.List, ast.Starred))
+                for t in walk(target) if isinstance(getattr(t, "ctx", None), ast.Store)):
+            return []
+        writes: list[ast.stmt] = []
+
+        def through_names(node: ast.expr) -> ast.expr:
+            if isinstance(node, (ast.Tuple, ast.List)):
+                node.elts = [through_names(e) for e in node.elts]
+                return node
+            held = self.namer.fresh("item")
+            writes.extend(self._Assign(assign(node, name(held), stmt)))
+            return name(held, True)
+
+        stmt.targets[0] = through_names(target)
+        return writes
 
     def _dict_entry_by_entry(self, stmt: ast.Assign) -> list[ast.stmt]:
         """``d = {"a": u, k: v}`` where ``k`` may be ``"a"``: Python keeps the last value of

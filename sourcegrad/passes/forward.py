@@ -54,6 +54,7 @@ from .activity import (
     is_append,
     stored_base,
     target_names,
+    writes_in_place,
 )
 from .desugar import assign, call, located, name
 from .saving import Placement, forward_reads
@@ -364,7 +365,10 @@ class ForwardMode:
     def _tangent_of(self, stmt: ast.Assign, op: Op, var: str) -> ast.expr | None:
         value = stmt.value
         if op.kind == RULE:
-            return self._rule_tangent(stmt, op, name(var))
+            tangent = self._rule_tangent(stmt, op, name(var))
+            if tangent is not None and op.cast is not None:  # zero for an integer dtype
+                tangent = call("through_cast", tangent, clone(op.cast))
+            return tangent
         if op.kind == COPY:
             return self._tangent_name(op.args["x"])
         if op.kind == SUBSCRIPT:
@@ -541,6 +545,11 @@ class ForwardMode:
         if self.has_tangent(stmt.value) or isinstance(target.slice, ast.Slice):
             # a list's slice takes a list (`a[1:] = [u, v]`), not the number 0.0
             value = self.tangent_or_zero(stmt.value)
+            if self.has_tangent(stmt.value) and var not in self.shapes.float_arrays and (
+                    not self.resolver.kinds.is_sequence(name(var))) and getattr(
+                    stmt, "in_place_of", None) is None:
+                # an integer array keeps nothing of the derivative of what is written into it
+                value = call("written_into", value, name(var))
         else:
             value = ast.Constant(0.0)
         out.append(assign(_retarget(target, self.tangent(var)), value, stmt))
@@ -600,22 +609,13 @@ class ForwardMode:
         return out
 
     def _call_statement(self, stmt: ast.Expr) -> list[ast.stmt]:
-        """A call for its effect: ``np.add.at(a, index, b)`` (in generated backward sweeps)
-        updates ``a``'s tangent in step; any other call that could modify a value carrying a
+        """A call for its effect: ``np.add.at(a, index, b)`` and ``put_back(c, key, old)``
+        (in generated backward sweeps) update the tangent of what they write into in step,
+        by the same call on tangents; any other call that could modify a value carrying a
         tangent is refused rather than ignored."""
         value = stmt.value
-        if is_add_at(value) and isinstance(value.args[0], ast.Name):
-            target, index, addend = value.args
-            self._refuse_write_through_view(target.id, stmt, addend)
-            self._note_write(target.id)
-            if not self.activity.is_active(target.id) or not self.has_tangent(addend):
-                return []
-            out = self._own(target.id, stmt)
-            update = ast.Call(func=clone(value.func),
-                              args=[name(self.tangent(target.id)), clone(index),
-                                    name(self.tangent(addend.id))], keywords=[])
-            out.append(located(ast.Expr(value=update), stmt))
-            return out
+        if writes_in_place(value) and isinstance(value.args[0], ast.Name):
+            return self._write_in_place(stmt, value)
         if _is_pop(value) and isinstance(value.func.value, ast.Name):
             owner = value.func.value.id
             if owner not in self.state.defined:
@@ -629,6 +629,25 @@ class ForwardMode:
         if op.kind != NONDIFF and touched:
             raise call_for_effect(self.parsed, stmt, touched[0])
         return []
+
+    def _write_in_place(self, stmt: ast.Expr, value: ast.Call) -> list[ast.stmt]:
+        """``add_at(a, index, b)``: ``add_at(tangent_a, index, tangent_b)``, nothing for a
+        zero ``tangent_b``; ``put_back(c, key, old)``: ``put_back(tangent_c, key,
+        tangent_old)``, with zeros for ``old`` if it has none (the entry it replaces has a
+        tangent that must go too)."""
+        target, index, written = value.args
+        self._refuse_write_through_view(target.id, stmt, written)
+        self._note_write(target.id)
+        adds = is_add_at(value)
+        if not self.activity.is_active(target.id) or not self.has_tangent(written) and (
+                adds or target.id not in self.state.defined):
+            return []
+        out = self._own(target.id, stmt)
+        update = ast.Call(func=clone(value.func),
+                          args=[name(self.tangent(target.id)), clone(index),
+                                self.tangent_or_zero(written)], keywords=[])
+        out.append(located(ast.Expr(value=update), stmt))
+        return out
 
     # -- calls of other user functions ------------------------------------------------------
     def _user_call(self, stmt: ast.Assign, op: Op, var: str) -> list[ast.stmt]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ..codegen.names import Namer
 from ..codegen.walk import walk
-from .activity import diff_reads, is_add_at, is_append, stored_base, target_names
+from .activity import diff_reads, is_append, stored_base, target_names, writes_in_place
 from .desugar import assign
 
 
@@ -66,8 +66,9 @@ class Normalizer:
             stmt.target.slice = self.index(stmt.target.slice, before, stmt)
         elif isinstance(stmt, ast.Expr) and is_append(stmt):
             stmt.value.args = [self.atom(stmt.value.args[0], before, stmt)]
-        elif isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
-            # np.add.at(a, index, b): the scattered `b` is a value the adjoints name
+        elif isinstance(stmt, ast.Expr) and writes_in_place(stmt.value):
+            # np.add.at(a, index, b), put_back(c, key, old): the value written is one the
+            # derivative code names
             stmt.value.args[2] = self.atom(stmt.value.args[2], before, stmt)
         elif isinstance(stmt, ast.Return) and stmt.value is not None:
             value = stmt.value
@@ -87,7 +88,7 @@ class Normalizer:
             return self.is_active(stored_base(stmt.target))
         if is_append(stmt):
             return self.is_active(stmt.value.func.value.id)
-        if isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+        if isinstance(stmt, ast.Expr) and writes_in_place(stmt.value):
             return self.is_active(stored_base(stmt.value.args[0]))
         return False
 

@@ -54,7 +54,14 @@ from ..frontend.source import Parsed
 from ..rules.methods import ARGUMENT_RETURNING, VIEW_PRIMITIVES
 from ..rules.registry import shared_rule_expression
 from . import structures
-from .activity import Activity, call_for_effect, is_add_at, is_append, stored_base
+from .activity import (
+    Activity,
+    call_for_effect,
+    is_add_at,
+    is_append,
+    stored_base,
+    writes_in_place,
+)
 from .desugar import assign, call, located, name
 from .refold import drop_round_trips, refold
 from .release import release_dead_values, views_and_shapes
@@ -270,7 +277,7 @@ class ReverseMode:
                 if isinstance(getattr(node, "in_place_of", None), ast.Name):
                     writes.append(node)
             elif isinstance(node, (ast.Assign, ast.AugAssign)) or (
-                    isinstance(node, ast.Expr) and is_add_at(node.value)):
+                    isinstance(node, ast.Expr) and writes_in_place(node.value)):
                 writes.append(node)
         output_reads = {n.id for n in names_in(output)} if output is not None else set()
         copied: set[str] = set()
@@ -858,6 +865,8 @@ class ReverseMode:
             if self.shapes.has_output_shape(arg, op):
                 expr = without_unbroadcast(expr, arg)
             expr = shapes_from_parameters(expr, self.shapes, SHAPE_ARGUMENTS)
+            if op.cast is not None:  # zero if the cast was to an integer dtype
+                expr = call("through_cast", expr, clone(op.cast))
             self.inlined[key] = expr
         # shared, not copied: only the last generation of a statement's adjoint is kept
         return self.inlined[key]
@@ -979,16 +988,32 @@ class ReverseMode:
         self._note_reads(stmt, [index])
         part = ast.Subscript(value=self.grad_load(var), slice=index, ctx=ast.Load())
         out: list[ast.stmt] = []
+        after_zeroing: list[ast.stmt] = []
         structured = var in self.containers or (var in self.structures.structured and (
             self.structures.one_element(index) or isinstance(index, ast.Slice)))
         if self._active_expr(stmt.value):
             # a list's or dict's element is replaced, not written into: taken as it is (a
             # copy where it may be an array's row, which the zeroing below overwrites)
-            taken = call("unbroadcast", self._last_writes(stmt, var, part) or _np_call(
-                "copy", part), clone(stmt.value))
+            kept = self._last_writes(stmt, var, part)
+            written = kept or _np_call("copy", part)
+            if var not in self.shapes.float_arrays and not structured and getattr(
+                    stmt, "in_place_of", None) is None:
+                # an integer array keeps nothing of the derivative of what is written into it
+                # (`a[i] *= v` of one is refused by NumPy where `v` would be truncated)
+                written = call("written_into", kept or part, name(var))
+                self._note_reads(stmt, [name(var)])
+            taken = call("unbroadcast", written, clone(stmt.value))
             if structured:
                 taken = part if var in self.containers else call("private_copy", part)
-            out.extend(self._accumulate(stmt.value, taken))
+            if isinstance(stmt.value, ast.Name) and stmt.value.id == var and not structured:
+                # `a[::-1] = a`: the value written is the array before the write, whose
+                # cotangent is the written part's added to the one after the write with
+                # that part zeroed (added before the zeroing, it would be zeroed with it)
+                held = self._fresh_for(stmt, "written", naming.adjoint_base(f"{var}_written"))
+                out.append(ast.Assign(targets=[name(held, True)], value=taken))
+                after_zeroing = self._accumulate(stmt.value, name(held))
+            else:
+                out.extend(self._accumulate(stmt.value, taken))
         out.extend(self._own(var, stmt))
         zero_target = ast.Subscript(value=name(self.grad(var), True), slice=clone(index),
                                     ctx=ast.Store())
@@ -997,7 +1022,7 @@ class ReverseMode:
             zero = call("zeros_like_grad", clone(stmt.value))
             self._note_reads(stmt, [stmt.value])
         out.append(ast.Assign(targets=[zero_target], value=zero))
-        return out
+        return out + after_zeroing
 
     def _last_writes(self, stmt: ast.stmt, var: str, part: ast.Subscript) -> ast.expr | None:
         """``part`` (``grad_var[index]``) kept only where the write was the last one into its
@@ -1413,7 +1438,7 @@ def _straight_line(core: list[ast.stmt]) -> bool:
     for stmt in core:
         if isinstance(stmt, (ast.If, ast.For, ast.While, ast.AugAssign)):
             return False
-        if isinstance(stmt, ast.Expr) and is_add_at(stmt.value):
+        if isinstance(stmt, ast.Expr) and writes_in_place(stmt.value):
             return False
         if isinstance(stmt, ast.Assign) and not isinstance(stmt.targets[0], (ast.Name,
                                                                             ast.Tuple)):

@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..codegen.walk import names_in
-from .activity import is_add_at, is_append, stored_base, target_names
+from .activity import is_append, stored_base, target_names, writes_in_place
 
 BRANCH = -1  # path marker: the next index chooses the body (0) or the else (1) of an `if`
 
@@ -292,7 +292,7 @@ def overwrites(stmt: ast.stmt) -> list[tuple[str, bool]]:
         return [(v, False) for v in sorted(target_names(target))]
     if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
         return [(stored_base(stmt.target), True)]
-    if isinstance(stmt, ast.Expr) and is_add_at(stmt.value):  # np.add.at(a, index, b)
+    if isinstance(stmt, ast.Expr) and writes_in_place(stmt.value):  # np.add.at(a, i, b)
         base = stored_base(stmt.value.args[0])
         return [(base, True)] if base else []
     return []

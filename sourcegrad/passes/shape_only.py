@@ -46,6 +46,7 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "degrees_of_freedom": (0, 1),
     "one_if_single": (1,),
     "zeros_like_grad": (0,),
+    "written_into": (1,),  # (its dtype)
 }
 
 # NumPy functions that read only the shape of their argument (``ShapeOf`` answers them)

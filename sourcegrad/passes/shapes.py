@@ -4,7 +4,8 @@ Such an operand's cotangent needs no ``unbroadcast`` and its tangent no ``broadc
 the generated code then reads like the arithmetic it is and skips a helper call per
 operation. Two facts prove it:
 
-- every other operand is a scalar (``passes/scalars.py``), whatever the operation;
+- every other operand is a scalar (``passes/scalars.py``) that the operation broadcasts
+  (a differentiable parameter: not a shape, ``np.full(3, v)``, or a count);
 - the operation is elementwise (a ufunc) and every other operand has the *same shape* as
   this one: both come, through elementwise operations only, from the same parameter, so
   ``np.sin(x) * np.exp(-0.5 * x * x)`` multiplies two arrays shaped like ``x``.
@@ -32,20 +33,27 @@ _UNKNOWN = ""
 
 
 class ShapeFacts:
-    def __init__(self, scalars: set[str], sources: dict[str, str]) -> None:
+    def __init__(self, scalars: set[str], sources: dict[str, str],
+                 float_arrays: frozenset[str] = frozenset()) -> None:
         self.scalars = scalars
         self.sources = sources  # variable -> the parameter whose shape it has, or SCALAR
+        # variables every assignment of which makes an array of a float dtype the text names
+        # or implies (`np.zeros(n)`): a value written into one keeps its derivative, with no
+        # look at the array's dtype when the code runs (`written_into`)
+        self.float_arrays = float_arrays
 
     def is_scalar(self, expr: ast.expr) -> bool:
         return is_scalar_literal(expr) or isinstance(expr, ast.Name) and expr.id in self.scalars
 
     def has_output_shape(self, operand: ast.expr, op: Op) -> bool:
         """Does ``operand`` of ``op`` have the shape of ``op``'s output?"""
-        others = [a for a in op.args.values() if a is not operand]
+        others = {p: a for p, a in op.args.items() if a is not operand}
         if not others:
             return False
-        if all(self.is_scalar(a) for a in others):
-            return True
+        nondiff = op.rule.nondiff if op.rule is not None else frozenset()
+        if all(self.is_scalar(a) and p not in nondiff for p, a in others.items()):
+            return True  # (a scalar that is a shape, ``np.full(3, v)``, is no operand)
+        others = list(others.values())
         source = self.source(operand)
         return _elementwise(op) and source not in (_UNKNOWN, SCALAR) and all(
             self.source(a) in (SCALAR, source) for a in others)
@@ -82,7 +90,52 @@ def shape_facts(body: list[ast.stmt], params: list[str], scalars: set[str],
 
     settle(assignments, lowered)
     known = {v: s for v, s in sources.items() if s not in (_TOP, _UNKNOWN)}
-    return ShapeFacts(scalars, known)
+    # a parameter holds what the caller gave until (and unless) it is assigned
+    return ShapeFacts(scalars, known, _float_arrays(assignments, resolver) - set(params))
+
+
+# constructors whose array is float64 unless a `dtype=` says otherwise, by how many positional
+# arguments they may take before `dtype` (np.zeros(shape), np.eye(n, m, k))
+_FLOAT_BY_DEFAULT = {np.zeros: 1, np.ones: 1, np.empty: 1, np.eye: 3, np.identity: 1}
+
+
+def _float_arrays(assignments: list[tuple[str, ast.expr | None]], resolver: Resolver
+                  ) -> frozenset[str]:
+    """The variables every assignment of which makes a new array of a float (or complex)
+    dtype, as the text says: ``np.zeros(n)``, ``np.empty((n, m), dtype=np.float32)``,
+    ``np.full(n, 0.0)``."""
+    verdicts: dict[str, bool] = {}
+    for var, value in assignments:
+        verdicts[var] = verdicts.get(var, True) and _makes_float_array(value, resolver)
+    return frozenset(var for var, floating in verdicts.items() if floating)
+
+
+def _makes_float_array(value: ast.expr | None, resolver: Resolver) -> bool:
+    if not isinstance(value, ast.Call) or any(isinstance(a, ast.Starred) for a in value.args):
+        return False
+    try:
+        made_by = resolver.value_of(value.func)
+    except Exception:  # anything unusual is simply not known
+        return False
+    keywords = {k.arg: k.value for k in value.keywords}
+    if made_by is np.full and len(value.args) == 2 and "dtype" not in keywords:
+        fill = value.args[1]
+        return isinstance(fill, ast.Constant) and type(fill.value) in (float, complex)
+    if not _hashable(made_by) or made_by not in _FLOAT_BY_DEFAULT or len(
+            value.args) > _FLOAT_BY_DEFAULT[made_by] or None in keywords:
+        return False
+    if "dtype" not in keywords:
+        return True
+    dtype = resolver.dtype_named(keywords["dtype"])
+    return dtype is not None and dtype.kind in "fc"
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _source_of(value: ast.expr | None, sources: dict[str, str], scalars: set[str],

@@ -25,8 +25,10 @@ def run(body: list[ast.stmt], params: set[str], namer: Namer) -> list[ast.stmt]:
         _rename_reads(stmt, current)
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
+                _rename_reads(target, current)  # the index of `a[i] = v` reads `i`
                 for node in walk(target):
-                    if isinstance(node, ast.Name) and node.id in renamable:
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and (
+                            node.id in renamable):
                         original = node.id
                         if assigned[original]:
                             node.id = namer.fresh(f"{original}_{assigned[original] + 1}")
@@ -64,7 +66,7 @@ def _base(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _rename_reads(stmt: ast.stmt, current: dict[str, str]) -> None:
+def _rename_reads(stmt: ast.AST, current: dict[str, str]) -> None:
     value_nodes = [stmt.value] if isinstance(stmt, ast.Assign) else [stmt]
     for root in value_nodes:
         for node in walk(root):

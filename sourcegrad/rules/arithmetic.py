@@ -101,16 +101,17 @@ class positive:
         return g
 
 
-@rule(np.power, np.float_power, operator.pow)
+@rule(np.power, np.float_power, operator.pow, pow)
 class power:
-    """``x1 ** x2``. Two limits are taken as PyTorch takes them: where ``x2 == 0`` the base's
-    derivative is 0 (not ``0 * 0**-1 = nan`` at ``x1 == 0``; the base is taken as 1 there, so
-    that ``0.0 ** -1`` is never computed: Python floats raise ZeroDivisionError), and at
-    ``x1 == 0`` the
-    exponent's derivative ``ans * log(x1)`` is 0 (its limit where ``x2 > 0``). An exponent
-    that does not move (a zero tangent: an integer's, say ``p`` in ``v ** p`` saved for the
-    gradient and differentiated again by ``sg.hessian``) adds nothing, even where ``x1 < 0``
-    makes ``log(x1)`` nan: ``0 * nan`` was a nan Hessian."""
+    """``x1 ** x2``, also as Python's ``pow(x1, x2)`` (its three-argument form, modular
+    exponentiation of integers, has no derivative: ``frontend/resolve.py`` says so). Two
+    limits are taken as PyTorch takes them: where ``x2 == 0`` the base's derivative is 0
+    (not ``0 * 0**-1 = nan`` at ``x1 == 0``; the base is taken as 1 there, so that
+    ``0.0 ** -1`` is never computed: Python floats raise ZeroDivisionError), and at
+    ``x1 == 0`` the exponent's derivative ``ans * log(x1)`` is 0 (its limit where
+    ``x2 > 0``). An exponent that does not move (a zero tangent: an integer's, say ``p`` in
+    ``v ** p`` saved for the gradient and differentiated again by ``sg.hessian``) adds
+    nothing, even where ``x1 < 0`` makes ``log(x1)`` nan: ``0 * nan`` was a nan Hessian."""
 
     torch_name = "Pow"
 

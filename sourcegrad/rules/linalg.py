@@ -294,7 +294,8 @@ class norm:
     in PyTorch); the max-type norms share it among tied entries."""
 
     torch_name = "LinalgVectorNorm"
-    nondiff = ("ord", "axis", "keepdims")
+    nondiff = ("axis", "keepdims")
+    unsupported = ("ord",)  # (a float p of a p-norm moves the value: not computed)
 
     def vjp_x(g, ans, x, ord=None, axis=None, keepdims=False):
         return unreduce(g, x, axis=axis, keepdims=keepdims) * norm_derivative(x, ans, ord=ord,
@@ -498,7 +499,8 @@ class qr:
 @rule(getattr(np.linalg, "vector_norm", None))
 class vector_norm:
     torch_name = "LinalgVectorNorm"
-    nondiff = ("axis", "keepdims", "ord")
+    nondiff = ("axis", "keepdims")
+    unsupported = ("ord",)  # (a float p of a p-norm moves the value: not computed)
 
     def vjp_x(g, ans, x, *, axis=None, keepdims=False, ord=2):
         return unreduce(g, x, axis=axis, keepdims=keepdims) * vector_norm_derivative(

@@ -10,6 +10,8 @@ import numpy as np
 
 from .registry import rule
 from .support import (
+    average_total,
+    average_weights,
     cumprod_jvp,
     cumprod_vjp,
     degrees_of_freedom,
@@ -25,6 +27,7 @@ from .support import (
     quantile_weights,
     reduced_count,
     tie_weights,
+    unbroadcast,
     unreduce,
     unstack_like,
 )
@@ -50,6 +53,39 @@ class mean:
         return unreduce(g / reduced_count(a, ans), a, axis=axis, keepdims=keepdims)
 
 
+@rule(np.average)
+class average:
+    """``sum(w a) / sum(w)`` over ``axis``, ``w`` the weights as they multiply ``a``
+    (``average_weights``: all ones without weights; ``average_total`` is ``sum(w)``).
+    Differentiable in ``a`` and in ``weights``: a weight's derivative is the cotangent times
+    ``(a - ans) / sum(w)``. ``returned=True`` is refused."""
+
+    torch_name = "Mean"
+    nondiff = ("axis", "returned", "keepdims")
+
+    def vjp_a(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return unreduce(g / average_total(weights, a, axis, keepdims=keepdims,
+                                          returned=returned),
+                        a, axis=axis, keepdims=keepdims) * average_weights(weights, a, axis)
+
+    def vjp_weights(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return np.reshape(unbroadcast(
+            unreduce(g / average_total(weights, a, axis, keepdims=keepdims, returned=returned),
+                     a, axis=axis, keepdims=keepdims)
+            * (a - unreduce(ans, a, axis=axis, keepdims=keepdims)),
+            average_weights(weights, a, axis)), np.shape(weights))
+
+    def jvp_a(t, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return np.sum(t * average_weights(weights, a, axis), axis=axis, keepdims=keepdims) / (
+            average_total(weights, a, axis, keepdims=keepdims, returned=returned))
+
+    def jvp_weights(t, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+        return np.sum(average_weights(t, a, axis)
+                      * (a - unreduce(ans, a, axis=axis, keepdims=keepdims)),
+                      axis=axis, keepdims=keepdims) / (
+            average_total(weights, a, axis, keepdims=keepdims, returned=returned))
+
+
 @rule(np.prod)
 class prod:
     """Exact where ``a`` holds zeros: the derivative is the product of the other elements,
@@ -72,16 +108,23 @@ class var:
     the derivative is nan (``degrees_of_freedom``), as in JAX."""
 
     torch_name = "Var"
-    nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
+    nondiff = ("axis", "dtype", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g, a, axis=axis, keepdims=keepdims)
                 * deviation(a, axis=axis)
                 * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
 
+    def vjp_ddof(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        # a float ddof is a divisor's part: var = s / (n - ddof), so dvar/dddof = var / (n - ddof)
+        return unbroadcast(g * ans / degrees_of_freedom(a, ans, ddof=ddof), ddof)
+
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims) * (2 / degrees_of_freedom(a, ans, ddof=ddof)))
+
+    def jvp_ddof(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return t * ans / degrees_of_freedom(a, ans, ddof=ddof)
 
 
 @rule(np.std)
@@ -91,17 +134,24 @@ class std:
     the derivative is nan (0/0), as in PyTorch and JAX; with ``n - ddof <= 0``, nan."""
 
     torch_name = "Std"
-    nondiff = ("axis", "dtype", "out", "ddof", "keepdims")
+    nondiff = ("axis", "dtype", "out", "keepdims")
 
     def vjp_a(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (unreduce(g / one_if_single(ans, a), a, axis=axis, keepdims=keepdims)
                 * deviation(a, axis=axis)
                 / degrees_of_freedom(a, ans, ddof=ddof))
 
+    def vjp_ddof(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        # std = sqrt(s / (n - ddof)): dstd/dddof = std / (2 (n - ddof))
+        return unbroadcast(g * ans / (2 * degrees_of_freedom(a, ans, ddof=ddof)), ddof)
+
     def jvp_a(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return (np.sum(t * deviation(a, axis=axis), axis=axis,
                        keepdims=keepdims)
                 / (one_if_single(ans, a) * degrees_of_freedom(a, ans, ddof=ddof)))
+
+    def jvp_ddof(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return t * ans / (2 * degrees_of_freedom(a, ans, ddof=ddof))
 
 
 @rule(np.max, np.amax, np.nanmax)

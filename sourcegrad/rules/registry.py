@@ -25,6 +25,8 @@ Class attributes:
 - ``nondiff``: parameters that have no derivative by nature (integer indices, shapes, axes
   passed positionally); a differentiated value reaching any other parameter that lacks a
   rule is an error, never a silent zero.
+- ``unsupported``: parameters that do have a derivative, which sourcegrad does not compute
+  (a norm's float ``ord``): a differentiated value reaching one is refused, naming it.
 - ``linear``: the primitive is linear in its (single) differentiable parameter, so its JVP
   is the primitive applied to the tangent; ``jvp_*`` may then be omitted.
 - ``torch_name``: the stem PyTorch gives the node (``Mul`` for ``MulBackward0``).
@@ -90,6 +92,7 @@ class Rule:
     vjps: dict[str, FunctionType] = field(default_factory=dict)
     jvps: dict[str, FunctionType] = field(default_factory=dict)
     nondiff: frozenset[str] = frozenset()
+    unsupported: frozenset[str] = frozenset()  # a derivative exists, but no rule computes it
     linear: bool = False
     torch_name: str | None = None
     sequence_output: bool = False  # returns a tuple or list (np.split, np.linalg.eigh...)
@@ -314,6 +317,7 @@ def rule(*primitives: Any, torch_name: str | None = None) -> Callable[[type], Ru
             vjps=vjps,
             jvps=jvps,
             nondiff=frozenset(getattr(cls, "nondiff", ())),
+            unsupported=frozenset(getattr(cls, "unsupported", ())),
             linear=bool(getattr(cls, "linear", False)),
             torch_name=torch_name or getattr(cls, "torch_name", None),
             sequence_output=bool(getattr(cls, "sequence_output", False)),

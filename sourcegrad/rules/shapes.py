@@ -11,6 +11,8 @@ import numpy as np
 from .registry import rule
 from .support import (
     along_samples,
+    arange_start_weight,
+    arange_steps,
     as_column,
     broadcast_like,
     concatenate_c,
@@ -42,6 +44,7 @@ from .support import (
     untake,
     untake_along_axis,
     untile,
+    written_into,
     zeros_like_grad,
 )
 
@@ -193,12 +196,44 @@ class full:
 
 @rule(np.full_like)
 class full_like:
+    """The value is written into an array of ``a``'s dtype (or ``dtype``'s): into an
+    integer one it is truncated, and keeps no derivative (``written_into(g, ans)``)."""
+
     torch_name = "Expand"
     linear = True
     nondiff = ("a", "dtype", "order", "subok", "shape")
 
     def vjp_fill_value(g, ans, a, fill_value, dtype=None, order="K", subok=True, shape=None):
-        return unbroadcast(g, fill_value)
+        return unbroadcast(written_into(g, ans), fill_value)
+
+    def jvp_fill_value(t, ans, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+        return written_into(np.full_like(ans, t), ans)
+
+
+@rule(np.arange)
+class arange:
+    """Each value is ``start + i * step``: differentiable in ``start`` and ``step``; the count,
+    which ``stop`` decides, is piecewise constant (the derivative is 0 in ``stop``, and in the
+    one argument of ``np.arange(stop)``)."""
+
+    torch_name = "Arange"
+    nondiff = ("stop", "dtype", "device", "like")
+
+    def vjp_start_or_stop(g, ans, start_or_stop, stop=None, step=1, *, dtype=None,
+                          device=None, like=None):
+        return unbroadcast(np.sum(g) * arange_start_weight(stop), start_or_stop)
+
+    def vjp_step(g, ans, start_or_stop, stop=None, step=1, *, dtype=None, device=None,
+                 like=None):
+        return unbroadcast(np.sum(g * arange_steps(ans)), step)
+
+    def jvp_start_or_stop(t, ans, start_or_stop, stop=None, step=1, *, dtype=None,
+                          device=None, like=None):
+        return np.broadcast_to(t * arange_start_weight(stop), np.shape(ans))
+
+    def jvp_step(t, ans, start_or_stop, stop=None, step=1, *, dtype=None, device=None,
+                 like=None):
+        return t * arange_steps(ans)
 
 
 @rule(np.linspace)

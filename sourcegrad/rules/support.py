@@ -162,6 +162,30 @@ def reduce_like(g, cotangent, axis=None, keepdims=False):
     return unbroadcast(g, cotangent)
 
 
+def average_weights(weights, a, axis=None):
+    """``np.average``'s weights as they multiply ``a``: ``1.0`` without weights; 1-D
+    weights of an N-D ``a`` along ``axis``, where NumPy places them (reshaped to
+    broadcast); weights of ``a``'s shape as they are."""
+    if weights is None:
+        return 1.0
+    if np.ndim(weights) == 1 and np.ndim(a) > 1:
+        shape = [1] * np.ndim(a)
+        shape[axis] = np.shape(weights)[0]
+        return np.reshape(weights, shape)
+    return weights
+
+
+def average_total(weights, a, axis=None, keepdims=False, returned=False):
+    """The sum of ``np.average``'s weights over ``axis`` (the count of elements without
+    weights), shaped as the average. ``returned=True`` (that sum as a second result) is
+    refused: its derivative is not computed."""
+    if returned:
+        raise NotImplementedError("sourcegrad differentiates np.average(..., returned=False) "
+                                  "only; compute the sum of the weights with np.sum")
+    each = np.ones((), _grad_dtype(a)) if weights is None else average_weights(weights, a, axis)
+    return np.sum(np.broadcast_to(each, np.shape(a)), axis=axis, keepdims=keepdims)
+
+
 def reduced_count(x, ans):
     """How many elements of ``x`` were reduced into each element of ``ans`` (a lazy count
     where a lazy array's length is not known: ``_size``)."""
@@ -184,10 +208,13 @@ def broadcast_size(x1, x2):
 
 def unit_tangents(x):
     """The one-hot tangents of the array or float ``x``, in C order (a Python float for a
-    float): the directions ``sg.jacobian`` runs forward mode along."""
+    float), of ``x``'s float dtype (a float32 argument's derivatives are computed and
+    returned in float32, as JAX does): the directions ``sg.jacobian`` runs forward mode
+    along."""
     units = []
+    dtype = _grad_dtype(x)
     for index in np.ndindex(np.shape(x)):
-        unit = np.zeros(np.shape(x))
+        unit = np.zeros(np.shape(x), dtype=dtype)
         unit[index] = 1.0
         units.append(float(unit) if isinstance(x, float) else unit)
     return units
@@ -2272,6 +2299,19 @@ def linspace_weights(ans, num=50, endpoint=True, axis=0):
     return np.reshape(weights, shape)
 
 
+def arange_start_weight(stop):
+    """1 where ``np.arange``'s first argument is its start (``stop`` given: every value moves
+    with it), 0 where it is the stop (``np.arange(stop)``: the count is piecewise constant,
+    the values do not move)."""
+    return 0.0 if stop is None else 1.0
+
+
+def arange_steps(ans):
+    """How many steps each value of ``np.arange(...)`` is from the start: its share of
+    ``step``."""
+    return np.arange(np.size(ans), dtype=_grad_dtype(ans))
+
+
 def along_samples(t, ans, axis=0):
     """The tangent ``t`` of ``np.linspace``'s ``start`` or ``stop``, broadcast to the shape
     of one sample and given a length-1 ``axis`` so it broadcasts against ``ans``."""
@@ -2680,6 +2720,31 @@ def vector_norm_derivative(x, ans, ord=2, axis=None):
 # JAX's convention: a cotangent ``c`` of a complex value pairs with a tangent ``t`` as
 # ``Re(sum(c * t))`` (no conjugate), so the rules of holomorphic functions hold unchanged
 # for complex values; a real value's cotangent is real.
+
+
+def discrete_dtype(dtype):
+    """Does ``dtype`` hold integers or booleans, whose values keep no derivative? (An
+    object array's floats do, so ``object`` is not one.)"""
+    return dtype is not None and np.dtype(dtype).kind in "biu"
+
+
+def through_cast(d, dtype):
+    """``d``, a cotangent or tangent passing a cast to ``dtype`` that the text does not
+    name (``x.astype(y.dtype)``, ``np.sum(x, dtype=kind)``): zero where ``dtype`` is an
+    integer or boolean one, whose values hold no derivative (as in JAX and PyTorch); where
+    the text names the dtype, the transformer knows it, and writes no such call."""
+    return zeros_like_grad(d) if discrete_dtype(dtype) else d
+
+
+def written_into(d, into):
+    """``d``, the cotangent (or tangent) of values written into the array ``into``
+    (``into[i] = v``): zero where ``into`` holds integers or booleans, which keep nothing of a
+    written value's derivative (``v`` is truncated); otherwise ``d`` itself, copied if it is
+    a view (of the cotangent the adjoint zeroes next). Generated code calls it where the
+    text does not tell that ``into`` is a float array (``a = np.zeros(n)`` does)."""
+    if discrete_dtype(getattr(into, "dtype", None)):
+        return zeros_like_grad(d)
+    return np.copy(d) if isinstance(d, np.ndarray) and d.base is not None else d
 
 
 def real_like(g, x):

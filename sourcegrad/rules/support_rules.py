@@ -15,6 +15,7 @@ import numpy as np
 from . import support
 from .registry import nondifferentiable, rule
 from .support import (
+    average_weights,
     broadcast_each,
     broadcast_like,
     einsum_cross,
@@ -41,12 +42,56 @@ from .support import (
     reshape_each,
     spectral_norm_curvature,
     split_back,
+    through_cast,
     unbroadcast,
     unbroadcast_each,
     unreduce,
     unstack_like,
+    written_into,
     zeros_like_grad_with,
 )
+
+
+@rule(support.average_weights)
+class average_weights_rule:
+    """A reshape of the weights (``1.0`` without them): linear."""
+
+    linear = True
+    nondiff = ("a", "axis")
+
+    def vjp_weights(g, ans, weights, a, axis=None):
+        return np.reshape(unbroadcast(g, ans), np.shape(weights))
+
+
+@rule(support.average_total)
+class average_total_rule:
+    """A sum of the weights: linear."""
+
+    linear = True
+    nondiff = ("a", "axis", "keepdims", "returned")
+
+    def vjp_weights(g, ans, weights, a, axis=None, keepdims=False, returned=False):
+        return np.reshape(unbroadcast(unreduce(g, a, axis=axis, keepdims=keepdims),
+                                      average_weights(weights, a, axis)),
+                          np.shape(weights))
+
+
+@rule(support.through_cast)
+class through_cast_rule:
+    linear = True
+    nondiff = ("dtype",)
+
+    def vjp_d(g, ans, d, dtype):
+        return through_cast(g, dtype)
+
+
+@rule(support.written_into)
+class written_into_rule:
+    linear = True
+    nondiff = ("into",)
+
+    def vjp_d(g, ans, d, into):
+        return written_into(g, into)
 
 
 @rule(support.unbroadcast)

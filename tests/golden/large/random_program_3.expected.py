@@ -669,7 +669,7 @@ def grad_f(x, y):
     grad_x = grad_v50
     del grad_v50
     # v49[0] = v49[-1] * 2.0
-    grad_v49_neg_1_times_2 = unbroadcast(np.copy(grad_v49[0]), v49_neg_1_times_2)
+    grad_v49_neg_1_times_2 = unbroadcast(written_into(grad_v49[0], v49), v49_neg_1_times_2)
     grad_v49 = private_copy(grad_v49)
     grad_v49[0] = 0.0
     grad_v49_neg_1 = grad_v49_neg_1_times_2 * 2.0
@@ -785,7 +785,7 @@ def grad_f(x, y):
     grad_y = grad_v28
     del grad_v28
     # v27[0] = v27[-1] * 2.0
-    grad_v27_neg_1_times_2 = unbroadcast(np.copy(grad_v27[0]), v27_neg_1_times_2)
+    grad_v27_neg_1_times_2 = unbroadcast(written_into(grad_v27[0], v27), v27_neg_1_times_2)
     grad_v27 = private_copy(grad_v27)
     grad_v27[0] = 0.0
     grad_v27_neg_1 = grad_v27_neg_1_times_2 * 2.0

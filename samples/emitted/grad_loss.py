@@ -162,7 +162,7 @@ def _size(x):
     if type(x) is float:
         return 1
     size = getattr(x, "size", None)
-    if size is None:
+    if size is None or callable(size):  # (a tensor's size is a method)
         return np.size(x)
     if type(size) is float and math.isnan(size):
         return np.sum(np.ones_like(x, dtype=np.int64))

@@ -26,6 +26,13 @@ def is_foreign_array(x):
         not isinstance(x, np.generic))
 
 
+def is_lazy_array(x):
+    """Is ``x`` a lazy array (a Dask collection), which NumPy's in-place functions would
+    compute or refuse (``np.add.at``, ``np.bincount`` with NumPy bins, writing it into a
+    NumPy array)? Its helpers build the result in its own library instead."""
+    return is_foreign_array(x) and hasattr(type(x), "__dask_graph__")
+
+
 def _as_array(x):
     """``x`` as an array with ``.sum``, ``.ndim`` and ``.shape``: a NumPy array or another
     library's array as it is, anything else (a number, a list) as a NumPy array."""
@@ -225,7 +232,7 @@ def degrees_of_freedom(x, ans, ddof=0):
     ``ans``; nan where it is not positive: NumPy divides by ``max(n - ddof, 0)`` there, the
     value is inf or nan, and has no derivative."""
     count = reduced_count(x, ans) - ddof
-    if is_foreign_array(count):  # a lazy count: chosen lazily too
+    if is_lazy_array(count):  # a lazy count: chosen lazily too
         return np.where(count > 0, count, np.nan)
     return count if count > 0 else np.nan
 
@@ -235,7 +242,7 @@ def one_if_single(value, x):
     single element of ``x``: it is then 0 whatever ``x`` is, and dividing by 1 keeps its
     derivative 0 rather than 0/0."""
     count = reduced_count(x, value)
-    if is_foreign_array(count):  # a lazy count: chosen lazily too
+    if is_lazy_array(count):  # a lazy count: chosen lazily too
         return np.where(count > 1, value, np.ones_like(value))
     return value if count > 1 else np.ones_like(value)
 
@@ -253,7 +260,7 @@ def _size(x):
     if type(x) is float:
         return 1
     size = getattr(x, "size", None)
-    if size is None:
+    if size is None or callable(size):  # (a tensor's size is a method)
         return np.size(x)
     if type(size) is float and math.isnan(size):
         return np.sum(np.ones_like(x, dtype=np.int64))
@@ -1271,7 +1278,7 @@ def unrepeat(g, a, repeats, axis=None):
         shape, axis = (int(np.prod(shape)),), 0
     axis = axis % len(shape)
     owner = np.repeat(np.arange(shape[axis]), np.broadcast_to(repeats, (shape[axis],)))
-    if is_foreign_array(g):  # (a Dask array: no np.add.at, no writing through a view)
+    if is_lazy_array(g):  # (a Dask array: no np.add.at, no writing through a view)
         moved = _scatter_add(np.moveaxis(g, axis, 0),
                              (shape[axis], *shape[:axis], *shape[axis + 1:]), owner)
         return np.reshape(np.moveaxis(moved, 0, axis), np.shape(a))
@@ -1461,8 +1468,8 @@ def filled_with(x, value):
 
 def _scatter_add(g, shape, index):
     """A zero array of ``shape`` into which ``g`` is added at ``index`` (repeats add up); of
-    ``g``'s library where that is another one (a Dask array: ``add_at``, lazily)."""
-    if is_foreign_array(g):
+    ``g``'s library where that is a lazy one (a Dask array: ``add_at``, lazily)."""
+    if is_lazy_array(g):
         grad = np.zeros_like(g, shape=shape, dtype=_grad_dtype(g))
         add_at(grad, index, g)
         return grad
@@ -1508,7 +1515,7 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
     """Cotangent of ``a`` in ``np.diagonal(a, offset, axis1, axis2)``: ``g`` (whose last
     axis runs along the diagonal, or has length 1 to fill it) written onto that diagonal of a
     zero array."""
-    if is_foreign_array(g):
+    if is_lazy_array(g):
         return _lazy_undiagonal(g, a, offset, axis1, axis2)
     grad = np.zeros(np.shape(a), dtype=_grad_dtype(g))
     view = np.moveaxis(grad, (axis1, axis2), (-2, -1))
@@ -1519,8 +1526,8 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
 
 
 def _lazy_undiagonal(g, a, offset, axis1, axis2):
-    """``undiagonal`` for another library's ``g`` (a Dask array, which writing into a NumPy
-    array would compute): ``g`` spread along the columns its diagonal crosses, kept on the
+    """``undiagonal`` for a lazy ``g`` (a Dask array, which writing into a NumPy array would
+    compute): ``g`` spread along the columns its diagonal crosses, kept on the
     diagonal by a mask of ``g``'s library (``np.arange(..., like=g)``), lazily."""
     moved = np.moveaxis(np.broadcast_to(0.0, _shape(a)), (axis1, axis2), (-2, -1)).shape
     rows, columns = moved[-2:]
@@ -1541,7 +1548,7 @@ def ungather(g, x, positions):
     ``positions`` is that function applied to the flat positions of ``x``'s elements: for
     each output element the position it copies, or -1 for an element that is not a copy (a
     constant). Elements copied several times collect the sum of their copies' cotangents."""
-    size = _size(x)  # (np.size would compute a Dask array)
+    size = element_count(x)  # (np.size would compute a Dask array)
     flat = np.ravel(positions)
     bins = np.where(flat < 0, size, flat)
     g = real_like(g, x)
@@ -1552,10 +1559,10 @@ def ungather(g, x, positions):
 
 def _bin_sums(bins, g, x):
     """``g`` summed into the element of ``x`` (or the last bin, dropped) each entry names.
-    Another library's ``g`` (a Dask array, whose ``bincount`` wants bins of its own chunks)
-    is added at the bins as ``x[rows]``'s cotangent is (``add_at``), lazily."""
-    size = _size(x)
-    if is_foreign_array(g):
+    A lazy ``g`` (a Dask array, whose ``bincount`` wants bins of its own chunks) is added at
+    the bins as ``x[rows]``'s cotangent is (``add_at``), lazily."""
+    size = element_count(x)
+    if is_lazy_array(g):
         summed = np.zeros_like(g, shape=(size + 1,), dtype=_grad_dtype(g))
         add_at(summed, bins, np.ravel(g))
         return np.reshape(summed[:size], _shape(x))

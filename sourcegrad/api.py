@@ -329,14 +329,24 @@ def jvp(fun: Callable, primals: tuple | list, tangents: tuple | list, *,
             tangent = as_gradient(tangent, value)
         return value, tangent
 
-    for leaf in pytrees.tree_leaves(primals):  # (a constant one too: `M * x` reads it)
-        refuse_misread(None, leaf)
+    _refuse_misread_constants(primals, form)
     result = run(tangents)
     if checking.wanted(check):
         moved = [t is not None and _is_float_like(x)
                  for x, t in zip(primals, tangents, strict=True)]
         checking.check_tangent(generated, fun, primals, moved, result[0], lambda u: run(u)[1])
     return result
+
+
+def _refuse_misread_constants(primals: tuple, form: callables.Form) -> None:
+    """An ``np.matrix`` or masked array among the primals, the arguments a partial or method
+    binds, or a bound object's attributes (``self.M``) makes a scalar output's tangent
+    silently wrong (no such type is left in it to notice): refused. (Globals and closure
+    variables are refused where the function reads them: ``frontend/checks.py``.)"""
+    for leaf in pytrees.tree_leaves((primals, form.bound, form.keywords)):
+        refuse_misread(None, leaf)
+        for attribute in getattr(leaf, "__dict__", {}).values():
+            refuse_misread(None, attribute)
 
 
 def _refuse_misread_tangent(tangent: Any) -> None:

@@ -206,6 +206,27 @@ def test_a_matrix_given_as_a_constant_argument_is_refused():
         sg.vjp(constant_matrix, x, m)[1](1.0)
 
 
+class Model:
+    """Holds its weights as an np.matrix: ``self.weights * x`` is a matrix product."""
+
+    def __init__(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PendingDeprecationWarning)
+            self.weights = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+
+    def loss(self, x):
+        return np.sum(np.sin(self.weights * x))
+
+
+@pytest.mark.parametrize("mode", ["grad", "value_and_grad", "vjp", "jvp", "hessian"])
+def test_a_matrix_attribute_of_a_bound_object_is_refused(mode):
+    """jvp's scalar tangent through ``self.weights * x`` was silently wrong: no matrix type
+    is left in a sum to notice (reverse mode noticed the gradient's type)."""
+    x = np.array([[1.0, -2.0], [0.5, 3.0]])
+    with pytest.raises(TypeError, match="numpy.matrix"):
+        every_mode(Model().loss, x)[mode]()
+
+
 # -- the runtime: a tensor holds a plain array, as PyTorch's does -------------------------------
 @pytest.mark.parametrize("make", [matrix, masked])
 @pytest.mark.parametrize("build", ["tensor", "from_numpy"])

@@ -84,19 +84,47 @@ def reject_unsupported(parsed: Parsed) -> None:
 def _check_misread_constants(parsed: Parsed, fdef: ast.FunctionDef) -> None:
     """A global or closure ``np.matrix`` or masked array the function reads (``M * x``)
     makes its derivatives silently wrong (``support.misread_array``): refused at its first
-    use. A name the function binds anywhere is its own, not the global."""
-    own = {node.id for node in ast.walk(fdef)
-           if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
-    own |= {arg.arg for node in ast.walk(fdef) if isinstance(node, ast.arguments)
-            for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs,
-                        *filter(None, (node.vararg, node.kwarg)))}
+    use. A name the function binds anywhere is its own, not the global. (One fast walk of
+    ``codegen.walk``, and one look at each name or attribute chain: this runs on every
+    function transformed.)"""
+    own: set[str] = set()
+    reads: list[tuple[str, ast.expr]] = []  # in the order of the statements
     for stmt in fdef.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
-                reason = misread_array(_constant_value(parsed, node, own))
-                if reason is not None:
-                    raise parsed.unsupported(
-                        node, f"reading `{parsed.quote(node)}`, {reason[0]},", f"{reason[1]}.")
+        for node in walk(stmt):
+            kind = node.__class__
+            if kind is ast.Name or kind is ast.Attribute:
+                if node.ctx.__class__ is not ast.Load:
+                    if kind is ast.Name:
+                        own.add(node.id)
+                    continue
+                key = _dotted(node)
+                if key is not None:  # (not an attribute of a computed value)
+                    reads.append((key, node))
+            elif kind is ast.arguments:  # (a nested function's or lambda's)
+                own.update(arg.arg for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs,
+                                               *filter(None, (node.vararg, node.kwarg))))
+    arguments = fdef.args
+    own.update(arg.arg for arg in (*arguments.posonlyargs, *arguments.args,
+                                   *arguments.kwonlyargs,
+                                   *filter(None, (arguments.vararg, arguments.kwarg))))
+    judged: dict[str, tuple[str, str] | None] = {}
+    for key, node in reads:
+        if key not in judged:
+            judged[key] = misread_array(_constant_value(parsed, node, own))
+        reason = judged[key]
+        if reason is not None:
+            raise parsed.unsupported(
+                node, f"reading `{parsed.quote(node)}`, {reason[0]},", f"{reason[1]}.")
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``config.M`` for that chain of names and attributes, ``None`` for another value."""
+    if node.__class__ is ast.Name:
+        return node.id
+    if node.__class__ is ast.Attribute:
+        owner = _dotted(node.value)
+        return None if owner is None else f"{owner}.{node.attr}"
+    return None
 
 
 def _constant_value(parsed: Parsed, expr: ast.expr, own: set[str]) -> object:

@@ -39,15 +39,15 @@ def drop_products_with_ones(fdef: ast.FunctionDef, known: Known, ufunc_call: IsU
                             np_name: str) -> bool:
     """Rewrite ``fdef`` in place (see the module docstring); did anything change?"""
     body = fdef.body
-    if not any(_spreads_a_name(stmt, np_name) for stmt in body):  # (most functions)
-        return False
+    if not _candidates(body, _ones(body, np_name)[1], known):
+        return False  # (a look at the top level, no walk: most functions stop here)
     changed, deferred = False, True
     while deferred:  # (a product of a name just renamed is judged again, in another round)
         stores, occurrences = _bindings(fdef)
         _, ones = _ones(body, np_name, stores)
         if not ones:
             break
-        private = private_arrays(fdef, known, ufunc_call)
+        private: set[str] | None = None  # (a walk of the function: made when first asked)
         returned = {node.id for stmt in body if isinstance(stmt, ast.Return)
                     for node in names_in(stmt)}
         renames: dict[str, str] = {}
@@ -59,11 +59,14 @@ def drop_products_with_ones(fdef: ast.FunctionDef, known: Known, ufunc_call: IsU
                 continue
             product, factor = found
             dies = _next_statement(body, at)  # (where ``del factor`` must be)
-            if not (dies is not None and _deletes(body[dies], factor)
-                    and factor in private and factor not in ones
+            if not (dies is not None and _deletes(body[dies], factor) and factor not in ones
                     and min(occurrences[product]) == at  # (its nodes all follow)
                     and occurrences[factor].count(dies) == 1
                     and max(occurrences[factor]) == dies):
+                continue
+            if private is None:
+                private = private_arrays(fdef, known, ufunc_call)
+            if factor not in private:
                 continue
             if {product, factor} & (renames.keys() | set(renames.values())):
                 deferred = True
@@ -88,16 +91,28 @@ def drop_products_with_ones(fdef: ast.FunctionDef, known: Known, ufunc_call: IsU
     return changed
 
 
+def _candidates(body: list[ast.stmt], ones: set[str], known: Known) -> bool:
+    """Is there a product with ones whose factor is deleted right after it?"""
+    for at, stmt in enumerate(body):
+        found = _product_with_ones(stmt, ones, known) if ones else None
+        if found is not None:
+            dies = _next_statement(body, at)
+            if dies is not None and _deletes(body[dies], found[1]):
+                return True
+    return False
+
+
 def _spreads_a_name(stmt: ast.stmt, np_name: str) -> bool:
     return isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and _is_np(
         stmt.value.func, "broadcast_to", np_name)
 
 
-def _ones(body: list[ast.stmt], np_name: str, stores: dict[str, int]
+def _ones(body: list[ast.stmt], np_name: str, stores: dict[str, int] | None = None
           ) -> tuple[set[str], set[str]]:
     """Names bound (once in the function, at its top level) to the number one, or to such a
     name; and those bound so to ``np.broadcast_to(one, shape)``, ``one`` the number one or
-    such a name."""
+    such a name. (Without ``stores``: the names bound so at the top level, maybe again
+    elsewhere.)"""
     numbers: set[str] = set()
     spread: set[str] = set()
     for stmt in body:
@@ -105,7 +120,7 @@ def _ones(body: list[ast.stmt], np_name: str, stores: dict[str, int]
                 and isinstance(stmt.targets[0], ast.Name)):
             continue
         value, name = stmt.value, stmt.targets[0].id
-        if stores.get(name) != 1:
+        if stores is not None and stores.get(name) != 1:
             continue
         if _is_one(value) or isinstance(value, ast.Name) and value.id in numbers:
             numbers.add(name)

@@ -40,6 +40,8 @@ def refuse_values_of_nested_functions(parsed: Parsed, fdef: ast.FunctionDef,
                                       nested: set[str]) -> None:
     """A nested function's name read after desugaring: it was used as a value, not called
     (calls are inlined, and ``sg.grad(g)`` is bound to generated code already)."""
+    if not nested:
+        return  # (most functions: no walk)
     assigned = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)
                 and isinstance(n.ctx, ast.Store)}
     for node in ast.walk(fdef):

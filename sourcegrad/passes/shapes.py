@@ -47,13 +47,18 @@ class ShapeFacts:
 
     def has_output_shape(self, operand: ast.expr, op: Op) -> bool:
         """Does ``operand`` of ``op`` have the shape of ``op``'s output?"""
-        others = {p: a for p, a in op.args.items() if a is not operand}
+        nondiff = op.rule.nondiff if op.rule is not None else frozenset()
+        others = []
+        broadcast_scalars = True  # (a scalar that is a shape, ``np.full(3, v)``, is no operand)
+        for param, arg in op.args.items():
+            if arg is not operand:
+                others.append(arg)
+                if broadcast_scalars and (param in nondiff or not self.is_scalar(arg)):
+                    broadcast_scalars = False
         if not others:
             return False
-        nondiff = op.rule.nondiff if op.rule is not None else frozenset()
-        if all(self.is_scalar(a) and p not in nondiff for p, a in others.items()):
-            return True  # (a scalar that is a shape, ``np.full(3, v)``, is no operand)
-        others = list(others.values())
+        if broadcast_scalars:
+            return True
         source = self.source(operand)
         return _elementwise(op) and source not in (_UNKNOWN, SCALAR) and all(
             self.source(a) in (SCALAR, source) for a in others)

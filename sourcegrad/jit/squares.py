@@ -41,12 +41,12 @@ from ..codegen.walk import blocks, names_in
 def fold_squares(fdef: ast.FunctionDef) -> bool:
     """Rewrite ``fdef`` in place (see the module docstring); did anything change?"""
     scaled = _scaled_names(fdef)
-    stores = _stores(fdef) if scaled else {}  # (a walk of every name: only if needed)
+    counts = _counts(fdef) if scaled else ({}, {})  # (a walk of every name: only if needed)
     changed = False
     for block in blocks(fdef):
         at = 0
         while at < len(block):
-            if _fold_at(block, at, scaled, stores):
+            if _fold_at(block, at, scaled, counts):
                 changed = True
             at += 1
     return changed
@@ -69,21 +69,20 @@ def _scaled_names(fdef: ast.FunctionDef) -> dict[str, tuple[float, str]]:
     return found
 
 
-def _stores(fdef: ast.FunctionDef) -> dict[str, int]:
-    """How many times each name is bound (a parameter once), and, under ``("read",
-    name)``, read."""
-    counts: dict = {}
+def _counts(fdef: ast.FunctionDef) -> tuple[dict[str, int], dict[str, int]]:
+    """How many times each name is bound (a parameter once), and how many times read."""
+    stores: dict[str, int] = {}
+    reads: dict[str, int] = {}
     args = fdef.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
         if arg is not None:
-            counts[arg.arg] = counts.get(arg.arg, 0) + 1
+            stores[arg.arg] = stores.get(arg.arg, 0) + 1
     for node in names_in(fdef):
         if isinstance(node.ctx, ast.Store):
-            counts[node.id] = counts.get(node.id, 0) + 1
+            stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node.ctx, ast.Load):
-            key = ("read", node.id)
-            counts[key] = counts.get(key, 0) + 1
-    return counts
+            reads[node.id] = reads.get(node.id, 0) + 1
+    return stores, reads
 
 
 def _product(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
@@ -109,7 +108,7 @@ def _names(a: ast.expr, b: ast.expr) -> tuple[str, str] | None:
 
 
 def _fold_at(block: list[ast.stmt], at: int, scaled: dict[str, tuple[float, str]],
-             stores: dict[str, int]) -> bool:
+             counts: tuple[dict[str, int], dict[str, int]]) -> bool:
     """Is ``block[at]`` the first product ``grad_x = grad_t * n`` of the pattern? Then the
     pattern is rewritten."""
     first = block[at]
@@ -123,17 +122,18 @@ def _fold_at(block: list[ast.stmt], at: int, scaled: dict[str, tuple[float, str]
     result = first.targets[0].id
     if _fold_square(block, at, result, set(pair)):
         return True
+    stores = counts[0]
     for seed, n in (pair, pair[::-1]):
         if n in scaled and stores.get(n) == 1 and seed != n:
             c, x = scaled[n]
             if stores.get(x) == 1 and x not in (seed, result, n) and _fold_with(
-                    block, at, result, seed, n, c, x, stores):
+                    block, at, result, seed, n, c, x, counts):
                 return True
     return False
 
 
 def _fold_with(block: list[ast.stmt], at: int, result: str, seed: str, n: str, c: float,
-               x: str, stores: dict[str, int]) -> bool:
+               x: str, counts: tuple[dict[str, int], dict[str, int]]) -> bool:
     """From ``block[at]`` (``result = seed * n``): ``grad_n = seed * x`` then ``result +=
     grad_n * c``, with only ``del`` statements between; if found, rewritten."""
     second_at = _next(block, at, {result, seed})
@@ -146,7 +146,7 @@ def _fold_with(block: list[ast.stmt], at: int, result: str, seed: str, n: str, c
     grad_n = second.targets[0].id
     factors = _product(second.value)
     if not factors or set(_names(*factors) or ()) != {seed, x} or grad_n in (
-            result, seed, n, x) or stores.get(grad_n) != 1 or stores.get(("read", grad_n)) != 1:
+            result, seed, n, x) or counts[0].get(grad_n) != 1 or counts[1].get(grad_n) != 1:
         return False  # (its one read: the addition below)
     third_at = _next(block, second_at, {result, grad_n})
     if third_at is None:

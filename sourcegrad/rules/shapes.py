@@ -229,7 +229,7 @@ class arange:
 
     def jvp_start_or_stop(t, ans, start_or_stop, stop=None, step=1, *, dtype=None,
                           device=None, like=None):
-        return np.broadcast_to(t * arange_start_weight(stop), np.shape(ans))
+        return broadcast_like(t * arange_start_weight(stop), ans)
 
     def jvp_step(t, ans, start_or_stop, stop=None, step=1, *, dtype=None, device=None,
                  like=None):
